@@ -1,0 +1,167 @@
+//! `mcp`: the Model Context Protocol `Tool` (2025-06-18, 2025-11-25, 2026-07-28).
+//!
+//! Reads a `Tool`, a list of them, or a `tools/list` result (bare or in a
+//! JSON-RPC response). Fields MCP lacks are written under
+//! `_meta["dev.toolbridge/<field>"]` and read back from there, so a round trip
+//! through MCP loses nothing.
+
+use serde_json::{Map, Value};
+
+use crate::error::Result;
+use crate::format::toolbridge::{self, with_annotation_defaults, TOOLBRIDGE_ONLY};
+use crate::format::{JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::note::{NoteKind, Notes};
+use crate::pointer::Pointer;
+use crate::tool::Tool;
+
+pub(crate) const CODEC: JsonCodec = JsonCodec {
+    detect: Some(detect),
+    expand: None,
+    read,
+    write,
+    wrap,
+    check_set: None,
+};
+
+/// The `_meta` key prefix for toolbridge's own fields.
+pub(crate) const META_PREFIX: &str = "dev.toolbridge/";
+
+fn detect(entry: &Value) -> bool {
+    entry.get("name").is_some_and(Value::is_string) && entry.get("inputSchema").is_some()
+}
+
+fn wrap(entries: Vec<Value>) -> Value {
+    let mut result = Map::new();
+    result.insert("tools".into(), Value::Array(entries));
+    Value::Object(result)
+}
+
+fn read(entry: Node<'_>, opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let Some(unpacked) = unpack_meta(entry.value) else {
+        return toolbridge::read(entry, opts, notes);
+    };
+    let unpacked_entry = Node::new(&unpacked, entry.at.clone());
+    let mut inner = Notes::new();
+    let result = toolbridge::read(unpacked_entry, opts, &mut inner);
+    let moved = |at: &Pointer| -> Pointer { meta_pointer(&entry.at, at).unwrap_or_else(|| at.clone()) };
+    for note in inner {
+        notes.push(note.kind.clone(), moved(&note.at), note.message);
+    }
+    result.map_err(|err| {
+        let at = moved(err.pointer());
+        err.at(at)
+    })
+}
+
+/// The entry with `_meta["dev.toolbridge/<field>"]` moved back to `<field>`,
+/// or `None` when there is nothing to move.
+fn unpack_meta(entry: &Value) -> Option<Value> {
+    let meta = entry.get("_meta")?.as_object()?;
+    if !meta.keys().any(|key| field_of(key).is_some()) {
+        return None;
+    }
+    let mut object = entry.as_object()?.clone();
+    let mut rest = Map::new();
+    for (key, value) in meta {
+        match field_of(key) {
+            Some(field) if !object.contains_key(field) => {
+                object.insert(field.to_string(), value.clone());
+            }
+            _ => {
+                rest.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    if rest.is_empty() {
+        object.shift_remove("_meta");
+    } else {
+        object.insert("_meta".into(), Value::Object(rest));
+    }
+    Some(Value::Object(object))
+}
+
+fn field_of(meta_key: &str) -> Option<&str> {
+    meta_key
+        .strip_prefix(META_PREFIX)
+        .filter(|field| TOOLBRIDGE_ONLY.contains(field))
+}
+
+/// Maps a pointer into the unpacked entry back to `_meta` when it points into
+/// a field that came from there.
+fn meta_pointer(entry_at: &Pointer, at: &Pointer) -> Option<Pointer> {
+    let relative: Vec<String> = at.tokens().skip(entry_at.tokens().count()).collect();
+    let field = relative.first()?;
+    if !TOOLBRIDGE_ONLY.contains(&field.as_str()) {
+        return None;
+    }
+    let mut pointer = entry_at.key("_meta").key(&format!("{META_PREFIX}{field}"));
+    for token in &relative[1..] {
+        pointer = pointer.key(token);
+    }
+    Some(pointer)
+}
+
+fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
+    let tool = with_annotation_defaults(tool, opts, notes);
+    let Value::Object(mut object) = tool.to_value() else {
+        unreachable!("a tool serializes to an object");
+    };
+    let mut moved = Map::new();
+    for field in TOOLBRIDGE_ONLY {
+        if let Some(value) = object.shift_remove(field) {
+            let key = format!("{META_PREFIX}{field}");
+            notes.push(
+                NoteKind::MovedToMeta { key: key.clone() },
+                Pointer::root().key(field),
+                format!("MCP has no {field:?} field; stored under _meta[{key:?}]"),
+            );
+            moved.insert(key, value);
+        }
+    }
+    if !moved.is_empty() {
+        let meta = object.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(meta) = meta {
+            for (key, value) in moved {
+                meta.entry(key).or_insert(value);
+            }
+        }
+    }
+    Ok(Value::Object(object))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn toolbridge_fields_travel_in_meta_and_come_back() {
+        let canonical = json!({"name": "t", "inputSchema": {"type": "object"}, "strict": true,
+            "run": {"kind": "command", "program": "date"}, "_meta": {"x/y": 1}});
+        let tool: Tool = serde_json::from_value(canonical.clone()).unwrap();
+        let mut notes = Notes::new();
+        let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        assert_eq!(
+            written,
+            json!({"name": "t", "inputSchema": {"type": "object"},
+                "_meta": {"x/y": 1, "dev.toolbridge/strict": true,
+                    "dev.toolbridge/run": {"kind": "command", "program": "date"}}})
+        );
+        assert_eq!(notes.len(), 2);
+        let mut notes = Notes::new();
+        let back = read(Node::root(&written), &ReadOptions::default(), &mut notes).unwrap();
+        assert_eq!(back, tool);
+    }
+
+    #[test]
+    fn errors_inside_meta_fields_point_into_meta() {
+        let doc = json!({"name": "t", "inputSchema": {"type": "object"},
+            "_meta": {"dev.toolbridge/run": {"kind": "command"}}});
+        let err = read(Node::root(&doc), &ReadOptions::default(), &mut Notes::new()).unwrap_err();
+        assert_eq!(err.pointer().as_str(), "/_meta/dev.toolbridge~1run");
+        assert_eq!(
+            err.to_string(),
+            "invalid tool: missing required field \"program\" (at /_meta/dev.toolbridge~1run)"
+        );
+    }
+}

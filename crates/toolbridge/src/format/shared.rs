@@ -1,0 +1,297 @@
+//! Pieces every reader or writer uses: finding the tool list in a document,
+//! checking an input schema, and noting what a writer leaves out.
+
+use serde_json::{Map, Value};
+
+use crate::check::validate::{check_schema, describe};
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::{Format, Node, Shape};
+use crate::note::{NoteKind, Notes};
+use crate::pointer::Pointer;
+use crate::tool::Tool;
+
+/// Refuses JSON text nested deeper than `max_depth`, before parsing it, with
+/// the line and column where the limit is passed.
+pub(crate) fn check_json_depth(text: &str, max_depth: usize) -> Result<()> {
+    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.chars() {
+        column += 1;
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' | '{' => {
+                depth += 1;
+                if depth > max_depth {
+                    return Err(Error::new(
+                        ErrorKind::LimitExceeded,
+                        format!("the document is nested more than {max_depth} levels deep"),
+                    )
+                    .with_position(line, column));
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            '\n' => {
+                line += 1;
+                column = 0;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Finds the tool entries in a document: a list, a request body's `tools`,
+/// Bedrock's `toolConfig.tools`, an MCP `tools/list` result (bare or inside a
+/// JSON-RPC response), or a single entry.
+pub(crate) fn tool_list(doc: &Value) -> Result<(Shape, Vec<Node<'_>>)> {
+    let root = Node::root(doc);
+    match doc {
+        Value::Array(_) => Ok((Shape::List, root.array()?)),
+        Value::Object(object) => {
+            let list = if object.contains_key("tools") {
+                root.get("tools")
+            } else if let Some(config) = root.get("toolConfig").filter(|c| c.value.get("tools").is_some()) {
+                config.get("tools")
+            } else if let Some(result) = root.get("result").filter(|r| r.value.get("tools").is_some()) {
+                result.get("tools")
+            } else if object.contains_key("functionDeclarations") || object.contains_key("function_declarations") {
+                return Ok((Shape::List, vec![root]));
+            } else {
+                return Ok((Shape::Single, vec![root]));
+            };
+            match list {
+                Some(list) => Ok((Shape::List, list.array()?)),
+                None => Ok((Shape::List, Vec::new())),
+            }
+        }
+        other => Err(Error::new(
+            ErrorKind::NotATool,
+            format!(
+                "a tool document is a tool object, a list of tools, or an object with a \"tools\" list; found {}",
+                describe(other)
+            ),
+        )),
+    }
+}
+
+/// Reads and checks an input schema found at `node` (absent: an empty object
+/// schema). The root must be an object schema: a missing `type` is added, and
+/// the schema must be valid JSON Schema.
+pub(crate) fn read_input_schema(
+    node: Option<Node<'_>>,
+    at_absent: &Pointer,
+    notes: &mut Notes,
+) -> Result<Value> {
+    let Some(node) = node else {
+        notes.push(
+            NoteKind::Defaulted {
+                field: "inputSchema".into(),
+            },
+            at_absent.clone(),
+            "no parameters given; the tool takes none ({\"type\": \"object\"})",
+        );
+        return Ok(serde_json::json!({"type": "object"}));
+    };
+    check_schema_value(node.value, &node.at, notes)
+}
+
+/// Checks a schema value that must describe an object (see [`read_input_schema`]).
+pub(crate) fn check_schema_value(value: &Value, at: &Pointer, notes: &mut Notes) -> Result<Value> {
+    let Some(object) = value.as_object() else {
+        return Err(Error::new(
+            ErrorKind::InvalidSchema,
+            format!("an input schema must be a JSON object, found {}", describe(value)),
+        )
+        .at(at.clone()));
+    };
+    let mut schema = object.clone();
+    match schema.get("type") {
+        Some(Value::String(ty)) if ty == "object" => {}
+        None => {
+            let mut with_type = Map::new();
+            with_type.insert("type".into(), Value::String("object".into()));
+            with_type.extend(schema);
+            schema = with_type;
+            notes.push(
+                NoteKind::Normalized { field: "type".into() },
+                at.key("type"),
+                "the input schema has no \"type\"; added \"type\": \"object\"",
+            );
+        }
+        Some(Value::Array(types)) if types.iter().any(|ty| ty == "object") => {
+            schema.insert("type".into(), Value::String("object".into()));
+            notes.push(
+                NoteKind::Rewritten {
+                    keyword: "type".into(),
+                },
+                at.key("type"),
+                "an input schema describes an object of arguments; the type list was narrowed to \"object\"",
+            );
+        }
+        Some(other) => {
+            return Err(Error::new(
+                ErrorKind::InvalidSchema,
+                format!(
+                    "the root of an input schema must be {{\"type\": \"object\"}}, found \"type\": {other}"
+                ),
+            )
+            .at(at.key("type")));
+        }
+    }
+    let schema = Value::Object(schema);
+    check_schema(&schema).map_err(|violation| {
+        Error::new(ErrorKind::InvalidSchema, violation.message).at(at.join(&violation.at))
+    })?;
+    Ok(schema)
+}
+
+/// The canonical fields a format has no place for: every present top-level
+/// field of `tool` not in `carried` gets a [`NoteKind::Dropped`] note. A
+/// carried `"vendor"` means the format's own vendor fields; other formats'
+/// vendor fields are noted one by one.
+pub(crate) fn note_uncarried(tool: &Tool, carried: &[&str], format: Format, notes: &mut Notes) {
+    let Value::Object(fields) = tool.to_value() else {
+        return;
+    };
+    for (key, value) in &fields {
+        if carried.contains(&key.as_str()) && key != "vendor" {
+            continue;
+        }
+        let at = Pointer::root().key(key);
+        match key.as_str() {
+            "vendor" => {
+                for (owner, _) in value.as_object().into_iter().flatten() {
+                    if owner == format.id() && carried.contains(&"vendor") {
+                        continue;
+                    }
+                    notes.push(
+                        NoteKind::Dropped {
+                            keyword: owner.clone(),
+                        },
+                        at.key(owner),
+                        format!("fields kept for {owner} have no place in {}", format.id()),
+                    );
+                }
+            }
+            key if is_canonical_field(key) => notes.push(
+                NoteKind::Dropped {
+                    keyword: key.to_string(),
+                },
+                at,
+                format!("{} has no place for {key:?}", format.id()),
+            ),
+            key => notes.push(
+                NoteKind::Dropped {
+                    keyword: key.to_string(),
+                },
+                at,
+                format!("the unknown key {key:?} has no place in {}", format.id()),
+            ),
+        }
+    }
+}
+
+/// The canonical tool's own field names, in order.
+pub(crate) const CANONICAL_FIELDS: [&str; 19] = [
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "execution",
+    "strict",
+    "async",
+    "confirm",
+    "include",
+    "category",
+    "run",
+    "defaults",
+    "metadata",
+    "vendor",
+    "_meta",
+    "extra",
+];
+
+fn is_canonical_field(key: &str) -> bool {
+    CANONICAL_FIELDS.contains(&key) && key != "extra"
+}
+
+/// Copies `tool`'s vendor fields for `format` into an output object; a key the
+/// writer already set wins, and the vendor value is noted as dropped.
+pub(crate) fn merge_vendor(tool: &Tool, format: Format, out: &mut Map<String, Value>, notes: &mut Notes) {
+    let Some(fields) = tool.vendor_fields(format.id()) else {
+        return;
+    };
+    for (key, value) in fields {
+        if out.contains_key(key) {
+            notes.push(
+                NoteKind::Dropped { keyword: key.clone() },
+                Pointer::root().key("vendor").key(format.id()).key(key),
+                format!("{key:?} is already written from the canonical tool; the vendor copy was left out"),
+            );
+        } else {
+            out.insert(key.clone(), value.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn depth_check_reports_position_and_ignores_strings() {
+        assert!(check_json_depth(r#"{"a": "[[[[[[[["}"#, 2).is_ok());
+        let err = check_json_depth("[\n [[[", 3).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+        assert_eq!(err.position(), Some((2, 4)));
+    }
+
+    #[test]
+    fn finds_tool_lists_in_every_container() {
+        for doc in [
+            json!([{"name": "a"}]),
+            json!({"tools": [{"name": "a"}]}),
+            json!({"toolConfig": {"tools": [{"name": "a"}]}}),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a"}]}}),
+        ] {
+            let (shape, list) = tool_list(&doc).unwrap();
+            assert_eq!(shape, Shape::List);
+            assert_eq!(list.len(), 1, "{doc}");
+        }
+        let single = json!({"name": "a"});
+        let (shape, list) = tool_list(&single).unwrap();
+        assert_eq!((shape, list[0].at.as_str()), (Shape::Single, ""));
+        assert_eq!(tool_list(&json!("x")).unwrap_err().kind(), ErrorKind::NotATool);
+        assert_eq!(
+            tool_list(&json!({"tools": 3})).unwrap_err().pointer().as_str(),
+            "/tools"
+        );
+    }
+
+    #[test]
+    fn input_schema_root_is_checked() {
+        let mut notes = Notes::new();
+        let at = Pointer::root().key("inputSchema");
+        let fixed = check_schema_value(&json!({"properties": {}}), &at, &mut notes).unwrap();
+        assert_eq!(fixed, json!({"type": "object", "properties": {}}));
+        assert_eq!(notes.as_slice()[0].at.as_str(), "/inputSchema/type");
+        let err = check_schema_value(&json!({"type": "string"}), &at, &mut notes).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidSchema);
+        let err =
+            check_schema_value(&json!({"type": "object", "minProperties": -1}), &at, &mut notes).unwrap_err();
+        assert_eq!(err.pointer().as_str(), "/inputSchema/minProperties");
+    }
+}

@@ -1,0 +1,106 @@
+//! `toolbridge`: the canonical tool file, read and written without loss.
+//!
+//! Reading validates each tool against the published file schema
+//! ([`crate::tool::file::FILE_SCHEMA`]), so an error names the exact place;
+//! keys the schema does not define are kept and noted (with a suggestion
+//! when one looks like a typo).
+
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use crate::check::suggest::closest;
+use crate::check::validate::Compiled;
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::shared::{check_schema_value, CANONICAL_FIELDS};
+use crate::format::{JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::note::{NoteKind, Notes};
+use crate::pointer::Pointer;
+use crate::tool::{file, Tool};
+
+pub(crate) const CODEC: JsonCodec = JsonCodec {
+    detect: Some(detect),
+    expand: None,
+    read,
+    write,
+    wrap: Value::Array,
+    check_set: None,
+};
+
+/// Fields only the canonical format has; their presence marks a toolbridge file.
+pub(crate) const TOOLBRIDGE_ONLY: [&str; 9] = [
+    "strict", "async", "confirm", "include", "category", "run", "defaults", "metadata", "vendor",
+];
+
+fn detect(entry: &Value) -> bool {
+    entry.get("name").is_some_and(Value::is_string)
+        && entry.get("inputSchema").is_some()
+        && TOOLBRIDGE_ONLY.iter().any(|key| entry.get(key).is_some())
+}
+
+fn validator() -> &'static Compiled {
+    static VALIDATOR: OnceLock<Compiled> = OnceLock::new();
+    VALIDATOR.get_or_init(|| Compiled::new(&file::tool_schema()).expect("the tool schema compiles"))
+}
+
+pub(crate) fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    entry.object()?;
+    let violations = validator().violations(entry.value);
+    if let Some(first) = violations.first() {
+        let more = match violations.len() - 1 {
+            0 => String::new(),
+            1 => " (and 1 more problem)".to_string(),
+            n => format!(" (and {n} more problems)"),
+        };
+        return Err(
+            Error::new(ErrorKind::InvalidTool, format!("{}{more}", first.message))
+                .at(entry.at.join(&first.at)),
+        );
+    }
+    let mut value = entry.value.clone();
+    let schema_at = entry.at.key("inputSchema");
+    let checked = check_schema_value(&entry.value["inputSchema"], &schema_at, notes)?;
+    value["inputSchema"] = checked;
+    let tool: Tool = serde_json::from_value(value)
+        .map_err(|err| Error::new(ErrorKind::InvalidTool, err.to_string()).at(entry.at.clone()))?;
+    for key in tool.extra.keys() {
+        let known = CANONICAL_FIELDS.iter().copied().filter(|field| *field != "extra");
+        let hint = match closest(key, known) {
+            Some(near) => format!("; did you mean {near:?}?"),
+            None => String::new(),
+        };
+        notes.push(
+            NoteKind::Kept { key: key.clone() },
+            entry.at.key(key),
+            format!("{key:?} is not a toolbridge field; kept as it is{hint}"),
+        );
+    }
+    Ok(tool)
+}
+
+pub(crate) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
+    Ok(with_annotation_defaults(tool, opts, notes).to_value())
+}
+
+/// The tool with absent MCP hints filled in, when the options ask for it.
+pub(crate) fn with_annotation_defaults(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Tool {
+    let mut tool = tool.clone();
+    if !opts.annotation_defaults {
+        return tool;
+    }
+    let given = tool.annotations.clone().unwrap_or_default();
+    let filled = given.with_defaults();
+    for (name, _, default) in crate::tool::HINTS {
+        if given.hint(name).is_none() {
+            notes.push(
+                NoteKind::Defaulted {
+                    field: name.to_string(),
+                },
+                Pointer::root().key("annotations").key(name),
+                format!("{name} was absent; wrote MCP's default {default}"),
+            );
+        }
+    }
+    tool.annotations = Some(filled);
+    tool
+}

@@ -1,0 +1,301 @@
+//! Notes: "output was produced; this is what changed".
+//!
+//! Readers and writers never drop or rewrite anything silently. Each change
+//! becomes a [`Note`] with a kind, a JSON Pointer to the place and a sentence.
+//! Writers' pointers point into the canonical [`Tool`](crate::Tool); readers'
+//! pointers point into the document that was read.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::pointer::Pointer;
+
+/// How much a note matters, from least to most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Nothing changed in meaning (a default filled in, a key kept as is).
+    Info,
+    /// Something was rewritten, and the meaning was kept.
+    Change,
+    /// Something the input said is not in the output.
+    Loss,
+    /// The output would be rejected by the target (a limit or rule it enforces).
+    Error,
+}
+
+impl Level {
+    /// The lowercase name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Info => "info",
+            Level::Change => "change",
+            Level::Loss => "loss",
+            Level::Error => "error",
+        }
+    }
+
+    /// Parses a level name (`info`, `change`, `loss`, `error`).
+    pub fn from_name(name: &str) -> Option<Level> {
+        [Level::Info, Level::Change, Level::Loss, Level::Error]
+            .into_iter()
+            .find(|level| level.name() == name)
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What happened, with the details a program may want to act on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum NoteKind {
+    /// A keyword or field was left out of the output.
+    Dropped {
+        /// The keyword or field name.
+        keyword: String,
+    },
+    /// A keyword the target cannot enforce was written into the description.
+    MovedToDescription {
+        /// The keyword.
+        keyword: String,
+    },
+    /// A field the target lacks was stored under `_meta` (MCP) or a similar slot.
+    MovedToMeta {
+        /// The key it was stored under.
+        key: String,
+    },
+    /// An optional property was listed in `required` (strict mode).
+    MadeRequired {
+        /// The property name.
+        property: String,
+    },
+    /// `null` was added to a property's type, so that "absent" can be sent as `null`.
+    MadeNullable {
+        /// The property name.
+        property: String,
+    },
+    /// A name was changed to fit the target's rules.
+    Renamed {
+        /// The name before.
+        from: String,
+        /// The name after.
+        to: String,
+    },
+    /// A `$ref` was replaced by the schema it points to.
+    Inlined {
+        /// The reference that was expanded.
+        reference: String,
+    },
+    /// A construct was expressed differently, with the same meaning.
+    Rewritten {
+        /// The keyword or construct that was rewritten.
+        keyword: String,
+    },
+    /// A value was converted to another type.
+    Coerced {
+        /// The type before.
+        from: String,
+        /// The type after.
+        to: String,
+    },
+    /// A value the input left out was filled in.
+    Defaulted {
+        /// The field that was filled in.
+        field: String,
+    },
+    /// Sloppy but understandable input was accepted and normalised.
+    Normalized {
+        /// The field that was normalised.
+        field: String,
+    },
+    /// A key this format does not define was kept as it is.
+    Kept {
+        /// The key.
+        key: String,
+    },
+    /// Something the target needs but the tool lacks was written as a placeholder.
+    Placeholder {
+        /// The field that holds the placeholder.
+        field: String,
+    },
+    /// The output exceeds a limit the target enforces; the target will reject it.
+    OverLimit {
+        /// The limit, as a short phrase (`"64 characters"`).
+        limit: String,
+    },
+    /// The output uses something the target rejects and toolbridge cannot rewrite.
+    Unsupported {
+        /// The keyword or feature.
+        keyword: String,
+    },
+}
+
+impl NoteKind {
+    /// The fixed level of this kind of note.
+    pub fn level(&self) -> Level {
+        match self {
+            NoteKind::Dropped { .. } => Level::Loss,
+            NoteKind::MovedToDescription { .. }
+            | NoteKind::MadeRequired { .. }
+            | NoteKind::MadeNullable { .. }
+            | NoteKind::Renamed { .. }
+            | NoteKind::Inlined { .. }
+            | NoteKind::Rewritten { .. }
+            | NoteKind::Coerced { .. }
+            | NoteKind::Placeholder { .. } => Level::Change,
+            NoteKind::MovedToMeta { .. }
+            | NoteKind::Defaulted { .. }
+            | NoteKind::Normalized { .. }
+            | NoteKind::Kept { .. } => Level::Info,
+            NoteKind::OverLimit { .. } | NoteKind::Unsupported { .. } => Level::Error,
+        }
+    }
+}
+
+/// One change or loss, at one place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Note {
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: NoteKind,
+    /// The level of `kind`, repeated for readers of the JSON form.
+    pub level: Level,
+    /// Where: in the canonical tool (writers) or in the input document (readers).
+    pub at: Pointer,
+    /// A plain sentence saying what happened and why.
+    pub message: String,
+}
+
+impl Note {
+    /// A note of `kind` at `at`.
+    pub fn new(kind: NoteKind, at: Pointer, message: impl Into<String>) -> Note {
+        Note {
+            level: kind.level(),
+            kind,
+            at,
+            message: message.into(),
+        }
+    }
+
+    /// The level of the note.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} (at {})", self.level, self.message, self.at)
+    }
+}
+
+/// The notes collected while reading or writing.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Notes(Vec<Note>);
+
+impl Notes {
+    /// No notes yet.
+    pub fn new() -> Notes {
+        Notes::default()
+    }
+
+    /// Adds a note.
+    pub fn push(&mut self, kind: NoteKind, at: Pointer, message: impl Into<String>) {
+        self.0.push(Note::new(kind, at, message));
+    }
+
+    /// Adds every note of `other`.
+    pub fn extend(&mut self, other: Notes) {
+        self.0.extend(other.0);
+    }
+
+    /// The notes, in the order they were made.
+    pub fn as_slice(&self) -> &[Note] {
+        &self.0
+    }
+
+    /// The number of notes.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when there are no notes.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The highest level among the notes.
+    pub fn max_level(&self) -> Option<Level> {
+        self.0.iter().map(Note::level).max()
+    }
+
+    /// The notes as a vector.
+    pub fn into_vec(self) -> Vec<Note> {
+        self.0
+    }
+
+    /// Iterates over the notes.
+    pub fn iter(&self) -> std::slice::Iter<'_, Note> {
+        self.0.iter()
+    }
+}
+
+impl IntoIterator for Notes {
+    type Item = Note;
+    type IntoIter = std::vec::IntoIter<Note>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Notes {
+    type Item = &'a Note;
+    type IntoIter = std::slice::Iter<'a, Note>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+/// A value together with the notes made while producing it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Converted<T> {
+    /// The output.
+    pub value: T,
+    /// What changed on the way.
+    pub notes: Vec<Note>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_order_and_names() {
+        assert!(Level::Error > Level::Loss && Level::Loss > Level::Change);
+        assert_eq!(Level::from_name("loss"), Some(Level::Loss));
+        assert_eq!(Level::from_name("bad"), None);
+    }
+
+    #[test]
+    fn note_json_form_is_flat() {
+        let note = Note::new(
+            NoteKind::Dropped {
+                keyword: "minimum".into(),
+            },
+            Pointer::root().key("inputSchema"),
+            "gemini has no minimum",
+        );
+        assert_eq!(
+            serde_json::to_value(&note).unwrap(),
+            serde_json::json!({"kind": "dropped", "keyword": "minimum", "level": "loss",
+                "at": "/inputSchema", "message": "gemini has no minimum"})
+        );
+    }
+}

@@ -1,0 +1,126 @@
+//! JSON Pointers (RFC 6901) naming places in a document.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// A JSON Pointer such as `/inputSchema/properties/unit`, already escaped.
+///
+/// Every [`Error`](crate::Error) and [`Note`](crate::Note) carries one, so that a
+/// message can say *where* a problem is. The empty pointer names the whole
+/// document. Pointers are cheap to clone.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Pointer(Arc<str>);
+
+impl Pointer {
+    /// The pointer to the whole document (`""`).
+    pub fn root() -> Pointer {
+        Pointer::default()
+    }
+
+    /// Parses an already escaped pointer such as `/a/b~1c`.
+    ///
+    /// Returns `None` unless the text is empty or starts with `/`.
+    pub fn parse(text: &str) -> Option<Pointer> {
+        (text.is_empty() || text.starts_with('/')).then(|| Pointer(Arc::from(text)))
+    }
+
+    /// The pointer one level down, at object key `key` (escaped here).
+    pub fn key(&self, key: &str) -> Pointer {
+        let mut text = String::with_capacity(self.0.len() + key.len() + 1);
+        text.push_str(&self.0);
+        text.push('/');
+        for c in key.chars() {
+            match c {
+                '~' => text.push_str("~0"),
+                '/' => text.push_str("~1"),
+                c => text.push(c),
+            }
+        }
+        Pointer(Arc::from(text))
+    }
+
+    /// The pointer one level down, at array index `index`.
+    pub fn index(&self, index: usize) -> Pointer {
+        Pointer(Arc::from(format!("{}/{index}", self.0)))
+    }
+
+    /// Appends another pointer (relative to this one).
+    pub fn join(&self, rest: &Pointer) -> Pointer {
+        if rest.0.is_empty() {
+            return self.clone();
+        }
+        Pointer(Arc::from(format!("{}{}", self.0, rest.0)))
+    }
+
+    /// The escaped text of the pointer.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// True for the pointer to the whole document.
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// True if `self` is `other` or a place inside it.
+    pub fn starts_with(&self, other: &Pointer) -> bool {
+        self.0.starts_with(&*other.0)
+            && (self.0.len() == other.0.len() || self.0.as_bytes()[other.0.len()] == b'/')
+    }
+
+    /// The unescaped reference tokens of the pointer.
+    pub fn tokens(&self) -> impl Iterator<Item = String> + '_ {
+        self.0
+            .split('/')
+            .skip(1)
+            .map(|token| token.replace("~1", "/").replace("~0", "~"))
+    }
+}
+
+impl fmt::Display for Pointer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            f.write_str("/")
+        } else {
+            f.write_str(&self.0)
+        }
+    }
+}
+
+impl fmt::Debug for Pointer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Pointer({:?})", &*self.0)
+    }
+}
+
+impl serde::Serialize for Pointer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_keys_and_unescapes_tokens() {
+        let pointer = Pointer::root().key("a/b").key("c~d").index(3);
+        assert_eq!(pointer.as_str(), "/a~1b/c~0d/3");
+        assert_eq!(pointer.tokens().collect::<Vec<_>>(), ["a/b", "c~d", "3"]);
+    }
+
+    #[test]
+    fn prefix_test_respects_token_boundaries() {
+        let a = Pointer::parse("/properties/ab").unwrap();
+        assert!(a.starts_with(&Pointer::parse("/properties").unwrap()));
+        assert!(a.starts_with(&Pointer::root()));
+        assert!(!a.starts_with(&Pointer::parse("/properties/a").unwrap()));
+    }
+
+    #[test]
+    fn root_displays_as_slash() {
+        assert_eq!(Pointer::root().to_string(), "/");
+        assert_eq!(Pointer::parse("x"), None);
+    }
+}
