@@ -61,14 +61,34 @@ pub struct FormatInfo {
 pub(crate) enum Codec {
     /// A JSON format: tools are entries in a JSON document.
     Json(JsonCodec),
+    /// A source-text format (Emacs Lisp, R).
+    #[allow(dead_code)] // the first text formats arrive with the seed ecosystems
+    Text(TextCodec),
 }
 
 impl fmt::Debug for Codec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Codec::Json(_) => f.write_str("Json"),
+            Codec::Text(_) => f.write_str("Text"),
         }
     }
+}
+
+/// The functions of a source-text format.
+#[allow(dead_code)] // the first text formats arrive with the seed ecosystems
+pub(crate) struct TextCodec {
+    /// Does this text look like this format? (Called only for input that is
+    /// not JSON.)
+    pub detect: fn(&str) -> bool,
+    /// Reads every tool in the text; an error for the whole text (a syntax
+    /// error outside any tool) fails the read, an error inside one tool's form
+    /// fails that tool only.
+    pub read: fn(&str, &ReadOptions) -> Result<Vec<Result<Converted<Tool>>>>,
+    /// Writes one tool.
+    pub write: fn(&Tool, &WriteOptions, &mut Notes) -> Result<String>,
+    /// Joins written tools into one document.
+    pub join: fn(Vec<String>) -> String,
 }
 
 /// The functions of a JSON format.
@@ -287,16 +307,56 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Read> {
     if text.len() > opts.limits.max_bytes {
         return Err(located(Error::new(
             ErrorKind::LimitExceeded,
-            format!(
-                "the input is {} bytes; the limit is {}",
-                text.len(),
-                opts.limits.max_bytes
-            ),
+            format!("the input is {} bytes; the limit is {}", text.len(), opts.limits.max_bytes),
         )));
+    }
+    let text_format = match opts.from {
+        Some(format) => matches!(format.info().codec, Codec::Text(_)).then_some(format),
+        None => detect_text(text, opts.origin.as_deref()),
+    };
+    if let Some(format) = text_format {
+        let Codec::Text(codec) = &format.info().codec else {
+            unreachable!("detect_text returns text formats only");
+        };
+        let tools = (codec.read)(text, opts)
+            .map_err(|err| located(err.with_format(format)))?
+            .into_iter()
+            .map(|tool| tool.map_err(|err| located(err.with_format(format))))
+            .collect();
+        return Ok(Read {
+            format,
+            shape: Shape::List,
+            tools,
+            notes: Vec::new(),
+        });
     }
     shared::check_json_depth(text, opts.limits.max_depth).map_err(located)?;
     let doc: Value = serde_json::from_str(text).map_err(|err| located(Error::from(err)))?;
     read_value(&doc, opts).map_err(located)
+}
+
+/// The text format an input is in, judged by its file extension and then by
+/// its content; `None` for JSON.
+fn detect_text(text: &str, origin: Option<&str>) -> Option<Format> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        return None;
+    }
+    let extension = origin
+        .and_then(|origin| origin.rsplit_once('.'))
+        .map(|(_, extension)| extension);
+    let text_formats = || {
+        FORMATS.iter().filter_map(|info| match &info.codec {
+            Codec::Text(codec) => Some((info, codec)),
+            Codec::Json(_) => None,
+        })
+    };
+    text_formats()
+        .find(|(info, codec)| {
+            extension.is_some_and(|ext| ext.eq_ignore_ascii_case(info.extension)) && (codec.detect)(text)
+        })
+        .or_else(|| text_formats().find(|(_, codec)| (codec.detect)(text)))
+        .map(|(info, _)| info.format)
 }
 
 /// Reads the tools in an already parsed JSON document.
@@ -307,7 +367,12 @@ pub fn read_value(doc: &Value, opts: &ReadOptions) -> Result<Read> {
         Some(format) => format,
         None => detect(&list, &mut notes)?,
     };
-    let Codec::Json(codec) = &format.info().codec;
+    let Codec::Json(codec) = &format.info().codec else {
+        return Err(Error::new(
+            ErrorKind::InvalidJson,
+            format!("{} is a source-text format, not JSON", format.id()),
+        ));
+    };
     let mut entries = Vec::new();
     for node in list {
         match codec.expand.and_then(|expand| expand(node.clone())) {
@@ -353,7 +418,9 @@ fn detect(list: &[Node<'_>], notes: &mut Notes) -> Result<Format> {
         return Ok(Format::Toolbridge);
     };
     for info in FORMATS {
-        let Codec::Json(codec) = &info.codec;
+        let Codec::Json(codec) = &info.codec else {
+            continue;
+        };
         if codec.detect.is_some_and(|detect| detect(first.value)) {
             let shared_shape: Vec<&str> = FORMATS
                 .iter()
@@ -467,7 +534,6 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
         tools.iter().map(|tool| tool.name.as_str()),
         info.name_rule.as_ref(),
     );
-    let Codec::Json(codec) = &info.codec;
     let mut written = Vec::with_capacity(tools.len());
     let mut entries = Vec::with_capacity(tools.len());
     for (index, tool) in tools.iter().enumerate() {
@@ -483,10 +549,7 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
                     to: target_name.to_string(),
                 },
                 Pointer::root().key("name"),
-                format!(
-                    "renamed {:?} to {target_name:?} to fit {}'s name rules",
-                    tool.name, info.id
-                ),
+                format!("renamed {:?} to {target_name:?} to fit {}'s name rules", tool.name, info.id),
             );
             renamed = Tool {
                 name: target_name.to_string(),
@@ -494,25 +557,44 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
             };
             &renamed
         };
-        let result = (codec.write)(tool_to_write, opts, &mut notes).map_err(|err| err.with_format(to));
-        if let Ok(value) = &result {
-            entries.push(value.clone());
+        let result = match &info.codec {
+            Codec::Json(codec) => (codec.write)(tool_to_write, opts, &mut notes).map(Output::Json),
+            Codec::Text(codec) => (codec.write)(tool_to_write, opts, &mut notes).map(Output::Text),
+        }
+        .map_err(|err| err.with_format(to));
+        if let Ok(output) = &result {
+            entries.push(output.clone());
         }
         written.push(WrittenTool {
             name: tool.name.clone(),
             result: result.map(|value| Converted {
-                value: Output::Json(value),
+                value,
                 notes: notes.into_vec(),
             }),
         });
     }
     let mut set_notes = Notes::new();
-    if let Some(check_set) = codec.check_set {
-        check_set(&entries, opts, &mut set_notes);
-    }
+    let output = match &info.codec {
+        Codec::Json(codec) => {
+            let values: Vec<Value> = entries.into_iter().filter_map(|entry| entry.as_json().cloned()).collect();
+            if let Some(check_set) = codec.check_set {
+                check_set(&values, opts, &mut set_notes);
+            }
+            Output::Json((codec.wrap)(values))
+        }
+        Codec::Text(codec) => Output::Text((codec.join)(
+            entries
+                .into_iter()
+                .filter_map(|entry| match entry {
+                    Output::Text(text) => Some(text),
+                    Output::Json(_) => None,
+                })
+                .collect(),
+        )),
+    };
     Written {
         format: to,
-        output: Output::Json((codec.wrap)(entries)),
+        output,
         tools: written,
         notes: set_notes.into_vec(),
         names,
