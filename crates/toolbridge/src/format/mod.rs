@@ -169,7 +169,7 @@ impl Format {
                 let known: Vec<&str> = ids.collect();
                 Error::new(
                     ErrorKind::UnknownFormat,
-                    format!("{id:?} is not a format{hint} Known formats: {}", known.join(", ")),
+                    format!("{id:?} is not a format (known: {}){hint}", known.join(", ")),
                 )
             })
     }

@@ -1,0 +1,153 @@
+//! Command-line arguments: one definition per flag, its doc comment is its help.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Define an LLM tool once; convert it to every provider's and ecosystem's format.
+///
+/// Exit status: 0 when everything worked, 1 when some tool could not be
+/// converted or notes reached the `--deny` level (lint: any error-level note),
+/// 2 on an error such as unreadable input or an unknown format.
+#[derive(Debug, Parser)]
+#[command(name = "toolbridge", version, propagate_version = true, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Convert tool definitions from one format to another.
+    ///
+    /// Reads every FILE (a directory reads each tool file in it; `-` reads
+    /// stdin), detects the format of each from its shape unless `--from` is
+    /// given, and writes all tools in the `--to` format: one tool comes out as
+    /// the target's tool entry, several as the list a request's `tools` field
+    /// holds. Each tool is converted on its own: one bad tool is reported and
+    /// the rest still come out (exit status 1). Every change or loss is noted
+    /// on stderr.
+    ///
+    /// Example: toolbridge convert examples/tools --to all -o out/
+    #[command(after_long_help = "Examples:\n  toolbridge convert weather.json --to gemini\n  toolbridge convert tools/ --to openai --strict -o openai-tools.json\n  cat mcp-tools.json | toolbridge convert - --to anthropic\n  toolbridge convert examples/tools --to all -o out/")]
+    Convert(ConvertArgs),
+    /// Show, for each target format, what converting the tools would change or lose.
+    ///
+    /// Prints one line per note: FILE: TOOL: FORMAT: LEVEL: MESSAGE (at POINTER).
+    /// Exits 1 when any note is at error level (the provider would reject the
+    /// output, e.g. a description over 1024 characters for OpenAI) or at the
+    /// `--deny` level.
+    ///
+    /// Example: toolbridge lint tools/*.json --target openai,gemini --strict
+    Lint(LintArgs),
+    /// List the supported formats.
+    Formats(FormatsArgs),
+    /// Print the JSON Schema of the toolbridge tool file.
+    Schema,
+}
+
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Tool files or directories to read; `-` reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub files: Vec<PathBuf>,
+    /// Read the input as this format instead of detecting it.
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct NoteArgs {
+    /// How to print notes on stderr: text, json (one JSON object per line) or none.
+    #[arg(long, value_enum, default_value_t = NotesStyle::Text, value_name = "STYLE")]
+    pub notes: NotesStyle,
+    /// Exit 1 when any note is at this level or above: change, loss or error.
+    #[arg(long, value_name = "LEVEL")]
+    pub deny: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The format to write, or `all` for one file per format (needs -o DIR).
+    #[arg(long, short = 't', value_name = "FORMAT")]
+    pub to: String,
+    /// Ask for the target's strict mode (OpenAI Structured Outputs, Anthropic strict tools, …).
+    #[arg(long)]
+    pub strict: bool,
+    /// Write absent MCP annotation hints with MCP's defaults.
+    #[arg(long)]
+    pub annotation_defaults: bool,
+    /// Write to this file (with `--to all`: this directory) instead of stdout.
+    #[arg(long, short = 'o', value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub notes: NoteArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Comma-separated target formats (default: every format).
+    #[arg(long, value_delimiter = ',', value_name = "FORMATS")]
+    pub target: Vec<String>,
+    /// Lint as if converting with --strict.
+    #[arg(long)]
+    pub strict: bool,
+    /// Show notes at this level and above: info, change, loss or error.
+    #[arg(long, default_value = "change", value_name = "LEVEL")]
+    pub show: String,
+    /// Exit 1 when any note is at this level or above (error-level notes always do).
+    #[arg(long, value_name = "LEVEL")]
+    pub deny: Option<String>,
+    /// Print notes as JSON lines instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct FormatsArgs {
+    /// Print the table as Markdown (the README's format table).
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
+    /// Print the formats as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum NotesStyle {
+    Text,
+    Json,
+    None,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn convert_reads_stdin_by_default() {
+        let cli = Cli::try_parse_from(["toolbridge", "convert", "--to", "openai"]).unwrap();
+        let Command::Convert(args) = cli.command else { panic!("not convert") };
+        assert_eq!(args.input.files, [PathBuf::from("-")]);
+        assert_eq!(args.to, "openai");
+        assert_eq!(args.notes.notes, NotesStyle::Text);
+    }
+
+    #[test]
+    fn lint_targets_split_on_commas() {
+        let cli = Cli::try_parse_from(["toolbridge", "lint", "a.json", "--target", "openai,gemini"]).unwrap();
+        let Command::Lint(args) = cli.command else { panic!("not lint") };
+        assert_eq!(args.target, ["openai", "gemini"]);
+        assert_eq!(args.show, "change");
+    }
+}

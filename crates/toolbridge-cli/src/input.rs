@@ -1,0 +1,115 @@
+//! Reading the tool files named on the command line.
+
+use std::fs;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use toolbridge::{Format, Limits, ReadOptions, FORMATS};
+
+use crate::cli::InputArgs;
+
+/// One input that was read: a file or stdin.
+pub struct Source {
+    /// The file name as given (or `<stdin>`).
+    pub origin: String,
+    /// What reading it produced.
+    pub read: toolbridge::Read,
+}
+
+/// The inputs that could be read, and the errors of those that could not.
+pub struct Inputs {
+    pub sources: Vec<Source>,
+    pub errors: Vec<anyhow::Error>,
+}
+
+impl Inputs {
+    /// Every tool read without error, in input order.
+    pub fn tools(&self) -> Vec<toolbridge::Tool> {
+        self.sources
+            .iter()
+            .flat_map(|source| source.read.tools.iter())
+            .filter_map(|tool| tool.as_ref().ok().map(|converted| converted.value.clone()))
+            .collect()
+    }
+
+    /// True when the input was exactly one tool written as a single entry.
+    pub fn is_single_tool(&self) -> bool {
+        matches!(self.sources.as_slice(), [only] if only.read.shape == toolbridge::Shape::Single
+            && only.read.tools.len() == 1)
+    }
+}
+
+/// Reads every file (directories: their tool files, sorted by name).
+pub fn load(args: &InputArgs) -> Result<Inputs> {
+    let from = args.from.as_deref().map(Format::from_id).transpose()?;
+    let limits = Limits::default();
+    let mut inputs = Inputs {
+        sources: Vec::new(),
+        errors: Vec::new(),
+    };
+    for path in expand(&args.files)? {
+        match read_one(&path, from, &limits) {
+            Ok(source) => inputs.sources.push(source),
+            Err(err) => inputs.errors.push(err),
+        }
+    }
+    Ok(inputs)
+}
+
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> = fs::read_dir(path)
+                .with_context(|| format!("cannot list the directory {}", path.display()))?
+                .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+                .filter(|entry| entry.is_file() && is_tool_file(entry))
+                .collect();
+            entries.sort();
+            if entries.is_empty() {
+                bail!("the directory {} holds no tool files (*.json, *.el, *.R)", path.display());
+            }
+            files.extend(entries);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn is_tool_file(path: &Path) -> bool {
+    let hidden = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| name.starts_with('.'));
+    let extension = path.extension().and_then(|ext| ext.to_str()).unwrap_or("");
+    !hidden && FORMATS.iter().any(|info| info.extension.eq_ignore_ascii_case(extension))
+}
+
+fn read_one(path: &Path, from: Option<Format>, limits: &Limits) -> Result<Source> {
+    let stdin = path == Path::new("-");
+    let origin = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
+    let text = if stdin {
+        let mut text = String::new();
+        std::io::stdin()
+            .take(limits.max_bytes as u64 + 1)
+            .read_to_string(&mut text)
+            .context("cannot read standard input")?;
+        text
+    } else {
+        let size = fs::metadata(path)
+            .with_context(|| format!("cannot read {origin}"))?
+            .len();
+        if size > limits.max_bytes as u64 {
+            bail!("{origin} is {size} bytes; the limit is {}", limits.max_bytes);
+        }
+        fs::read_to_string(path).with_context(|| format!("cannot read {origin}"))?
+    };
+    let mut options = ReadOptions::default().with_limits(limits.clone()).with_origin(origin.clone());
+    if let Some(format) = from {
+        options = options.with_from(format);
+    }
+    let read = toolbridge::read(&text, &options)?;
+    Ok(Source { origin, read })
+}
