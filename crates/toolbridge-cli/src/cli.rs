@@ -29,7 +29,9 @@ pub enum Command {
     /// on stderr.
     ///
     /// Example: toolbridge convert examples/tools --to all -o out/
-    #[command(after_long_help = "Examples:\n  toolbridge convert weather.json --to gemini\n  toolbridge convert tools/ --to openai --strict -o openai-tools.json\n  cat mcp-tools.json | toolbridge convert - --to anthropic\n  toolbridge convert examples/tools --to all -o out/")]
+    #[command(
+        after_long_help = "Examples:\n  toolbridge convert weather.json --to gemini\n  toolbridge convert tools/ --to openai --strict -o openai-tools.json\n  cat mcp-tools.json | toolbridge convert - --to anthropic\n  toolbridge convert examples/tools --to all -o out/"
+    )]
     Convert(ConvertArgs),
     /// Show, for each target format, what converting the tools would change or lose.
     ///
@@ -137,7 +139,9 @@ mod tests {
     #[test]
     fn convert_reads_stdin_by_default() {
         let cli = Cli::try_parse_from(["toolbridge", "convert", "--to", "openai"]).unwrap();
-        let Command::Convert(args) = cli.command else { panic!("not convert") };
+        let Command::Convert(args) = cli.command else {
+            panic!("not convert")
+        };
         assert_eq!(args.input.files, [PathBuf::from("-")]);
         assert_eq!(args.to, "openai");
         assert_eq!(args.notes.notes, NotesStyle::Text);
@@ -146,7 +150,9 @@ mod tests {
     #[test]
     fn lint_targets_split_on_commas() {
         let cli = Cli::try_parse_from(["toolbridge", "lint", "a.json", "--target", "openai,gemini"]).unwrap();
-        let Command::Lint(args) = cli.command else { panic!("not lint") };
+        let Command::Lint(args) = cli.command else {
+            panic!("not lint")
+        };
         assert_eq!(args.target, ["openai", "gemini"]);
         assert_eq!(args.show, "change");
     }

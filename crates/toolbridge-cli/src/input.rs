@@ -68,7 +68,10 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
                 .collect();
             entries.sort();
             if entries.is_empty() {
-                bail!("the directory {} holds no tool files (*.json, *.el, *.R)", path.display());
+                bail!(
+                    "the directory {} holds no tool files (*.json, *.el, *.R)",
+                    path.display()
+                );
             }
             files.extend(entries);
         } else {
@@ -84,12 +87,19 @@ fn is_tool_file(path: &Path) -> bool {
         .and_then(|name| name.to_str())
         .is_some_and(|name| name.starts_with('.'));
     let extension = path.extension().and_then(|ext| ext.to_str()).unwrap_or("");
-    !hidden && FORMATS.iter().any(|info| info.extension.eq_ignore_ascii_case(extension))
+    !hidden
+        && FORMATS
+            .iter()
+            .any(|info| info.extension.eq_ignore_ascii_case(extension))
 }
 
 fn read_one(path: &Path, from: Option<Format>, limits: &Limits) -> Result<Source> {
     let stdin = path == Path::new("-");
-    let origin = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
+    let origin = if stdin {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
     let text = if stdin {
         let mut text = String::new();
         std::io::stdin()
@@ -106,7 +116,9 @@ fn read_one(path: &Path, from: Option<Format>, limits: &Limits) -> Result<Source
         }
         fs::read_to_string(path).with_context(|| format!("cannot read {origin}"))?
     };
-    let mut options = ReadOptions::default().with_limits(limits.clone()).with_origin(origin.clone());
+    let mut options = ReadOptions::default()
+        .with_limits(limits.clone())
+        .with_origin(origin.clone());
     if let Some(format) = from {
         options = options.with_from(format);
     }

@@ -43,7 +43,11 @@ pub fn print_note(style: NotesStyle, place: &Place<'_>, note: &Note) -> Result<(
 /// `PLACE: LEVEL: MESSAGE (at POINTER)`.
 pub fn note_line(place: &Place<'_>, note: &Note) -> String {
     let prefix = place.prefix();
-    let prefix = if prefix.is_empty() { String::new() } else { format!("{prefix}: ") };
+    let prefix = if prefix.is_empty() {
+        String::new()
+    } else {
+        format!("{prefix}: ")
+    };
     format!("{prefix}{}: {} (at {})", note.level, note.message, note.at)
 }
 
@@ -52,7 +56,11 @@ pub fn note_json(place: &Place<'_>, note: &Note) -> String {
     let mut value = serde_json::to_value(note).expect("notes serialize");
     if let Some(object) = value.as_object_mut() {
         let mut with_place = serde_json::Map::new();
-        for (key, field) in [("origin", place.origin), ("tool", place.tool), ("format", place.format)] {
+        for (key, field) in [
+            ("origin", place.origin),
+            ("tool", place.tool),
+            ("format", place.format),
+        ] {
             if let Some(field) = field {
                 with_place.insert(key.into(), json!(field));
             }
@@ -68,7 +76,11 @@ pub fn print_tool_error(style: NotesStyle, place: &Place<'_>, err: &toolbridge::
     let mut stderr = io::stderr().lock();
     if style == NotesStyle::Json {
         let mut value = json!({"level": "error", "message": err.to_string(), "at": err.pointer().as_str()});
-        for (key, field) in [("origin", place.origin), ("tool", place.tool), ("format", place.format)] {
+        for (key, field) in [
+            ("origin", place.origin),
+            ("tool", place.tool),
+            ("format", place.format),
+        ] {
             if let Some(field) = field {
                 value[key] = json!(field);
             }
@@ -76,7 +88,11 @@ pub fn print_tool_error(style: NotesStyle, place: &Place<'_>, err: &toolbridge::
         writeln!(stderr, "{value}")?;
     } else {
         let prefix = place.prefix();
-        let prefix = if prefix.is_empty() { String::new() } else { format!("{prefix}: ") };
+        let prefix = if prefix.is_empty() {
+            String::new()
+        } else {
+            format!("{prefix}: ")
+        };
         writeln!(stderr, "{prefix}error: {err}")?;
     }
     Ok(())
@@ -114,7 +130,8 @@ pub fn emit(path: Option<&Path>, text: &str) -> Result<()> {
 
 /// Parses a `--deny`/`--show` level name.
 pub fn parse_level(name: &str) -> Result<Level> {
-    Level::from_name(name).with_context(|| format!("{name:?} is not a level; use info, change, loss or error"))
+    Level::from_name(name)
+        .with_context(|| format!("{name:?} is not a level; use info, change, loss or error"))
 }
 
 #[cfg(test)]
@@ -124,7 +141,9 @@ mod tests {
 
     fn note() -> Note {
         Note::new(
-            NoteKind::Dropped { keyword: "title".into() },
+            NoteKind::Dropped {
+                keyword: "title".into(),
+            },
             Pointer::root().key("title"),
             "gemini has no place for \"title\"",
         )

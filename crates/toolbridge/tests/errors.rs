@@ -68,7 +68,11 @@ fn tool_errors_name_the_pointer() {
         ),
     ];
     for (input, expected) in cases {
-        assert_eq!(&read_error(input, Some(Format::Toolbridge)), expected, "input {input}");
+        assert_eq!(
+            &read_error(input, Some(Format::Toolbridge)),
+            expected,
+            "input {input}"
+        );
     }
 }
 
@@ -96,7 +100,10 @@ fn deep_nesting_is_refused_before_parsing() {
     let deep = "[".repeat(100_000);
     let err = toolbridge::read(&deep, &ReadOptions::default()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::LimitExceeded);
-    assert_eq!(err.to_string(), "limit exceeded: the document is nested more than 128 levels deep (line 1, column 129)");
+    assert_eq!(
+        err.to_string(),
+        "limit exceeded: the document is nested more than 128 levels deep (line 1, column 129)"
+    );
     let shallow_limit = ReadOptions::default().with_limits(Limits::default().with_max_depth(3));
     let err = toolbridge::read(r#"{"a": {"b": {"c": {}}}}"#, &shallow_limit).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::LimitExceeded);
@@ -106,14 +113,20 @@ fn deep_nesting_is_refused_before_parsing() {
 fn size_and_count_limits() {
     let small = ReadOptions::default().with_limits(Limits::default().with_max_bytes(10));
     let err = toolbridge::read(r#"{"name": "a", "inputSchema": {}}"#, &small).unwrap_err();
-    assert_eq!(err.to_string(), "limit exceeded: the input is 32 bytes; the limit is 10");
+    assert_eq!(
+        err.to_string(),
+        "limit exceeded: the input is 32 bytes; the limit is 10"
+    );
     let few = ReadOptions::default().with_limits(Limits::default().with_max_tools(1));
     let err = toolbridge::read(
         r#"[{"name": "a", "inputSchema": {"type": "object"}}, {"name": "b", "inputSchema": {"type": "object"}}]"#,
         &few,
     )
     .unwrap_err();
-    assert_eq!(err.to_string(), "limit exceeded: the document holds 2 tools; the limit is 1");
+    assert_eq!(
+        err.to_string(),
+        "limit exceeded: the document holds 2 tools; the limit is 1"
+    );
 }
 
 /// Documents that have broken other tools: each must read to an error or to
@@ -185,7 +198,9 @@ fn adversarial_documents_never_panic() {
 fn ref_fan_out_is_bounded() {
     // 2^40 nodes if expanded naively.
     let bomb = ref_bomb(40);
-    let tools = toolbridge::read(&bomb, &ReadOptions::default()).unwrap().into_tools();
+    let tools = toolbridge::read(&bomb, &ReadOptions::default())
+        .unwrap()
+        .into_tools();
     let started = std::time::Instant::now();
     for format in Format::all() {
         let written = toolbridge::write(&tools, format, &WriteOptions::default());
@@ -201,7 +216,10 @@ fn truncated_fixtures_never_panic() {
     insta::glob!("fixtures/*/*.*", |path| {
         let text = fs::read_to_string(path).unwrap();
         let format = common::fixture_format(path);
-        let boundaries: Vec<usize> = (0..text.len()).filter(|i| text.is_char_boundary(*i)).step_by(5).collect();
+        let boundaries: Vec<usize> = (0..text.len())
+            .filter(|i| text.is_char_boundary(*i))
+            .step_by(5)
+            .collect();
         for cut in boundaries {
             let prefix = &text[..cut];
             let _ = toolbridge::read(prefix, &ReadOptions::default().with_from(format));

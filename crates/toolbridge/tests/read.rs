@@ -15,7 +15,9 @@ fn fixtures_read_as_their_format() {
         let format = common::fixture_format(path);
         let text = fs::read_to_string(path).unwrap();
         let origin = path.file_name().unwrap().to_string_lossy().to_string();
-        let options = ReadOptions::default().with_from(format).with_origin(origin.clone());
+        let options = ReadOptions::default()
+            .with_from(format)
+            .with_origin(origin.clone());
         let snapshot_name = format!("{}@{}", path.file_stem().unwrap().to_string_lossy(), format.id());
         let mut settings = insta::Settings::clone_current();
         settings.set_snapshot_suffix(format.id());
@@ -72,7 +74,8 @@ fn detection_finds_the_fixture_format() {
         if expected == Format::Toolbridge && read.format == Format::Mcp {
             // Every MCP tool is a tool file: one that uses only MCP's fields is
             // detected as MCP, and must read the same either way.
-            let as_toolbridge = toolbridge::read(&text, &ReadOptions::default().with_from(Format::Toolbridge)).unwrap();
+            let as_toolbridge =
+                toolbridge::read(&text, &ReadOptions::default().with_from(Format::Toolbridge)).unwrap();
             assert_eq!(read.into_tools(), as_toolbridge.into_tools(), "{origin}");
             return;
         }

@@ -32,7 +32,10 @@ pub fn run(args: &FormatsArgs) -> Result<ExitCode> {
 pub fn markdown_table() -> String {
     let mut text = String::from("| id | reads and writes | file |\n| --- | --- | --- |\n");
     for info in FORMATS {
-        text.push_str(&format!("| `{}` | {} | `.{}` |\n", info.id, info.summary, info.extension));
+        text.push_str(&format!(
+            "| `{}` | {} | `.{}` |\n",
+            info.id, info.summary, info.extension
+        ));
     }
     text
 }
@@ -41,6 +44,11 @@ fn plain_table() -> String {
     let width = FORMATS.iter().map(|info| info.id.len()).max().unwrap_or(0);
     FORMATS
         .iter()
-        .map(|info| format!("{:width$}  read/write  .{:<4}  {}\n", info.id, info.extension, info.summary))
+        .map(|info| {
+            format!(
+                "{:width$}  read/write  .{:<4}  {}\n",
+                info.id, info.extension, info.summary
+            )
+        })
         .collect()
 }

@@ -12,9 +12,14 @@ use crate::output::{self, Place};
 
 pub fn run(args: &LintArgs) -> Result<ExitCode> {
     let targets: Vec<Format> = if args.target.is_empty() {
-        Format::all().filter(|format| *format != Format::Toolbridge).collect()
+        Format::all()
+            .filter(|format| *format != Format::Toolbridge)
+            .collect()
     } else {
-        args.target.iter().map(|id| Format::from_id(id)).collect::<Result<_, _>>()?
+        args.target
+            .iter()
+            .map(|id| Format::from_id(id))
+            .collect::<Result<_, _>>()?
     };
     let mut tally = Tally {
         show: output::parse_level(&args.show)?,
@@ -63,9 +68,12 @@ pub fn run(args: &LintArgs) -> Result<ExitCode> {
                             tally.note(&place, note)?;
                         }
                     }
-                    Err(err) => {
-                        tally.error(&format!("{}: {}: {}: error: {err}", source.origin, tool.name, format.id()))?
-                    }
+                    Err(err) => tally.error(&format!(
+                        "{}: {}: {}: error: {err}",
+                        source.origin,
+                        tool.name,
+                        format.id()
+                    ))?,
                 }
             }
             let place = Place {
@@ -110,7 +118,11 @@ impl<W: Write> Tally<W> {
             self.refused = true;
         }
         if note.level >= self.show {
-            let text = if self.json { output::note_json(place, note) } else { output::note_line(place, note) };
+            let text = if self.json {
+                output::note_json(place, note)
+            } else {
+                output::note_line(place, note)
+            };
             writeln!(self.out, "{text}")?;
         }
         Ok(())
