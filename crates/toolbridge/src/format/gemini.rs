@@ -377,7 +377,7 @@ fn raise_schema(
                     notes.push(
                         NoteKind::Normalized { field: "defs".into() },
                         child_at,
-                        "Gemini \"defs\" written as JSON Schema \"$defs\"",
+                        "Gemini \"defs\" read as JSON Schema \"$defs\"",
                     );
                     "$defs"
                 } else {
@@ -430,7 +430,7 @@ fn raise_schema(
                 notes.push(
                     NoteKind::Normalized { field: "ref".into() },
                     child_at,
-                    format!("Gemini \"ref\": {reference:?} written as JSON Schema \"$ref\": {raised:?}"),
+                    format!("Gemini \"ref\": {reference:?} read as JSON Schema \"$ref\": {raised:?}"),
                 );
                 out.insert("$ref".into(), Value::String(raised));
             }
@@ -440,7 +440,7 @@ fn raise_schema(
                         keyword: "example".into(),
                     },
                     child_at,
-                    "OpenAPI \"example\" written as JSON Schema \"examples\": [example]",
+                    "OpenAPI \"example\" read as JSON Schema \"examples\": [example]",
                 );
                 out.insert("examples".into(), Value::Array(vec![child.clone()]));
             }
@@ -484,7 +484,7 @@ fn raise_type(value: &Value, at: &Pointer, notes: &mut Notes) -> Result<Option<S
                 notes.push(
                     NoteKind::Normalized { field: "type".into() },
                     at.clone(),
-                    format!("type {given:?} written as {lower:?}"),
+                    format!("type {given:?} read as {lower:?}"),
                 );
             }
             Ok(Some(lower))
@@ -519,7 +519,7 @@ fn raise_int64(key: &str, value: &Value, at: &Pointer, notes: &mut Notes) -> Res
                         to: "integer".into(),
                     },
                     at.clone(),
-                    format!("{key:?} given as the string {text:?}; written as the number {number}"),
+                    format!("{key:?} given as the string {text:?}; read as the number {number}"),
                 );
                 Ok(Value::Number(number.into()))
             }
@@ -553,7 +553,7 @@ fn raise_double(key: &str, value: &Value, at: &Pointer, notes: &mut Notes) -> Re
                             to: "number".into(),
                         },
                         at.clone(),
-                        format!("{key:?} given as the string {text:?}; written as the number {number}"),
+                        format!("{key:?} given as the string {text:?}; read as the number {number}"),
                     );
                     Ok(Value::Number(number))
                 }
@@ -589,8 +589,8 @@ fn make_nullable(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Note
                 "type".into(),
                 Value::Array(vec![Value::String(kind.clone()), Value::String("null".into())]),
             );
+            done.push(format!("type [{kind:?}, \"null\"]"));
         }
-        done.push(format!("type [{kind:?}, \"null\"]"));
     } else if let Some(Value::Array(branches)) = schema.get_mut("anyOf") {
         if !branches
             .iter()
@@ -607,9 +607,9 @@ fn make_nullable(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Note
         done.push("null in the enum".to_string());
     }
     let message = if done.is_empty() {
-        "\"nullable\": true on a schema without a type allows null already; left out".to_string()
+        "\"nullable\": true adds nothing here: the schema allows null already; left out".to_string()
     } else {
-        format!("\"nullable\": true written as {}", done.join(" and "))
+        format!("\"nullable\": true read as {}", done.join(" and "))
     };
     notes.push(
         NoteKind::Rewritten {
@@ -656,7 +656,7 @@ fn numeric_enum(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Notes
                 to: "number".into(),
             },
             at.clone(),
-            format!("{coerced} enum value(s) given as strings on a numeric schema; written as numbers"),
+            format!("{coerced} enum value(s) given as strings on a numeric schema; read as numbers"),
         );
     }
 }
@@ -788,8 +788,24 @@ pub(crate) fn check_set(declarations: &[Value], _opts: &WriteOptions, notes: &mu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::note::Level;
+    use crate::note::{Level, Note};
     use serde_json::json;
+
+    /// Notes outside the lowered schemas (schema lowering owns those).
+    fn own_notes(notes: &Notes) -> Vec<&Note> {
+        let schemas = [
+            Pointer::root().key("inputSchema"),
+            Pointer::root().key("outputSchema"),
+        ];
+        notes
+            .iter()
+            .filter(|note| {
+                !schemas
+                    .iter()
+                    .any(|schema| note.at.starts_with(schema) && note.at != *schema)
+            })
+            .collect()
+    }
 
     fn read_value(doc: &Value) -> (Result<Tool>, Notes) {
         let mut notes = Notes::new();
@@ -858,7 +874,7 @@ mod tests {
         );
         assert_eq!(
             notes[4].1,
-            "\"nullable\": true written as type [\"string\", \"null\"] and null in the enum"
+            "\"nullable\": true read as type [\"string\", \"null\"] and null in the enum"
         );
     }
 
@@ -890,13 +906,13 @@ mod tests {
             messages,
             [
                 "read the proto field name \"min_items\" as \"minItems\"",
-                "\"minItems\" given as the string \"1\"; written as the number 1",
-                "\"maxItems\" given as the string \"5\"; written as the number 5",
-                "Gemini \"ref\": \"#/defs/Pet\" written as JSON Schema \"$ref\": \"#/$defs/Pet\"",
-                "\"nullable\": true written as an anyOf branch {\"type\": \"null\"}",
-                "\"minimum\" given as the string \"0.5\"; written as the number 0.5",
-                "OpenAPI \"example\" written as JSON Schema \"examples\": [example]",
-                "Gemini \"defs\" written as JSON Schema \"$defs\"",
+                "\"minItems\" given as the string \"1\"; read as the number 1",
+                "\"maxItems\" given as the string \"5\"; read as the number 5",
+                "Gemini \"ref\": \"#/defs/Pet\" read as JSON Schema \"$ref\": \"#/$defs/Pet\"",
+                "\"nullable\": true read as an anyOf branch {\"type\": \"null\"}",
+                "\"minimum\" given as the string \"0.5\"; read as the number 0.5",
+                "OpenAPI \"example\" read as JSON Schema \"examples\": [example]",
+                "Gemini \"defs\" read as JSON Schema \"$defs\"",
             ]
         );
     }
@@ -1039,16 +1055,19 @@ mod tests {
         let mut tool = Tool::new("now", json!({"type": "object", "properties": {}}));
         let (written, notes) = write_value(&tool, &WriteOptions::default());
         assert_eq!(written, json!({"name": "now"}));
+        let notes = own_notes(&notes);
+        assert_eq!(notes.len(), 1);
         assert_eq!(
-            notes.as_slice()[0].kind,
+            notes[0].kind,
             NoteKind::Normalized {
                 field: "parameters".into()
             }
         );
+        assert_eq!(notes[0].at.as_str(), "/inputSchema");
         tool.input_schema = json!({"type": "object"});
         let (written, notes) = write_value(&tool, &WriteOptions::default());
         assert_eq!(written, json!({"name": "now"}));
-        assert!(notes.is_empty());
+        assert!(own_notes(&notes).is_empty());
         tool.input_schema = json!({"type": "object", "properties": {"tz": {"type": "string"}}});
         tool.output_schema = Some(json!({"type": "string"}));
         let (written, _) = write_value(&tool, &WriteOptions::default());
@@ -1062,20 +1081,27 @@ mod tests {
         tool.strict = Some(true);
         let (written, notes) = write_value(&tool, &WriteOptions::default());
         assert_eq!(written, json!({"name": "a"}));
+        let notes = own_notes(&notes);
         assert_eq!(notes.len(), 1);
-        assert_eq!(notes.as_slice()[0].at.as_str(), "/strict");
-        assert!(
-            notes.as_slice()[0].message.contains("VALIDATED"),
-            "{}",
-            notes.as_slice()[0].message
+        assert_eq!(notes[0].at.as_str(), "/strict");
+        assert_eq!(
+            notes[0].message,
+            "gemini has no per-tool strict mode; the tool was written without it; set \
+             toolConfig.functionCallingConfig.mode to VALIDATED on the request for validated calls"
         );
         tool.strict = None;
         let (_, notes) = write_value(&tool, &WriteOptions::default().with_strict(true));
         assert_eq!(
-            notes.as_slice()[0].kind,
+            own_notes(&notes)[0].kind,
             NoteKind::Dropped {
                 keyword: "strict".into()
             }
+        );
+        tool.strict = Some(false);
+        let (_, notes) = write_value(&tool, &WriteOptions::default());
+        assert_eq!(
+            own_notes(&notes)[0].message,
+            "gemini has no per-tool strict flag; strict: false is its behaviour anyway"
         );
     }
 
@@ -1084,9 +1110,17 @@ mod tests {
         let doc = json!({"name": "a", "description": "d", "parameters": {"type": "object",
             "properties": {"x": {"type": "string"}}}, "behavior": "BLOCKING"});
         let tool = read_value(&doc).0.unwrap();
-        let (written, notes) = write_value(&tool, &WriteOptions::default());
-        assert_eq!(written, doc);
-        assert!(notes.is_empty(), "{notes:?}");
+        let (mut written, notes) = write_value(&tool, &WriteOptions::default());
+        assert!(written
+            .as_object_mut()
+            .unwrap()
+            .shift_remove("parameters")
+            .is_some());
+        assert_eq!(
+            written,
+            json!({"name": "a", "description": "d", "behavior": "BLOCKING"})
+        );
+        assert!(own_notes(&notes).is_empty(), "{notes:?}");
     }
 
     #[test]

@@ -75,7 +75,16 @@ mod tests {
         let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
         assert_eq!(written["function"]["parameters"]["properties"], json!({}));
         assert_eq!(written["function"].get("strict"), None);
-        assert_eq!(notes.as_slice()[0].at.as_str(), "/inputSchema/properties");
+        let defaulted = notes.iter().find(|note| {
+            note.kind
+                == NoteKind::Defaulted {
+                    field: "properties".into(),
+                }
+        });
+        assert_eq!(
+            defaulted.map(|note| note.at.as_str()),
+            Some("/inputSchema/properties")
+        );
         tool.strict = Some(false);
         let written = write(&tool, &WriteOptions::default(), &mut Notes::new()).unwrap();
         assert_eq!(written["function"]["strict"], json!(false));

@@ -216,8 +216,33 @@ pub(crate) fn note_too_many_tools(count: usize, provider: &str, notes: &mut Note
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::note::Level;
+    use crate::note::{Level, Note};
     use serde_json::json;
+
+    /// Notes outside the lowered schemas (schema lowering owns those).
+    fn own_notes(notes: &Notes) -> Vec<&Note> {
+        let schemas = [
+            Pointer::root().key("inputSchema"),
+            Pointer::root().key("outputSchema"),
+        ];
+        notes
+            .iter()
+            .filter(|note| {
+                !schemas
+                    .iter()
+                    .any(|schema| note.at.starts_with(schema) && note.at != *schema)
+            })
+            .collect()
+    }
+
+    /// The written entry without the lowered schema.
+    fn without_parameters(mut entry: Value) -> Value {
+        entry["function"]
+            .as_object_mut()
+            .unwrap()
+            .shift_remove("parameters");
+        entry
+    }
 
     fn read_value(doc: &Value) -> (Result<Tool>, Notes) {
         let mut notes = Notes::new();
@@ -349,8 +374,8 @@ mod tests {
         let kept: Vec<&str> = notes.iter().map(|note| note.at.as_str()).collect();
         assert_eq!(kept, ["/x-wrapper", "/function/x-inner"]);
         let (written, notes) = write_value(&tool, &WriteOptions::default());
-        assert_eq!(written, doc);
-        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(without_parameters(written), without_parameters(doc));
+        assert!(own_notes(&notes).is_empty(), "{notes:?}");
     }
 
     #[test]
@@ -375,19 +400,20 @@ mod tests {
         tool.title = Some("Weather".into());
         tool.description = Some("d".into());
         let (written, notes) = write_value(&tool, &WriteOptions::default());
+        assert!(written["function"]["parameters"].is_object());
         assert_eq!(
-            written,
-            json!({"type": "function", "function": {"name": "get_weather", "description": "d",
-                "parameters": {"type": "object"}}})
+            without_parameters(written),
+            json!({"type": "function", "function": {"name": "get_weather", "description": "d"}})
         );
+        let notes = own_notes(&notes);
         assert_eq!(notes.len(), 1);
         assert_eq!(
-            notes.as_slice()[0].kind,
+            notes[0].kind,
             NoteKind::Dropped {
                 keyword: "title".into()
             }
         );
-        assert_eq!(notes.as_slice()[0].at.as_str(), "/title");
+        assert_eq!(notes[0].at.as_str(), "/title");
     }
 
     #[test]
@@ -399,10 +425,14 @@ mod tests {
             written["function"]["description"].as_str().map(str::len),
             Some(1025)
         );
-        assert_eq!(notes.as_slice()[0].level, Level::Error);
-        assert_eq!(notes.as_slice()[0].at.as_str(), "/description");
+        let notes = own_notes(&notes);
+        assert_eq!(notes.len(), 1);
+        assert_eq!(
+            (notes[0].level, notes[0].at.as_str()),
+            (Level::Error, "/description")
+        );
         tool.description = Some("x".repeat(1024));
-        assert!(write_value(&tool, &WriteOptions::default()).1.is_empty());
+        assert!(own_notes(&write_value(&tool, &WriteOptions::default()).1).is_empty());
     }
 
     #[test]
