@@ -33,7 +33,7 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
 };
 
 /// Most function declarations one request may carry (Vertex `Tool` docs).
-pub(crate) const MAX_DECLARATIONS: usize = 128;
+const MAX_DECLARATIONS: usize = 128;
 
 /// The `Tool` member holding function declarations, camelCase and proto names.
 const DECLARATIONS: [&str; 2] = ["functionDeclarations", "function_declarations"];

@@ -29,17 +29,17 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
 
 /// Most function tools one request should carry: the documented cap of the
 /// legacy `functions` list and of Assistants (providers.md §1a).
-pub(crate) const MAX_TOOLS: usize = 128;
+const MAX_TOOLS: usize = 128;
 
 /// Longest description some OpenAI deployments accept (Azure, proxies).
-pub(crate) const MAX_DESCRIPTION_CHARS: usize = 1024;
+const MAX_DESCRIPTION_CHARS: usize = 1024;
 
 /// The keys of the `function` object.
 const FUNCTION_FIELDS: [&str; 4] = ["name", "description", "parameters", "strict"];
 
 /// The canonical fields a Chat-shaped entry carries (`strict` is written, or
 /// noted by targets without it).
-pub(crate) const CHAT_CARRIED: [&str; 5] = ["name", "description", "inputSchema", "strict", "vendor"];
+const CHAT_CARRIED: [&str; 5] = ["name", "description", "inputSchema", "strict", "vendor"];
 
 fn detect(entry: &Value) -> bool {
     entry.get("function").is_some_and(Value::is_object)
