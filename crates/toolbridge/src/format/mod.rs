@@ -7,7 +7,16 @@
 mod node;
 mod shared;
 
+mod anthropic;
+mod bedrock;
+mod cohere;
+mod gemini;
+mod gemini_json;
 mod mcp;
+mod mistral;
+mod ollama;
+mod openai;
+mod openai_responses;
 mod toolbridge;
 
 use std::fmt;
@@ -31,8 +40,26 @@ pub(crate) use node::Node;
 pub enum Format {
     /// The canonical toolbridge tool file.
     Toolbridge,
+    /// OpenAI Chat Completions `{"type": "function", "function": {…}}`.
+    OpenAi,
+    /// OpenAI Responses API flat function tool (strict by default).
+    OpenAiResponses,
+    /// Anthropic Messages `{name, description, input_schema}`.
+    Anthropic,
+    /// Gemini `functionDeclarations` with the OpenAPI-subset `parameters`.
+    Gemini,
+    /// Gemini `functionDeclarations` with `parametersJsonSchema`.
+    GeminiJson,
+    /// AWS Bedrock Converse `{"toolSpec": {…}}` (`toolConfig.tools`).
+    Bedrock,
     /// Model Context Protocol `Tool`, a list, or a `tools/list` result.
     Mcp,
+    /// Ollama `/api/chat` `tools[]` entries (OpenAI Chat shape).
+    Ollama,
+    /// Mistral `tools[]` entries (OpenAI Chat shape).
+    Mistral,
+    /// Cohere v2 `tools[]` entries (OpenAI Chat shape).
+    Cohere,
 }
 
 /// What the table knows about a format.
@@ -91,14 +118,18 @@ pub(crate) struct TextCodec {
     pub join: fn(Vec<String>) -> String,
 }
 
+/// Turns a container entry into the tool entries it holds (see [`JsonCodec::expand`]).
+pub(crate) type Expand = for<'a> fn(Node<'a>, &mut Notes) -> Option<Result<Vec<Node<'a>>>>;
+
 /// The functions of a JSON format.
 pub(crate) struct JsonCodec {
     /// Does this entry (one element of a tool list) look like this format?
     /// `None` for formats that are never guessed (they share another's shape).
     pub detect: Option<fn(&Value) -> bool>,
     /// Turns a container entry into the tool entries it holds (Gemini's
-    /// `{"functionDeclarations": [...]}`); `None` when entries are tools.
-    pub expand: Option<for<'a> fn(Node<'a>) -> Option<Result<Vec<Node<'a>>>>>,
+    /// `{"functionDeclarations": [...]}`), noting entries it skips (Bedrock's
+    /// `cachePoint`) in the document's notes; `None` when entries are tools.
+    pub expand: Option<Expand>,
     /// Reads one tool entry.
     pub read: fn(Node<'_>, &ReadOptions, &mut Notes) -> Result<Tool>,
     /// Writes one tool entry.
@@ -123,6 +154,66 @@ pub static FORMATS: &[FormatInfo] = &[
         codec: Codec::Json(toolbridge::CODEC),
     },
     FormatInfo {
+        format: Format::OpenAi,
+        id: "openai",
+        aliases: &["openai-chat", "chat-completions", "openai-chat-completions"],
+        summary: "OpenAI Chat Completions tools[] entry {type: \"function\", function: {...}}",
+        extension: "json",
+        name_rule: Some(NameRule::OPENAI),
+        same_shape_as: None,
+        codec: Codec::Json(openai::CODEC),
+    },
+    FormatInfo {
+        format: Format::OpenAiResponses,
+        id: "openai-responses",
+        aliases: &["responses", "openai-response"],
+        summary: "OpenAI Responses API flat function tool (strict by default)",
+        extension: "json",
+        name_rule: Some(NameRule::OPENAI),
+        same_shape_as: None,
+        codec: Codec::Json(openai_responses::CODEC),
+    },
+    FormatInfo {
+        format: Format::Anthropic,
+        id: "anthropic",
+        aliases: &["claude", "anthropic-messages"],
+        summary: "Anthropic Messages tools[] entry {name, description, input_schema}",
+        extension: "json",
+        name_rule: Some(NameRule::OPENAI),
+        same_shape_as: None,
+        codec: Codec::Json(anthropic::CODEC),
+    },
+    FormatInfo {
+        format: Format::Gemini,
+        id: "gemini",
+        aliases: &["google", "vertex", "gemini-openapi"],
+        summary: "Gemini functionDeclarations with the OpenAPI-subset parameters",
+        extension: "json",
+        name_rule: Some(NameRule::GEMINI),
+        same_shape_as: None,
+        codec: Codec::Json(gemini::CODEC),
+    },
+    FormatInfo {
+        format: Format::GeminiJson,
+        id: "gemini-json",
+        aliases: &["gemini-jsonschema", "vertex-json"],
+        summary: "Gemini functionDeclarations with parametersJsonSchema",
+        extension: "json",
+        name_rule: Some(NameRule::GEMINI),
+        same_shape_as: None,
+        codec: Codec::Json(gemini_json::CODEC),
+    },
+    FormatInfo {
+        format: Format::Bedrock,
+        id: "bedrock",
+        aliases: &["aws-bedrock", "converse", "bedrock-converse"],
+        summary: "AWS Bedrock Converse toolConfig.tools[] entry {toolSpec: {...}}",
+        extension: "json",
+        name_rule: Some(NameRule::OPENAI),
+        same_shape_as: None,
+        codec: Codec::Json(bedrock::CODEC),
+    },
+    FormatInfo {
         format: Format::Mcp,
         id: "mcp",
         aliases: &["model-context-protocol"],
@@ -131,6 +222,36 @@ pub static FORMATS: &[FormatInfo] = &[
         name_rule: Some(NameRule::MCP),
         same_shape_as: None,
         codec: Codec::Json(mcp::CODEC),
+    },
+    FormatInfo {
+        format: Format::Ollama,
+        id: "ollama",
+        aliases: &["ollama-chat"],
+        summary: "Ollama /api/chat tools[] entry (OpenAI Chat shape)",
+        extension: "json",
+        name_rule: Some(NameRule::OPENAI),
+        same_shape_as: Some(Format::OpenAi),
+        codec: Codec::Json(ollama::CODEC),
+    },
+    FormatInfo {
+        format: Format::Mistral,
+        id: "mistral",
+        aliases: &["mistralai"],
+        summary: "Mistral tools[] entry (OpenAI Chat shape, parameters required)",
+        extension: "json",
+        name_rule: Some(NameRule::OPENAI),
+        same_shape_as: Some(Format::OpenAi),
+        codec: Codec::Json(mistral::CODEC),
+    },
+    FormatInfo {
+        format: Format::Cohere,
+        id: "cohere",
+        aliases: &["cohere-v2"],
+        summary: "Cohere v2 tools[] entry (OpenAI Chat shape, parameters required)",
+        extension: "json",
+        name_rule: Some(NameRule::COHERE),
+        same_shape_as: Some(Format::OpenAi),
+        codec: Codec::Json(cohere::CODEC),
     },
 ];
 
@@ -277,7 +398,8 @@ pub struct Read {
     pub shape: Shape,
     /// Each tool with its notes, or the error that stopped that tool alone.
     pub tools: Vec<Result<Converted<Tool>>>,
-    /// Notes about the document as a whole (how its format was detected).
+    /// Notes about the document as a whole (how its format was detected,
+    /// list elements that are not tools).
     pub notes: Vec<Note>,
 }
 
@@ -379,7 +501,7 @@ pub fn read_value(doc: &Value, opts: &ReadOptions) -> Result<Read> {
     };
     let mut entries = Vec::new();
     for node in list {
-        match codec.expand.and_then(|expand| expand(node.clone())) {
+        match codec.expand.and_then(|expand| expand(node.clone(), &mut notes)) {
             Some(Ok(expanded)) => entries.extend(expanded),
             Some(Err(err)) => return Err(err.with_format(format)),
             None => entries.push(node),

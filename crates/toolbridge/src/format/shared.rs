@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::check::validate::{check_schema, describe};
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::{Format, Node, Shape};
+use crate::format::{Format, Node, Shape, WriteOptions};
 use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;
 use crate::tool::Tool;
@@ -244,6 +244,137 @@ pub(crate) fn merge_vendor(tool: &Tool, format: Format, out: &mut Map<String, Va
             out.insert(key.clone(), value.clone());
         }
     }
+}
+
+/// The members of `node` not in `known`, each noted as kept, for storing
+/// with [`Tool::set_vendor_fields`] so that `format`'s writer puts them back.
+pub(crate) fn keep_unknown(
+    node: &Node<'_>,
+    known: &[&str],
+    format: Format,
+    notes: &mut Notes,
+) -> Map<String, Value> {
+    let kept = node.other_members(known);
+    for key in kept.keys() {
+        notes.push(
+            NoteKind::Kept { key: key.clone() },
+            node.at.key(key),
+            format!(
+                "{key:?} has no canonical field; kept for writing {} again",
+                format.id()
+            ),
+        );
+    }
+    kept
+}
+
+/// Like [`merge_vendor`] for formats whose entries nest objects
+/// (`{"function": {…}}`, `{"toolSpec": {…}}`): a vendor object whose key the
+/// writer already set to an object is merged into it, key by key.
+pub(crate) fn merge_vendor_nested(
+    tool: &Tool,
+    format: Format,
+    out: &mut Map<String, Value>,
+    notes: &mut Notes,
+) {
+    if let Some(fields) = tool.vendor_fields(format.id()) {
+        let at = Pointer::root().key("vendor").key(format.id());
+        merge_into(fields, out, &at, notes);
+    }
+}
+
+fn merge_into(fields: &Map<String, Value>, out: &mut Map<String, Value>, at: &Pointer, notes: &mut Notes) {
+    for (key, value) in fields {
+        match (out.get_mut(key), value) {
+            (None, _) => {
+                out.insert(key.clone(), value.clone());
+            }
+            (Some(Value::Object(written)), Value::Object(inner)) => {
+                merge_into(inner, written, &at.key(key), notes)
+            }
+            (Some(_), _) => notes.push(
+                NoteKind::Dropped { keyword: key.clone() },
+                at.key(key),
+                format!("{key:?} is already written from the canonical tool; the vendor copy was left out"),
+            ),
+        }
+    }
+}
+
+/// The non-empty `name` member of a tool entry.
+pub(crate) fn read_name(node: &Node<'_>) -> Result<String> {
+    let name = node.string_field("name")?;
+    if name.is_empty() {
+        return Err(node.field("name")?.error("\"name\" must not be empty"));
+    }
+    Ok(name)
+}
+
+/// Reads an output schema: any valid JSON Schema (an object or a boolean).
+pub(crate) fn read_output_schema(node: &Node<'_>) -> Result<Value> {
+    if !node.value.is_object() && !node.value.is_boolean() {
+        return Err(Error::new(
+            ErrorKind::InvalidSchema,
+            format!(
+                "an output schema must be a JSON object, found {}",
+                describe(node.value)
+            ),
+        )
+        .at(node.at.clone()));
+    }
+    check_schema(node.value).map_err(|violation| {
+        Error::new(ErrorKind::InvalidSchema, violation.message).at(node.at.join(&violation.at))
+    })?;
+    Ok(node.value.clone())
+}
+
+/// The `strict` flag of a target with an optional per-tool flag (OpenAI,
+/// Anthropic, Bedrock, Mistral): `true` when strict mode is asked for,
+/// `false` when the tool says `false`, absent otherwise.
+pub(crate) fn strict_flag(tool: &Tool, opts: &WriteOptions) -> Option<bool> {
+    if opts.strict_for(tool) {
+        Some(true)
+    } else {
+        tool.strict
+    }
+}
+
+/// Notes that a target without a per-tool strict flag (Gemini, Ollama,
+/// Cohere) cannot carry the tool's `strict` or the `--strict` request;
+/// `hint` says what to do instead (empty when there is nothing to do).
+pub(crate) fn note_no_strict(
+    tool: &Tool,
+    opts: &WriteOptions,
+    format: Format,
+    hint: &str,
+    notes: &mut Notes,
+) {
+    let at = Pointer::root().key("strict");
+    let hint = if hint.is_empty() {
+        String::new()
+    } else {
+        format!("; {hint}")
+    };
+    let message = if opts.strict_for(tool) {
+        format!(
+            "{} has no per-tool strict mode; the tool was written without it{hint}",
+            format.id()
+        )
+    } else if tool.strict == Some(false) {
+        format!(
+            "{} has no per-tool strict flag; strict: false is its behaviour anyway",
+            format.id()
+        )
+    } else {
+        return;
+    };
+    notes.push(
+        NoteKind::Dropped {
+            keyword: "strict".into(),
+        },
+        at,
+        message,
+    );
 }
 
 #[cfg(test)]

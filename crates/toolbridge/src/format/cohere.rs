@@ -1,0 +1,120 @@
+//! `cohere`: Cohere Chat API v2 `tools[]` entries, in the OpenAI Chat shape
+//! `{"type": "function", "function": {"name", "description", "parameters"}}`.
+//!
+//! `parameters` is required (a tool without arguments gets
+//! `{"type": "object", "properties": {}}`). Strict mode is not per tool: it is
+//! the request's `strict_tools`.
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::format::openai::{chat_entry, read_chat, with_properties};
+use crate::format::shared::note_no_strict;
+use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::note::Notes;
+use crate::pointer::Pointer;
+use crate::schema::{lower, Dialect};
+use crate::tool::Tool;
+
+pub(crate) const CODEC: JsonCodec = JsonCodec {
+    detect: None,
+    expand: None,
+    read,
+    write,
+    wrap: Value::Array,
+    // With strict_tools, at most 200 fields across all tools (providers.md
+    // §9b) are checked here once schema lowering provides the field counts.
+    check_set: None,
+};
+
+fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    read_chat(entry, Format::Cohere, notes)
+}
+
+fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
+    let lowered = lower(
+        &tool.input_schema,
+        Dialect::Cohere {
+            strict: opts.strict_for(tool),
+        },
+        &Pointer::root().key("inputSchema"),
+        &opts.limits,
+        notes,
+    )?;
+    let parameters = with_properties(lowered.schema, Format::Cohere, notes);
+    note_no_strict(
+        tool,
+        opts,
+        Format::Cohere,
+        "set strict_tools: true on the request",
+        notes,
+    );
+    Ok(chat_entry(tool, Format::Cohere, parameters, None, notes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::note::{Note, NoteKind};
+    use serde_json::json;
+
+    /// Notes outside the lowered schemas (schema lowering owns those).
+    fn own_notes(notes: &Notes) -> Vec<&Note> {
+        let schemas = [
+            Pointer::root().key("inputSchema"),
+            Pointer::root().key("outputSchema"),
+        ];
+        notes
+            .iter()
+            .filter(|note| {
+                !schemas
+                    .iter()
+                    .any(|schema| note.at.starts_with(schema) && note.at != *schema)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_a_v2_tool() {
+        let doc = json!({"type": "function", "function": {"name": "get_weather", "description": "Weather",
+            "parameters": {"type": "object", "properties": {"location": {"type": "string"}},
+                "required": ["location"]}}});
+        let mut notes = Notes::new();
+        let tool = read(Node::root(&doc), &ReadOptions::default(), &mut notes).unwrap();
+        assert_eq!(tool.input_schema, doc["function"]["parameters"]);
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn strict_goes_to_the_request_with_a_note() {
+        let mut tool = Tool::new("get_weather", json!({"type": "object", "properties": {}}));
+        tool.strict = Some(true);
+        let mut notes = Notes::new();
+        let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        assert_eq!(written["function"].get("strict"), None);
+        let notes = own_notes(&notes);
+        assert_eq!(notes.len(), 1);
+        assert_eq!(
+            notes[0].kind,
+            NoteKind::Dropped {
+                keyword: "strict".into()
+            }
+        );
+        assert_eq!(
+            notes[0].message,
+            "cohere has no per-tool strict mode; the tool was written without it; set strict_tools: true on the request"
+        );
+    }
+
+    #[test]
+    fn parameters_always_list_properties() {
+        let tool = Tool::new("ping", json!({"type": "object"}));
+        let mut notes = Notes::new();
+        let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        assert_eq!(written["function"]["parameters"]["properties"], json!({}));
+        assert!(notes.iter().any(|note| note.kind
+            == NoteKind::Defaulted {
+                field: "properties".into()
+            }));
+    }
+}

@@ -1,0 +1,99 @@
+//! `mistral`: Mistral `tools[]` entries, in the OpenAI Chat shape
+//! `{"type": "function", "function": {"name", "description", "parameters", "strict"?}}`.
+//!
+//! Mistral's SDK requires `parameters`: a tool without arguments is written
+//! with `{"type": "object", "properties": {}}`; reading accepts its absence.
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::format::openai::{chat_entry, read_chat, with_properties};
+use crate::format::shared::strict_flag;
+use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::note::Notes;
+use crate::pointer::Pointer;
+use crate::schema::{lower, Dialect};
+use crate::tool::Tool;
+
+pub(crate) const CODEC: JsonCodec = JsonCodec {
+    detect: None,
+    expand: None,
+    read,
+    write,
+    wrap: Value::Array,
+    check_set: None,
+};
+
+fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    read_chat(entry, Format::Mistral, notes)
+}
+
+fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
+    let lowered = lower(
+        &tool.input_schema,
+        Dialect::Mistral {
+            strict: opts.strict_for(tool),
+        },
+        &Pointer::root().key("inputSchema"),
+        &opts.limits,
+        notes,
+    )?;
+    let parameters = with_properties(lowered.schema, Format::Mistral, notes);
+    Ok(chat_entry(
+        tool,
+        Format::Mistral,
+        parameters,
+        strict_flag(tool, opts),
+        notes,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::note::NoteKind;
+    use serde_json::json;
+
+    #[test]
+    fn missing_parameters_are_read_leniently() {
+        let doc = json!({"type": "function", "function": {"name": "now", "description": "Current time"}});
+        let mut notes = Notes::new();
+        let tool = read(Node::root(&doc), &ReadOptions::default(), &mut notes).unwrap();
+        assert_eq!(tool.input_schema, json!({"type": "object"}));
+        assert_eq!(
+            notes.as_slice()[0].kind,
+            NoteKind::Defaulted {
+                field: "inputSchema".into()
+            }
+        );
+    }
+
+    #[test]
+    fn writes_strict_and_lists_properties() {
+        let mut tool = Tool::new("now", json!({"type": "object"}));
+        let mut notes = Notes::new();
+        let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        assert_eq!(written["function"]["parameters"]["properties"], json!({}));
+        assert_eq!(written["function"].get("strict"), None);
+        let defaulted = notes.iter().find(|note| {
+            note.kind
+                == NoteKind::Defaulted {
+                    field: "properties".into(),
+                }
+        });
+        assert_eq!(
+            defaulted.map(|note| note.at.as_str()),
+            Some("/inputSchema/properties")
+        );
+        tool.strict = Some(false);
+        let written = write(&tool, &WriteOptions::default(), &mut Notes::new()).unwrap();
+        assert_eq!(written["function"]["strict"], json!(false));
+        let written = write(
+            &tool,
+            &WriteOptions::default().with_strict(true),
+            &mut Notes::new(),
+        )
+        .unwrap();
+        assert_eq!(written["function"]["strict"], json!(true));
+    }
+}
