@@ -8,6 +8,8 @@ mod node;
 mod shared;
 
 mod mcp;
+mod skydeck;
+mod syllable;
 mod toolbridge;
 
 use std::fmt;
@@ -33,6 +35,10 @@ pub enum Format {
     Toolbridge,
     /// Model Context Protocol `Tool`, a list, or a `tools/list` result.
     Mcp,
+    /// Syllable `ToolDefinition` (action, endpoint, context and log tools).
+    Syllable,
+    /// SkyDeck "JSON format for LLM tools": a prompt template with variables.
+    Skydeck,
 }
 
 /// What the table knows about a format.
@@ -131,6 +137,26 @@ pub static FORMATS: &[FormatInfo] = &[
         name_rule: Some(NameRule::MCP),
         same_shape_as: None,
         codec: Codec::Json(mcp::CODEC),
+    },
+    FormatInfo {
+        format: Format::Syllable,
+        id: "syllable",
+        aliases: &["syllable-tool", "tooldefinition"],
+        summary: "Syllable ToolDefinition {type, tool: {function: {...}}, endpoint, defaults, ...}",
+        extension: "json",
+        name_rule: Some(NameRule::OPENAI),
+        same_shape_as: None,
+        codec: Codec::Json(syllable::CODEC),
+    },
+    FormatInfo {
+        format: Format::Skydeck,
+        id: "skydeck",
+        aliases: &["skydeck-prompt"],
+        summary: "SkyDeck JSON prompt tool {version, model_prompt, metadata: {variables, ...}}",
+        extension: "json",
+        name_rule: None,
+        same_shape_as: None,
+        codec: Codec::Json(skydeck::CODEC),
     },
 ];
 
@@ -307,7 +333,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Read> {
     if text.len() > opts.limits.max_bytes {
         return Err(located(Error::new(
             ErrorKind::LimitExceeded,
-            format!("the input is {} bytes; the limit is {}", text.len(), opts.limits.max_bytes),
+            format!(
+                "the input is {} bytes; the limit is {}",
+                text.len(),
+                opts.limits.max_bytes
+            ),
         )));
     }
     let text_format = match opts.from {
@@ -549,7 +579,10 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
                     to: target_name.to_string(),
                 },
                 Pointer::root().key("name"),
-                format!("renamed {:?} to {target_name:?} to fit {}'s name rules", tool.name, info.id),
+                format!(
+                    "renamed {:?} to {target_name:?} to fit {}'s name rules",
+                    tool.name, info.id
+                ),
             );
             renamed = Tool {
                 name: target_name.to_string(),
@@ -576,7 +609,10 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
     let mut set_notes = Notes::new();
     let output = match &info.codec {
         Codec::Json(codec) => {
-            let values: Vec<Value> = entries.into_iter().filter_map(|entry| entry.as_json().cloned()).collect();
+            let values: Vec<Value> = entries
+                .into_iter()
+                .filter_map(|entry| entry.as_json().cloned())
+                .collect();
             if let Some(check_set) = codec.check_set {
                 check_set(&values, opts, &mut set_notes);
             }

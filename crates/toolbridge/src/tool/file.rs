@@ -53,7 +53,12 @@ mod tests {
         places.sort();
         assert_eq!(
             places,
-            ["/propagateResult", "/run", "/staticParameters/0/default", "/staticParameters/1/type"]
+            [
+                "/propagateResult",
+                "/run",
+                "/staticParameters/0/default",
+                "/staticParameters/1/type"
+            ]
         );
     }
 }

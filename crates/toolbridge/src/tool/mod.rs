@@ -292,8 +292,10 @@ mod tests {
         assert_eq!(tool.propagate_result, Some(false));
         assert!(tool.extra.is_empty());
         assert_eq!(tool.to_value(), value);
-        let null_result: Tool =
-            serde_json::from_value(json!({"name": "t", "inputSchema": {"type": "object"}, "fixedResult": null})).unwrap();
+        let null_result: Tool = serde_json::from_value(
+            json!({"name": "t", "inputSchema": {"type": "object"}, "fixedResult": null}),
+        )
+        .unwrap();
         assert_eq!(null_result.fixed_result, None);
     }
 

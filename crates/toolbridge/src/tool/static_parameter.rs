@@ -84,9 +84,13 @@ mod tests {
         );
         parameter.required = true;
         parameter.default = Some(json!(["faq"]));
-        let value = json!({"name": "sources", "type": "dataSourceList", "required": true, "default": ["faq"]});
+        let value =
+            json!({"name": "sources", "type": "dataSourceList", "required": true, "default": ["faq"]});
         assert_eq!(serde_json::to_value(&parameter).unwrap(), value);
-        assert_eq!(serde_json::from_value::<StaticParameter>(value).unwrap(), parameter);
+        assert_eq!(
+            serde_json::from_value::<StaticParameter>(value).unwrap(),
+            parameter
+        );
     }
 
     #[test]
