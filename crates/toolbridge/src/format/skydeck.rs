@@ -1172,3 +1172,287 @@ fn write_avatar(icons: &[Icon], meta: &mut Map<String, Value>, notes: &mut Notes
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read_doc(doc: &Value) -> (Result<Tool>, Vec<String>) {
+        let mut notes = Notes::new();
+        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        (tool, notes.iter().map(ToString::to_string).collect())
+    }
+
+    fn write_tool(tool: Value) -> (Value, Vec<String>) {
+        let tool: Tool = serde_json::from_value(tool).unwrap();
+        let mut notes = Notes::new();
+        let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        (written, notes.iter().map(ToString::to_string).collect())
+    }
+
+    fn doc_with_variables(variables: Value) -> Value {
+        json!({"model_prompt": "Go to {{city}}.", "metadata": {"prompt_name": "trip", "variables": variables}})
+    }
+
+    #[test]
+    fn names_come_from_prompt_names() {
+        assert_eq!(name_from("get_weather"), "get_weather");
+        assert_eq!(name_from("getWeather.v2"), "getWeather.v2");
+        assert_eq!(name_from("Code Reviewer"), "code_reviewer");
+        assert_eq!(name_from("  SQL -> Python (beta) "), "sql_python_beta");
+        assert_eq!(name_from("翻译助手"), "");
+        assert_eq!(name_from("翻译 GPT 助手"), "gpt");
+    }
+
+    #[test]
+    fn placeholders_are_found_once_in_order() {
+        assert_eq!(
+            placeholders("{{ a }} and {{b}}, {{a}}, {{}} {{{c}}} {{ d e }} {{unclosed"),
+            ["a", "b", "d e"]
+        );
+        assert_eq!(placeholders("no placeholders {single}"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn reads_variables_into_the_input_schema() {
+        let doc = doc_with_variables(json!([
+            {"name": "city", "type": "single-select", "description": "Where.", "default": "Rome", "allowed_values": ["Rome", "Oslo"]},
+            {"name": "sights", "type": "多选", "default": "museums", "allowed_values": ["museums", "parks"]},
+            {"name": "notes", "type": "text"},
+            {"name": "mood", "type": "single-select", "default": "calm"}
+        ]));
+        let (tool, notes) = read_doc(&doc);
+        let tool = tool.unwrap();
+        assert_eq!(
+            tool.input_schema,
+            json!({"type": "object", "properties": {
+                "city": {"type": "string", "enum": ["Rome", "Oslo"], "description": "Where.", "default": "Rome"},
+                "sights": {"type": "array", "items": {"type": "string", "enum": ["museums", "parks"]}, "uniqueItems": true,
+                    "default": ["museums"]},
+                "notes": {"type": "string"},
+                "mood": {"type": "string", "default": "calm"}
+            }, "required": ["notes"]})
+        );
+        assert_eq!(tool.run, Some(Run::Prompt(PromptRun::new("Go to {{city}}."))));
+        assert_eq!(
+            notes,
+            [
+                "info: read the translated type \"多选\" as \"multi-select\" (at /metadata/variables/1/type)",
+                "info: a multi-select default is a list; read the single string as a list of one (at /metadata/variables/1/default)",
+                "info: a single-select variable without \"allowed_values\" offers no choices; read as text (at /metadata/variables/3/type)",
+                "info: the variable \"sights\" is never used in model_prompt; kept as an input (at /metadata/variables/1)",
+                "info: the variable \"notes\" is never used in model_prompt; kept as an input (at /metadata/variables/2)",
+                "info: the variable \"mood\" is never used in model_prompt; kept as an input (at /metadata/variables/3)",
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_name_the_place() {
+        let cases = [
+            (
+                doc_with_variables(json!([{"name": "city", "type": "dropdown"}])),
+                "invalid tool: \"type\" must be one of \"text\", \"single-select\", \"multi-select\"; found \"dropdown\" (at /metadata/variables/0/type)",
+            ),
+            (
+                doc_with_variables(json!([{"name": "city", "type": "single-select", "allowed_values": "Rome, Oslo"}])),
+                "invalid tool: \"allowed_values\" must be an array of strings, found a string (at /metadata/variables/0/allowed_values)",
+            ),
+            (
+                doc_with_variables(json!([{"name": "city", "type": "multi-select", "allowed_values": ["Rome", 7]}])),
+                "invalid tool: \"allowed_values\" must be an array of strings, found a number in it (at /metadata/variables/0/allowed_values/1)",
+            ),
+            (
+                doc_with_variables(json!([{"name": "city", "type": "text", "default": 3}])),
+                "invalid tool: a text \"default\" must be a string, found a number (at /metadata/variables/0/default)",
+            ),
+            (
+                doc_with_variables(json!([{"name": "city", "type": "text"}, {"name": "city", "type": "text"}])),
+                "invalid tool: the variable \"city\" is declared twice (at /metadata/variables/1/name)",
+            ),
+            (
+                doc_with_variables(json!({"city": {"type": "text"}})),
+                "invalid tool: \"variables\" must be an array, found an object (at /metadata/variables)",
+            ),
+            (
+                json!({"version": true, "model_prompt": "x", "metadata": {}}),
+                "invalid tool: \"version\" must be a string or an integer, found a boolean (at /version)",
+            ),
+            (
+                json!({"model_prompt": "x", "metadata": {"avatar_type": "file", "avatar": "a.png"}}),
+                "invalid tool: \"avatar_type\" must be \"url\" or \"base64\"; found \"file\" (at /metadata/avatar_type)",
+            ),
+            (
+                json!({"model_prompt": "x", "metadata": {"model_version": 4}}),
+                "invalid tool: \"model_version\" must be a list of model names or one model name, found a number (at /metadata/model_version)",
+            ),
+            (
+                json!({"model_prompt": "x"}),
+                "invalid tool: missing required field \"metadata\"",
+            ),
+            (
+                json!({"model_prompt": ["x"], "metadata": {}}),
+                "invalid tool: \"model_prompt\" must be a string, found an array (at /model_prompt)",
+            ),
+        ];
+        for (doc, expected) in cases {
+            let (tool, _) = read_doc(&doc);
+            assert_eq!(tool.unwrap_err().to_string(), expected, "{doc}");
+        }
+    }
+
+    #[test]
+    fn expected_output_maps_both_ways() {
+        let cases = [
+            (json!({"type": "text"}), json!({"type": "string"})),
+            (
+                json!({"type": "limited", "allowed_values": ["yes", "no"]}),
+                json!({"type": "string", "enum": ["yes", "no"]}),
+            ),
+            (
+                json!({"type": "code", "format": "JSON", "language": "Python"}),
+                json!({"type": "string", "x-skydeck-type": "code", "x-skydeck-format": "JSON", "x-skydeck-language": "Python"}),
+            ),
+            (
+                json!({"type": "text", "allowed_values": ["a"]}),
+                json!({"type": "string", "enum": ["a"], "x-skydeck-type": "text"}),
+            ),
+            (
+                json!({"type": "limited"}),
+                json!({"type": "string", "x-skydeck-type": "limited"}),
+            ),
+        ];
+        for (output, schema) in cases {
+            let node_value = output.clone();
+            let mut notes = Notes::new();
+            let read_schema = read_expected_output(&Node::root(&node_value), &mut notes).unwrap();
+            assert_eq!(read_schema, schema);
+            assert_eq!(write_expected_output(&schema, &mut notes), output);
+            assert!(notes.is_empty(), "{notes:?}");
+        }
+        let mut notes = Notes::new();
+        let object = json!({"type": "object", "properties": {"id": {"type": "string"}}});
+        assert_eq!(
+            write_expected_output(&object, &mut notes),
+            json!({"type": "text", "format": "JSON"})
+        );
+        assert_eq!(notes.as_slice()[0].at.as_str(), "/outputSchema");
+    }
+
+    #[test]
+    fn avatars_become_icons_and_back() {
+        let png = "iVBORw0KGgoAAAANSUhEUg";
+        let doc = json!({"model_prompt": "x", "metadata": {"prompt_name": "p", "avatar_type": "base64", "avatar": png}});
+        let (tool, notes) = read_doc(&doc);
+        let tool = tool.unwrap();
+        assert_eq!(
+            tool.icons,
+            Some(vec![Icon::new(format!("data:image/png;base64,{png}"))])
+        );
+        assert_eq!(notes, Vec::<String>::new());
+        let mut notes = Notes::new();
+        assert_eq!(write(&tool, &WriteOptions::default(), &mut notes).unwrap(), doc);
+        assert!(notes.is_empty());
+
+        let mut meta = Map::new();
+        let icons = vec![
+            Icon::new(format!("data:image/jpeg;base64,{png}")),
+            Icon::new("https://example.com/b.png"),
+        ];
+        write_avatar(&icons, &mut meta, &mut notes);
+        assert_eq!(
+            Value::Object(meta),
+            json!({"avatar_type": "base64", "avatar": png})
+        );
+        let lines: Vec<String> = notes.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "loss: SkyDeck has one avatar; this icon was left out (at /icons/1)",
+                "change: SkyDeck keeps only the base64 image; its type \"image/jpeg\" reads back as \"image/png\" (at /icons/0/src)",
+            ]
+        );
+
+        let (tool, notes) =
+            read_doc(&json!({"model_prompt": "x", "metadata": {"avatar": "https://example.com/a.png"}}));
+        assert_eq!(
+            tool.unwrap().icons,
+            Some(vec![Icon::new("https://example.com/a.png")])
+        );
+        assert_eq!(
+            notes[1],
+            "info: no avatar_type; the avatar reads as url (at /metadata/avatar)"
+        );
+    }
+
+    #[test]
+    fn writes_variables_and_notes_what_does_not_fit() {
+        let (written, notes) = write_tool(json!({
+            "name": "plan_trip", "title": "Plan trip", "description": "Plan a trip.",
+            "inputSchema": {"type": "object", "properties": {
+                "city": {"type": "string", "enum": ["Rome", "Oslo"], "default": "Rome"},
+                "days": {"type": "integer", "minimum": 1},
+                "sights": {"type": "array", "items": {"type": "string", "enum": ["museums", "parks"]}},
+                "notes": {"type": "string", "description": "Anything else.", "maxLength": 200}
+            }, "required": ["notes", "city"], "additionalProperties": false},
+            "run": {"kind": "prompt", "template": "Plan {{days}} days in {{city}}."},
+            "metadata": {"version": 2, "models": ["gpt-4o"], "modelParameters": {"temperature": 0.5}, "team": "travel"}
+        }));
+        assert_eq!(
+            written,
+            json!({"version": 2, "model_prompt": "Plan {{days}} days in {{city}}.", "metadata": {
+                "prompt_name": "Plan trip", "description": "Plan a trip.", "model_version": ["gpt-4o"],
+                "parameters": {"temperature": 0.5},
+                "variables": [
+                    {"name": "city", "type": "single-select", "default": "Rome", "allowed_values": ["Rome", "Oslo"]},
+                    {"name": "days", "type": "text"},
+                    {"name": "sights", "type": "multi-select", "allowed_values": ["museums", "parks"]},
+                    {"name": "notes", "type": "text", "description": "Anything else."}
+                ],
+                "team": "travel"}})
+        );
+        assert_eq!(
+            notes,
+            [
+                "loss: SkyDeck variables have no place for \"additionalProperties\"; left out (at /inputSchema/additionalProperties)",
+                "change: SkyDeck variables with a default are optional; \"city\" reads back as optional (at /inputSchema/required)",
+                "loss: SkyDeck variables are text, single-select or multi-select; the integer property \"days\" is written as text (at /inputSchema/properties/days)",
+                "loss: SkyDeck variables have no place for \"minimum\"; left out (at /inputSchema/properties/days/minimum)",
+                "change: SkyDeck reads a variable without a default as required; \"days\" reads back as required (at /inputSchema/required)",
+                "change: a SkyDeck multi-select picks each choice once; \"sights\" reads back with uniqueItems (at /inputSchema/properties/sights/uniqueItems)",
+                "change: SkyDeck reads a variable without a default as required; \"sights\" reads back as required (at /inputSchema/required)",
+                "loss: SkyDeck variables have no place for \"maxLength\"; left out (at /inputSchema/properties/notes/maxLength)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tool_without_a_prompt_gets_a_generated_one() {
+        let (written, notes) = write_tool(json!({"name": "get_weather", "description": "Current weather.",
+            "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}));
+        assert_eq!(written["model_prompt"], "Current weather.\n\ncity: {{city}}");
+        assert_eq!(
+            notes,
+            ["change: SkyDeck tools are prompt templates and this tool has none; model_prompt was generated from the description and the input properties (at /run)"]
+        );
+        let (written, notes) = write_tool(
+            json!({"name": "ping", "title": "Ping!", "inputSchema": {"type": "object"},
+            "run": {"kind": "command", "program": "ping"}}),
+        );
+        assert_eq!(written["model_prompt"], "Ping!");
+        assert_eq!(written["metadata"]["prompt_name"], "Ping!");
+        assert_eq!(
+            notes,
+            [
+                "loss: SkyDeck tools are prompt templates; the command run cannot be expressed, and model_prompt was generated from the description and the input properties (at /run)",
+            ]
+        );
+    }
+
+    #[test]
+    fn one_document_is_not_wrapped() {
+        assert_eq!(wrap(vec![json!({"a": 1})]), json!({"a": 1}));
+        assert_eq!(wrap(vec![json!(1), json!(2)]), json!([1, 2]));
+    }
+}

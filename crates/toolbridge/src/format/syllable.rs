@@ -804,3 +804,289 @@ fn write_static_parameter(parameter: &StaticParameter) -> Value {
     }
     Value::Object(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read_doc(doc: &Value) -> (Result<Tool>, Vec<String>) {
+        let mut notes = Notes::new();
+        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        let lines = notes
+            .iter()
+            .map(|note| format!("{} {}", note.level, note.at))
+            .collect();
+        (tool, lines)
+    }
+
+    fn write_tool(tool: Value) -> (Value, Vec<String>) {
+        let tool: Tool = serde_json::from_value(tool).unwrap();
+        let mut notes = Notes::new();
+        let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        let lines = notes
+            .iter()
+            .map(|note| format!("{} {}: {}", note.level, note.at, note.message))
+            .collect();
+        (written, lines)
+    }
+
+    #[test]
+    fn reads_the_seed_context_example() {
+        let doc = json!({"type": "context", "tool": {"function": {"name": "set_language", "parameters": {
+            "language": {"type": "string"}, "message": {"type": "string"}}}}});
+        let (tool, notes) = read_doc(&doc);
+        assert_eq!(
+            tool.unwrap().to_value(),
+            json!({"name": "set_language", "inputSchema": {"type": "object", "properties": {
+                "language": {"type": "string"}, "message": {"type": "string"}}}, "run": {"kind": "context"}})
+        );
+        assert_eq!(notes, ["info /tool/function", "info /tool/function/parameters"]);
+    }
+
+    #[test]
+    fn a_schema_is_not_mistaken_for_a_bare_map() {
+        assert!(is_bare_properties(&json!({"city": {"type": "string"}})));
+        assert!(!is_bare_properties(&json!({})));
+        assert!(!is_bare_properties(&json!({"properties": {"city": {}}})));
+        assert!(!is_bare_properties(&json!({"items": {}, "city": {}})));
+        assert!(!is_bare_properties(&json!({"$defs": {}})));
+        assert!(!is_bare_properties(&json!({"city": "string"})));
+        let doc = json!({"tool": {"function": {"name": "t", "description": "d",
+            "parameters": {"city": {"type": "text"}}}}});
+        let (tool, _) = read_doc(&doc);
+        assert_eq!(
+            tool.unwrap_err().pointer().as_str(),
+            "/tool/function/parameters/city/type"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_place() {
+        let function = json!({"name": "t", "description": "d", "parameters": {"type": "object"}});
+        let with = |extra: Value| -> Value {
+            let mut doc = json!({"tool": {"function": function.clone()}});
+            for (key, value) in extra.as_object().unwrap() {
+                doc.as_object_mut().unwrap().insert(key.clone(), value.clone());
+            }
+            doc
+        };
+        let endpoint = |method: &str, location: &str| {
+            with(
+                json!({"type": "endpoint", "endpoint": {"url": "https://x.test", "method": method, "argument_location": location}}),
+            )
+        };
+        let cases = [
+            (
+                endpoint("patch", "body"),
+                "invalid tool: \"method\" must be one of \"get\", \"post\", \"put\", \"delete\"; found \"patch\" (at /endpoint/method)",
+            ),
+            (
+                endpoint("get", "header"),
+                "invalid tool: \"argument_location\" must be one of \"body\", \"form\", \"path\", \"query\"; found \"header\" (at /endpoint/argument_location)",
+            ),
+            (
+                with(json!({"defaults": {"city": {"transform": {"when": {"key": "city", "value": "Bronx", "operator": "ne"}}}}})),
+                "invalid tool: \"operator\" must be \"eq\" (the only comparison Syllable has), found \"ne\" (at /defaults/city/transform/when/operator)",
+            ),
+            (
+                with(json!({"defaults": {"city": {"transform": {"when": {"key": "city", "value": 3}}}}})),
+                "invalid tool: \"value\" must be a string, found a number (at /defaults/city/transform/when/value)",
+            ),
+            (
+                with(json!({"defaults": {"city": {"transform": {"action": "replace"}}}})),
+                "invalid tool: \"action\" must be one of \"default\", \"override\", \"remove\"; found \"replace\" (at /defaults/city/transform/action)",
+            ),
+            (
+                with(json!({"defaults": "<value>"})),
+                "invalid tool: \"defaults\" must be an object mapping parameter names to values or {\"transform\": …}, found a string (at /defaults)",
+            ),
+            (
+                with(json!({"type": "webhook"})),
+                "invalid tool: \"type\" must be one of \"action\", \"endpoint\", \"context\", \"log\"; found \"webhook\" (at /type)",
+            ),
+            (
+                json!({"tool": {"type": "retrieval", "function": function.clone()}}),
+                "invalid tool: \"type\" must be \"function\", found a string (at /tool/type)",
+            ),
+            (
+                json!({"tool": {"function": {"name": "", "description": "d"}}}),
+                "invalid tool: \"name\" must not be empty (at /tool/function/name)",
+            ),
+            (
+                with(json!({"type": "endpoint", "endpoint": {"url": "https://x.test", "method": "get", "argument_location": "query", "timeout": 0}})),
+                "invalid tool: \"timeout\" must be a positive number of seconds, found a number (at /endpoint/timeout)",
+            ),
+            (
+                with(json!({"static_parameters": [{"name": "a", "type": "float", "required": true}]})),
+                "invalid tool: \"type\" must be one of \"string\", \"int\", \"boolean\", \"data_source_list\"; found \"float\" (at /static_parameters/0/type)",
+            ),
+            (
+                with(json!({"static_parameters": [{"name": "a", "type": "string"}]})),
+                "invalid tool: missing required field \"required\" (at /static_parameters/0)",
+            ),
+            (
+                with(json!({"static_parameters": [{"name": "a", "type": "string", "required": true},
+                    {"name": "a", "type": "int", "required": true}]})),
+                "invalid tool: the static parameter \"a\" is defined twice (at /static_parameters/1/name)",
+            ),
+            (
+                with(json!({"type": "context", "context": {"task": [{"type": "expression"}, {"type": "cron"}]}})),
+                "invalid tool: \"type\" must be one of \"steps\", \"event\", \"expression\", \"import\"; found \"cron\" (at /context/task/1/type)",
+            ),
+            (
+                with(json!({"options": {"propagate_tool_result": "yes"}})),
+                "invalid tool: \"propagate_tool_result\" must be true or false, found a string (at /options/propagate_tool_result)",
+            ),
+        ];
+        for (doc, expected) in cases {
+            let (tool, _) = read_doc(&doc);
+            assert_eq!(tool.unwrap_err().to_string(), expected, "{doc}");
+        }
+    }
+
+    #[test]
+    fn sloppy_spellings_and_unknown_keys_are_noted() {
+        let doc = json!({"type": "endpoint",
+            "tool": {"function": {"name": "t", "description": "", "parameters": {"type": "object"}, "strict": true}},
+            "endpoint": {"url": "https://x.test", "method": "GET", "argumentLocation": "query", "headers": {}},
+            "context": {"task": {"type": "event"}},
+            "options": {"propagateToolResult": false, "cache": true},
+            "service_id": 7});
+        let mut notes = Notes::new();
+        let tool = read(Node::root(&doc), &ReadOptions::default(), &mut notes).unwrap();
+        let lines: Vec<String> = notes.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "loss: Syllable ignores \"strict\" here; left out (at /tool/function/strict)",
+                "info: an empty description is read as none (at /tool/function/description)",
+                "info: read the method \"GET\" as \"get\" (at /endpoint/method)",
+                "info: read the TypeScript SDK spelling \"argumentLocation\" as \"argument_location\" (the JSON API uses snake_case) (at /endpoint/argumentLocation)",
+                "loss: Syllable ignores \"headers\" here; left out (at /endpoint/headers)",
+                "info: \"context\" is given but \"type\" is \"endpoint\"; kept for Syllable, where it has no effect (at /context)",
+                "info: read the TypeScript SDK spelling \"propagateToolResult\" as \"propagate_tool_result\" (the JSON API uses snake_case) (at /options/propagateToolResult)",
+                "loss: Syllable ignores \"cache\" here; left out (at /options/cache)",
+                "info: \"service_id\" is not a ToolDefinition field; kept for Syllable (at /service_id)",
+            ]
+        );
+        assert_eq!(tool.description, None);
+        assert_eq!(tool.propagate_result, Some(false));
+        assert_eq!(
+            tool.vendor_fields(ID).unwrap(),
+            json!({"context": {"task": {"type": "event"}}, "service_id": 7})
+                .as_object()
+                .unwrap()
+        );
+    }
+
+    #[test]
+    fn writes_the_current_shape() {
+        let (written, notes) = write_tool(json!({
+            "name": "move", "description": "Move an appointment.",
+            "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+            "run": {"kind": "endpoint", "url": "https://x.test/{id}", "method": "put", "argumentLocation": "path", "timeout": 7.5},
+            "defaults": {"id": {"transform": {"action": "remove"}}, "unit": "celsius"},
+            "staticParameters": [{"name": "limit", "type": "integer", "default": 3}, {"name": "src", "type": "dataSourceList", "required": true}],
+            "fixedResult": {"ok": true}, "propagateResult": false,
+            "vendor": {"syllable": {"response_display": {"type": "card-list"}}}
+        }));
+        assert_eq!(
+            written,
+            json!({"type": "endpoint",
+                "tool": {"type": "function", "function": {"name": "move", "description": "Move an appointment.",
+                    "parameters": {"type": "object", "properties": {"id": {"type": "string"}}}}},
+                "endpoint": {"url": "https://x.test/{id}", "method": "put", "argument_location": "path", "timeout": 7.5},
+                "defaults": {"id": {"transform": {"action": "remove"}}, "unit": "celsius"},
+                "static_parameters": [{"name": "limit", "required": false, "type": "int", "default": 3},
+                    {"name": "src", "required": true, "type": "data_source_list"}],
+                "result": {"ok": true},
+                "options": {"propagate_tool_result": false},
+                "response_display": {"type": "card-list"}})
+        );
+        assert_eq!(notes, Vec::<String>::new());
+    }
+
+    #[test]
+    fn runs_syllable_cannot_execute_become_actions() {
+        let cases = [
+            (
+                json!({"kind": "command", "program": "date"}),
+                "loss /run: Syllable cannot run command tools; written as an action tool, so the host must implement it",
+            ),
+            (
+                json!({"kind": "prompt", "template": "Hi {{name}}"}),
+                "loss /run: Syllable cannot run prompt tools; written as an action tool, so the host must implement it",
+            ),
+            (
+                json!({"kind": "endpoint", "url": "https://x.test", "method": "patch", "argumentLocation": "body"}),
+                "loss /run/method: Syllable endpoints have no PATCH method; written as an action tool, so the host must make the call",
+            ),
+            (
+                json!({"kind": "action", "handler": {"elisp": "#'my-fn"}}),
+                "loss /run/handler: Syllable action tools carry no handler code; the host implements them",
+            ),
+        ];
+        for (run, expected) in cases {
+            let (written, notes) = write_tool(json!({"name": "t", "description": "d",
+                "inputSchema": {"type": "object"}, "run": run}));
+            assert_eq!(written["type"], "action");
+            assert_eq!(written.get("endpoint"), None);
+            assert_eq!(notes, [expected]);
+        }
+        let (written, notes) = write_tool(
+            json!({"name": "t", "description": "d", "inputSchema": {"type": "object"},
+            "run": {"kind": "endpoint", "url": "https://x.test", "method": "get", "argumentLocation": "query",
+                "headers": {"Authorization": "Bearer ${TOKEN}"}}}),
+        );
+        assert_eq!(
+            written["endpoint"],
+            json!({"url": "https://x.test", "method": "get", "argument_location": "query"})
+        );
+        assert_eq!(
+            notes,
+            ["loss /run/headers: Syllable endpoints have no headers: authentication is configured on the tool's Service"]
+        );
+    }
+
+    #[test]
+    fn placeholders_for_what_syllable_requires_or_compares_as_strings() {
+        let (written, notes) = write_tool(json!({"name": "t", "inputSchema": {"type": "object"},
+            "defaults": {"floor": {"transform": {"when": {"key": "minutes", "value": 60, "operator": "ne"}, "value": 2}}}}));
+        assert_eq!(written["tool"]["function"]["description"], "");
+        assert_eq!(written.get("type"), None);
+        assert_eq!(
+            written["defaults"],
+            json!({"floor": {"transform": {"when": {"key": "minutes", "value": "60", "operator": "ne"}, "value": 2}}})
+        );
+        assert_eq!(
+            notes,
+            [
+                "change /description: Syllable requires a description; wrote an empty one",
+                "change /defaults/floor/transform/when/value: Syllable compares with a string value; wrote \"60\"",
+                "error /defaults/floor/transform/when/operator: Syllable compares with \"eq\" only and will reject this condition",
+            ]
+        );
+    }
+
+    #[test]
+    fn log_tools_keep_their_type_through_the_vendor_fields() {
+        let doc = json!({"type": "log", "tool": {"type": "function", "function": {"name": "note_it",
+            "description": "Record it.", "parameters": {"type": "object"}}}});
+        let (tool, notes) = read_doc(&doc);
+        let tool = tool.unwrap();
+        assert_eq!(tool.run, None);
+        assert_eq!(notes, ["info /type"]);
+        let mut notes = Notes::new();
+        assert_eq!(write(&tool, &WriteOptions::default(), &mut notes).unwrap(), doc);
+        assert!(notes.is_empty());
+        let mut action = tool.clone();
+        action.run = Some(Run::Action(ActionRun::default()));
+        let written = write(&action, &WriteOptions::default(), &mut notes).unwrap();
+        assert_eq!(written["type"], "action");
+        assert_eq!(
+            notes.iter().map(|note| note.at.as_str()).collect::<Vec<_>>(),
+            ["/vendor/syllable/type"]
+        );
+    }
+}
