@@ -17,6 +17,8 @@ mod mistral;
 mod ollama;
 mod openai;
 mod openai_responses;
+mod skydeck;
+mod syllable;
 mod toolbridge;
 
 use std::fmt;
@@ -60,6 +62,10 @@ pub enum Format {
     Mistral,
     /// Cohere v2 `tools[]` entries (OpenAI Chat shape).
     Cohere,
+    /// Syllable `ToolDefinition` (action, endpoint, context and log tools).
+    Syllable,
+    /// SkyDeck "JSON format for LLM tools": a prompt template with variables.
+    Skydeck,
 }
 
 /// What the table knows about a format.
@@ -252,6 +258,26 @@ pub static FORMATS: &[FormatInfo] = &[
         name_rule: Some(NameRule::COHERE),
         same_shape_as: Some(Format::OpenAi),
         codec: Codec::Json(cohere::CODEC),
+    },
+    FormatInfo {
+        format: Format::Syllable,
+        id: "syllable",
+        aliases: &["syllable-tool", "tooldefinition"],
+        summary: "Syllable ToolDefinition {type, tool: {function: {...}}, endpoint, defaults, ...}",
+        extension: "json",
+        name_rule: Some(NameRule::OPENAI),
+        same_shape_as: None,
+        codec: Codec::Json(syllable::CODEC),
+    },
+    FormatInfo {
+        format: Format::Skydeck,
+        id: "skydeck",
+        aliases: &["skydeck-prompt"],
+        summary: "SkyDeck JSON prompt tool {version, model_prompt, metadata: {variables, ...}}",
+        extension: "json",
+        name_rule: None,
+        same_shape_as: None,
+        codec: Codec::Json(skydeck::CODEC),
     },
 ];
 

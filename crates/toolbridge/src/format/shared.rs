@@ -201,7 +201,7 @@ pub(crate) fn note_uncarried(tool: &Tool, carried: &[&str], format: Format, note
 }
 
 /// The canonical tool's own field names, in order.
-pub(crate) const CANONICAL_FIELDS: [&str; 19] = [
+pub(crate) const CANONICAL_FIELDS: [&str; 22] = [
     "name",
     "title",
     "description",
@@ -217,6 +217,9 @@ pub(crate) const CANONICAL_FIELDS: [&str; 19] = [
     "category",
     "run",
     "defaults",
+    "staticParameters",
+    "fixedResult",
+    "propagateResult",
     "metadata",
     "vendor",
     "_meta",

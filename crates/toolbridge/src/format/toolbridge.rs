@@ -28,8 +28,19 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
 };
 
 /// Fields only the canonical format has; their presence marks a toolbridge file.
-pub(crate) const TOOLBRIDGE_ONLY: [&str; 9] = [
-    "strict", "async", "confirm", "include", "category", "run", "defaults", "metadata", "vendor",
+pub(crate) const TOOLBRIDGE_ONLY: [&str; 12] = [
+    "strict",
+    "async",
+    "confirm",
+    "include",
+    "category",
+    "run",
+    "defaults",
+    "staticParameters",
+    "fixedResult",
+    "propagateResult",
+    "metadata",
+    "vendor",
 ];
 
 fn detect(entry: &Value) -> bool {

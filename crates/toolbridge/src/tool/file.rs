@@ -32,4 +32,33 @@ mod tests {
         crate::check::validate::check_schema(schema()).unwrap();
         assert!(schema()["$defs"]["tool"]["properties"]["inputSchema"].is_object());
     }
+
+    #[test]
+    fn syllable_fields_are_checked() {
+        let validator = crate::check::validate::Compiled::new(&tool_schema()).unwrap();
+        let good = serde_json::json!({"name": "t", "inputSchema": {"type": "object"},
+            "run": {"kind": "context", "task": [{"type": "import", "name": "x"}]},
+            "staticParameters": [{"name": "sources", "type": "dataSourceList", "required": true, "default": ["faq"]}],
+            "fixedResult": "done", "propagateResult": true});
+        assert_eq!(validator.violations(&good), []);
+        let bad = serde_json::json!({"name": "t", "inputSchema": {"type": "object"},
+            "run": {"kind": "context", "result": 1},
+            "staticParameters": [{"name": "n", "type": "integer", "default": "3"}, {"name": "m", "type": "int"}],
+            "propagateResult": "yes"});
+        let mut places: Vec<String> = validator
+            .violations(&bad)
+            .into_iter()
+            .map(|violation| violation.at.to_string())
+            .collect();
+        places.sort();
+        assert_eq!(
+            places,
+            [
+                "/propagateResult",
+                "/run",
+                "/staticParameters/0/default",
+                "/staticParameters/1/type"
+            ]
+        );
+    }
 }

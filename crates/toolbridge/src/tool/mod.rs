@@ -10,11 +10,13 @@ mod defaults;
 pub mod file;
 mod metadata;
 mod run;
+mod static_parameter;
 
 pub use annotations::{Annotations, HINTS};
 pub use defaults::{Condition, ParameterDefault, Transform, TransformAction};
 pub use metadata::{Creator, Metadata};
 pub use run::{ActionRun, ArgumentLocation, CommandRun, ContextRun, EndpointRun, HttpMethod, PromptRun, Run};
+pub use static_parameter::{StaticParameter, StaticParameterType};
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -84,6 +86,20 @@ pub struct Tool {
     /// (Syllable semantics), in declaration order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defaults: Option<IndexMap<String, ParameterDefault>>,
+    /// Parameters fixed when the tool is configured and hidden from the model
+    /// (Syllable `static_parameters`); they are not in `inputSchema`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_parameters: Option<Vec<StaticParameter>>,
+    /// A result given with the definition (Syllable `result`): what a
+    /// `context` tool replies; for other run kinds Syllable documents it only
+    /// as "the optional result of the tool call". `null` counts as absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_result: Option<Value>,
+    /// Pass the call's result through to the caller (the application or the
+    /// person in the conversation), not only to the model (Syllable
+    /// `options.propagate_tool_result`; absent means no).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub propagate_result: Option<bool>,
     /// Version, authorship, model hints and other descriptive data.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
@@ -119,6 +135,9 @@ impl Tool {
             category: None,
             run: None,
             defaults: None,
+            static_parameters: None,
+            fixed_result: None,
+            propagate_result: None,
             metadata: None,
             vendor: None,
             meta: None,
@@ -250,6 +269,34 @@ mod tests {
             serde_json::to_string(&tool).unwrap(),
             r#"{"name":"t","title":"T","inputSchema":{"type":"object"},"async":true,"_meta":{"a":1},"zzz":1}"#
         );
+    }
+
+    #[test]
+    fn syllable_fields_have_a_camel_case_json_form() {
+        let value = json!({
+            "name": "set_language", "inputSchema": {"type": "object"},
+            "run": {"kind": "context", "task": {"type": "expression", "expression": {"type": "cel", "expression": "1"}}},
+            "staticParameters": [{"name": "unit", "type": "string", "default": "celsius"}],
+            "fixedResult": {"ok": true},
+            "propagateResult": false
+        });
+        let tool: Tool = serde_json::from_value(value.clone()).unwrap();
+        let Some(Run::Context(context)) = &tool.run else {
+            panic!("not a context run: {:?}", tool.run)
+        };
+        assert_eq!(context.task.as_ref().unwrap()["type"], "expression");
+        let parameters = tool.static_parameters.as_ref().unwrap();
+        assert_eq!(parameters[0].value_type, StaticParameterType::String);
+        assert!(!parameters[0].required);
+        assert_eq!(tool.fixed_result, Some(json!({"ok": true})));
+        assert_eq!(tool.propagate_result, Some(false));
+        assert!(tool.extra.is_empty());
+        assert_eq!(tool.to_value(), value);
+        let null_result: Tool = serde_json::from_value(
+            json!({"name": "t", "inputSchema": {"type": "object"}, "fixedResult": null}),
+        )
+        .unwrap();
+        assert_eq!(null_result.fixed_result, None);
     }
 
     #[test]

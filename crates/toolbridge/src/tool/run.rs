@@ -20,8 +20,8 @@ pub enum Run {
     Command(CommandRun),
     /// A prompt template with `{{variable}}` placeholders (SkyDeck).
     Prompt(PromptRun),
-    /// Sets session variables from the arguments and returns a fixed result
-    /// (Syllable `context`).
+    /// Sets session variables from the arguments (Syllable `context`); the
+    /// reply is the tool's [`fixed_result`](crate::Tool::fixed_result).
     Context(ContextRun),
 }
 
@@ -167,10 +167,14 @@ impl PromptRun {
 }
 
 /// A tool that sets session context from its arguments.
+///
+/// Without a `task`, each argument sets the session variable of the same name
+/// (Syllable's original context tools: `language`, `say`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ContextRun {
-    /// The fixed result returned to the model.
+    /// How the variables are computed: Syllable's context task (`steps`,
+    /// `event`, `expression` or `import`, or a list of them), kept as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<Value>,
+    pub task: Option<Value>,
 }
