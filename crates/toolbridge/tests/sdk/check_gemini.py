@@ -15,10 +15,10 @@ every key and value that was sent. Beyond the types:
   name of `types.Type` (the SDK's enum ignores case, a list of types is
   refused by the API: "Proto field is not repeating"), property names start
   with a letter or _ and use a-z, A-Z, 0-9 and _ up to 64 characters
-  (`parameters` docstring), the root is an OBJECT, and no schema carries
-  additionalProperties (the SDK's _raise_for_unsupported_mldev_properties:
-  "only supported in ... Enterprise Agent Platform mode, not in Gemini
-  Developer API mode").
+  (`parameters` docstring), the root of `parameters` is an OBJECT, and no
+  schema carries additionalProperties (the SDK's
+  _raise_for_unsupported_mldev_properties: "only supported in ... Enterprise
+  Agent Platform mode, not in Gemini Developer API mode").
 
 usage: check_gemini.py FILE.json [FILE.json …]
 """
@@ -64,22 +64,23 @@ def kept_problems(instance, sent):
     return [problem for place, problem in common.dropped_at(sent, kept) if place not in case_only]
 
 
-def schema_problems(schema, at):
-    """What the Gemini API does not take in a `Schema` (`parameters`, `response`)."""
+def schema_problems(schema, at, root_object):
+    """What the Gemini API does not take in a `Schema` (`parameters`,
+    `response`); `root_object` asks for an OBJECT at the root."""
     from types import SimpleNamespace
 
     from google.genai._transformers import _raise_for_unsupported_mldev_properties
 
     problems = []
-    type_names = [name for name in TYPES.Type.__members__]
-    if isinstance(schema, dict) and str(schema.get("type")).upper() != "OBJECT":
+    type_names = list(TYPES.Type.__members__)
+    if root_object and isinstance(schema, dict) and str(schema.get("type")).upper() != "OBJECT":
         problems.append(f"{common.pointer(at + ('type',))}: the root must be type OBJECT, found {common.short(schema.get('type'))}")
     gemini_api = SimpleNamespace(vertexai=False)
     for place, sub in common.subschemas(schema, at):
         if "type" in sub and (not isinstance(sub["type"], str) or sub["type"] not in type_names):
             problems.append(
-                f"{common.pointer(place + ('type',))}: must be one uppercase type name "
-                f"({', '.join(type_names)}), found {common.short(sub['type'])}"
+                f"{common.pointer(place + ('type',))}: must be one uppercase types.Type name "
+                f"(STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL), found {common.short(sub['type'])}"
             )
         for key in sub.get("properties", {}) if isinstance(sub.get("properties"), dict) else ():
             if PROPERTY_NAME.fullmatch(key) is None:
@@ -144,7 +145,7 @@ def check_parameters(declaration, label, name, report):
         return
     for field in ("parameters", "response"):
         if field in declaration:
-            report.fail_all(label, name, schema_problems(declaration[field], (field,)))
+            report.fail_all(label, name, schema_problems(declaration[field], (field,), field == "parameters"))
 
 
 def check_document(document, report):

@@ -13,7 +13,10 @@ value the SDK does not keep is rejected (toolbridge keeps its own fields under
   (SEP-986 tool naming guidance, 2025-11-25 and 2026-07-28) — toolbridge
   renames to fit it, so a name outside it is rejected;
 - an `outputSchema` whose root is not an object is only noted: 2025-06-18
-  and 2025-11-25 want `type: "object"` there, 2026-07-28 allows any schema.
+  and 2025-11-25 want `type: "object"` there, 2026-07-28 allows any schema;
+- a result without `ttlMs` and `cacheScope` is only noted: 2026-07-28
+  requires them on list results (the SDK fills in 0 and "private"), the
+  earlier revisions do not have them.
 
 usage: check_mcp.py FILE.json [FILE.json …]
 """
@@ -73,6 +76,12 @@ def check_document(document, report):
         errors = common.dropped(result_keys, kept)
     for error in errors:
         report.fail_document(f"the tools/list result: {error}")
+    missing = [key for key in ("ttlMs", "cacheScope") if key not in document]
+    if missing:
+        report.note_document(
+            f"the tools/list result has no {' or '.join(missing)}, which MCP 2026-07-28 "
+            "requires on list results (earlier revisions do not have them)"
+        )
     for index, entry in enumerate(document["tools"]):
         report.entries += 1
         check_entry(entry, index, report)

@@ -91,6 +91,10 @@ class Report:
         """Records a problem of the document around the entries."""
         self.problems.append(f"{self.path}: {message}")
 
+    def note_document(self, message):
+        """Records something worth knowing about the document as a whole."""
+        self.notes.append(f"{self.path}: note: {message}")
+
     def note(self, index, name, message):
         """Records something worth knowing that does not reject the entry."""
         label = name if isinstance(name, str) else json.dumps(name)

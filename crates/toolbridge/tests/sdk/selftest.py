@@ -47,8 +47,8 @@ EXPECTED = {
         "entry 6 (?): /function: Extra inputs are not permitted",
     ],
     "gemini": [
-        "(lowercase_type): /parameters/properties/a/type: must be one uppercase type name",
-        "(type_list): /parameters/properties/a/type: must be one uppercase type name",
+        "(lowercase_type): /parameters/properties/a/type: must be one uppercase types.Type name",
+        "(type_list): /parameters/properties/a/type: must be one uppercase types.Type name",
         "(snake_case_key): /parameters/properties/a/max_length: Extra inputs are not permitted",
         "(json_schema_keys): /parameters/properties/a/exclusiveMinimum: Extra inputs are not permitted",
         "(json_schema_keys): /parameters/$schema: Extra inputs are not permitted",
@@ -144,9 +144,10 @@ def check(format_id):
     summary = re.search(r"rejected (\d+) of (\d+) entries", err)
     if not summary or summary.group(1) != summary.group(2):
         problems.append(f"not every entry of the bad sample was rejected:\n{err}")
-    for expected in EXPECTED[format_id]:
-        if expected not in err:
-            problems.append(f"the bad sample's output lacks {expected!r}:\n{err}")
+    missing = [expected for expected in EXPECTED[format_id] if expected not in err]
+    if missing:
+        lacks = "".join(f"\n  {expected!r}" for expected in missing)
+        problems.append(f"the bad sample's output lacks{lacks}\nIt was:\n{err}")
     return problems
 
 
