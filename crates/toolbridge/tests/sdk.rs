@@ -182,7 +182,8 @@ fn written_tools_pass_the_provider_sdks() {
     }
     assert!(
         failures.is_empty(),
-        "the providers' SDKs rejected what toolbridge wrote (files in {}):\n\n{}",
+        "the provider SDK checks failed (exit 1: an SDK rejected entries, 2: a file is not of the \
+         format's shape, 3: a package is missing); the written files are in {}:\n\n{}",
         dir.display(),
         failures.join("\n")
     );

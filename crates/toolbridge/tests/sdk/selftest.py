@@ -130,6 +130,7 @@ def run(module, path):
 def check(format_id):
     """The problems of one check's self-test (empty when it passes)."""
     module = importlib.import_module("check_" + format_id.replace("-", "_"))
+    module.sdk()  # raises MissingSdk, reported once instead of per sample
     problems = []
     good, bad = SAMPLES / f"{format_id}.json", SAMPLES / f"{format_id}_bad.json"
     status, out, err = run(module, good)
