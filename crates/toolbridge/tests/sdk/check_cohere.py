@@ -1,0 +1,65 @@
+"""Checks a `cohere` tool list (Chat API v2 `tools`) against the `cohere`
+SDK: each entry must validate as `cohere.ToolV2` (with `ToolV2Function`
+inside: `name` and `parameters` required) in pydantic strict mode. The SDK's
+models accept unknown keys and keep them aside as extras; an entry with such
+a key is rejected (there is no per-tool `strict` in v2: strict mode is the
+request's `strict_tools`). Beyond the types, the name must match
+^[a-zA-Z_][a-zA-Z0-9_]*$ — the v1 `Tool.name` rule ("only the characters
+a-z, A-Z, 0-9, _ and must not begin with a digit"; v2 states none, so the v1
+rule is the safe one) — at most 64 characters as toolbridge writes it.
+
+usage: check_cohere.py FILE.json [FILE.json …]
+"""
+
+import sys
+
+import common
+
+NAME_PATTERN = r"[a-zA-Z_][a-zA-Z0-9_]{0,63}"
+NAME_RULE = "cohere v1 Tool.name: a-z, A-Z, 0-9 and _, not a digit first"
+
+
+def sdk():
+    version = common.require("cohere")
+    global TOOL
+    from cohere import ToolV2
+
+    TOOL = ToolV2
+    return f"cohere {version} (ToolV2)"
+
+
+def extras(model, at):
+    """Unknown keys the SDK kept aside, in `model` and the models inside it."""
+    found = [f"{common.pointer(at + (key,))}: {type(model).__name__} has no field {key!r}" for key in (model.model_extra or {})]
+    for field in type(model).model_fields:
+        value = getattr(model, field, None)
+        if hasattr(value, "model_extra"):
+            found.extend(extras(value, at + (type(model).model_fields[field].alias or field,)))
+    return found
+
+
+def check_entry(entry, index, report):
+    name = common.entry_name(entry, "function", "name")
+    tool, errors = common.validate_json(TOOL.model_validate_json, entry)
+    report.fail_all(index, name, errors)
+    if tool is not None:
+        report.fail_all(index, name, extras(tool, ()))
+    function = entry.get("function") if isinstance(entry, dict) else None
+    if isinstance(function, dict):
+        problem = common.name_problem(function.get("name"), NAME_PATTERN, NAME_RULE)
+        if problem:
+            report.fail(index, name, "/function" + problem)
+
+
+def check_document(document, report):
+    for index, entry in enumerate(common.expect_list(document, "a Chat v2 tools list")):
+        report.entries += 1
+        check_entry(entry, index, report)
+
+
+def main(argv):
+    return common.main(argv, __file__, sdk, check_document)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
