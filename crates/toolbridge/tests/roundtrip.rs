@@ -15,14 +15,22 @@ use toolbridge::{Format, Note, Pointer, ReadOptions, Tool, WriteOptions};
 fn differences(a: &Value, b: &Value, at: Pointer, out: &mut Vec<Pointer>) {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
+            // A member missing on one side is compared with an empty object,
+            // so that the places inside it are reported one by one.
+            let empty = Value::Object(Map::new());
             for (key, value) in x {
                 match y.get(key) {
                     Some(other) => differences(value, other, at.key(key), out),
+                    None if is_nonempty_object(value) => differences(value, &empty, at.key(key), out),
                     None => out.push(at.key(key)),
                 }
             }
-            for key in y.keys().filter(|key| !x.contains_key(*key)) {
-                out.push(at.key(key));
+            for (key, value) in y.iter().filter(|(key, _)| !x.contains_key(*key)) {
+                if is_nonempty_object(value) {
+                    differences(&empty, value, at.key(key), out);
+                } else {
+                    out.push(at.key(key));
+                }
             }
         }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
@@ -33,6 +41,10 @@ fn differences(a: &Value, b: &Value, at: Pointer, out: &mut Vec<Pointer>) {
         _ if a == b => {}
         _ => out.push(at),
     }
+}
+
+fn is_nonempty_object(value: &Value) -> bool {
+    value.as_object().is_some_and(|object| !object.is_empty())
 }
 
 fn unexplained(before: &Tool, after: &Tool, notes: &[Note]) -> Vec<Pointer> {

@@ -98,7 +98,7 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
         entry.insert("description".into(), Value::String(description.clone()));
     }
     entry.insert("input_schema".into(), lowered.schema);
-    if let Some(strict) = strict_flag(tool, opts) {
+    if let Some(strict) = strict_flag(tool, opts, notes) {
         entry.insert("strict".into(), Value::Bool(strict));
     }
     note_uncarried(

@@ -128,7 +128,7 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
     let mut input_schema = Map::new();
     input_schema.insert("json".into(), lowered.schema);
     spec.insert("inputSchema".into(), Value::Object(input_schema));
-    if let Some(strict) = strict_flag(tool, opts) {
+    if let Some(strict) = strict_flag(tool, opts, notes) {
         spec.insert("strict".into(), Value::Bool(strict));
     }
     let mut entry = Map::new();

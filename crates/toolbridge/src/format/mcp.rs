@@ -53,18 +53,39 @@ fn read(entry: Node<'_>, opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> 
     })
 }
 
-/// The entry with `_meta["dev.toolbridge/<field>"]` moved back to `<field>`,
-/// or `None` when there is nothing to move.
+/// `_meta` key holding top-level keys MCP does not define (the SDKs drop them).
+const EXTRA_KEY: &str = "extra";
+/// `_meta` key holding annotation keys beyond MCP's `ToolAnnotations`.
+const ANNOTATION_EXTRA_KEY: &str = "annotations";
+
+/// The entry with `_meta["dev.toolbridge/<field>"]` moved back to `<field>`
+/// (extra keys back to the top level and into `annotations`), or `None` when
+/// there is nothing to move.
 fn unpack_meta(entry: &Value) -> Option<Value> {
     let meta = entry.get("_meta")?.as_object()?;
-    if !meta.keys().any(|key| field_of(key).is_some()) {
+    if !meta.keys().any(|key| meta_field(key).is_some()) {
         return None;
     }
     let mut object = entry.as_object()?.clone();
     let mut rest = Map::new();
     for (key, value) in meta {
-        match field_of(key) {
-            Some(field) if !object.contains_key(field) => {
+        match (meta_field(key), value) {
+            (Some(EXTRA_KEY), Value::Object(extra)) => {
+                for (name, value) in extra {
+                    object.entry(name.clone()).or_insert_with(|| value.clone());
+                }
+            }
+            (Some(ANNOTATION_EXTRA_KEY), Value::Object(extra)) => {
+                let annotations = object
+                    .entry("annotations")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(annotations) = annotations {
+                    for (name, value) in extra {
+                        annotations.entry(name.clone()).or_insert_with(|| value.clone());
+                    }
+                }
+            }
+            (Some(field), _) if TOOLBRIDGE_ONLY.contains(&field) && !object.contains_key(field) => {
                 object.insert(field.to_string(), value.clone());
             }
             _ => {
@@ -80,10 +101,12 @@ fn unpack_meta(entry: &Value) -> Option<Value> {
     Some(Value::Object(object))
 }
 
-fn field_of(meta_key: &str) -> Option<&str> {
+/// The field a `_meta` key carries: a toolbridge-only field, or one of the
+/// extra-key holders.
+fn meta_field(meta_key: &str) -> Option<&str> {
     meta_key
         .strip_prefix(META_PREFIX)
-        .filter(|field| TOOLBRIDGE_ONLY.contains(field))
+        .filter(|field| TOOLBRIDGE_ONLY.contains(field) || [EXTRA_KEY, ANNOTATION_EXTRA_KEY].contains(field))
 }
 
 /// Maps a pointer into the unpacked entry back to `_meta` when it points into
@@ -107,16 +130,63 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
         unreachable!("a tool serializes to an object");
     };
     let mut moved = Map::new();
+    let mut move_to_meta = |field: &str, value: Value, at: Pointer, what: String, notes: &mut Notes| {
+        let key = format!("{META_PREFIX}{field}");
+        notes.push(
+            NoteKind::MovedToMeta { key: key.clone() },
+            at,
+            format!("MCP has no {what}; stored under _meta[{key:?}]"),
+        );
+        moved.insert(key, value);
+    };
     for field in TOOLBRIDGE_ONLY {
         if let Some(value) = object.shift_remove(field) {
-            let key = format!("{META_PREFIX}{field}");
-            notes.push(
-                NoteKind::MovedToMeta { key: key.clone() },
+            move_to_meta(
+                field,
+                value,
                 Pointer::root().key(field),
-                format!("MCP has no {field:?} field; stored under _meta[{key:?}]"),
+                format!("{field:?} field"),
+                notes,
             );
-            moved.insert(key, value);
         }
+    }
+    if !tool.extra.is_empty() {
+        let mut extra = Map::new();
+        for key in tool.extra.keys() {
+            if let Some(value) = object.shift_remove(key) {
+                extra.insert(key.clone(), value);
+            }
+        }
+        let keys: Vec<String> = extra.keys().map(|key| format!("{key:?}")).collect();
+        let at = match tool.extra.keys().next() {
+            Some(key) if tool.extra.len() == 1 => Pointer::root().key(key),
+            _ => Pointer::root(),
+        };
+        move_to_meta(
+            EXTRA_KEY,
+            Value::Object(extra),
+            at,
+            format!("field {}", keys.join(", ")),
+            notes,
+        );
+    }
+    if let Some(annotations) = tool.annotations.as_ref().filter(|a| !a.extra.is_empty()) {
+        if let Some(Value::Object(written)) = object.get_mut("annotations") {
+            for key in annotations.extra.keys() {
+                written.shift_remove(key);
+            }
+            if written.is_empty() {
+                object.shift_remove("annotations");
+            }
+        }
+        let keys: Vec<String> = annotations.extra.keys().map(|key| format!("{key:?}")).collect();
+        move_to_meta(
+            ANNOTATION_EXTRA_KEY,
+            Value::Object(annotations.extra.clone()),
+            Pointer::root().key("annotations"),
+            format!("annotation {}", keys.join(", ")),
+            notes,
+        );
     }
     if !moved.is_empty() {
         let meta = object.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
@@ -150,6 +220,25 @@ mod tests {
         assert_eq!(notes.len(), 2);
         let mut notes = Notes::new();
         let back = read(Node::root(&written), &ReadOptions::default(), &mut notes).unwrap();
+        assert_eq!(back, tool);
+    }
+
+    #[test]
+    fn unknown_keys_travel_in_meta_and_come_back() {
+        let canonical = json!({"name": "t", "inputSchema": {"type": "object"}, "descripton": "typo",
+            "annotations": {"readOnlyHint": true, "x-owner": "ops"}});
+        let tool: Tool = serde_json::from_value(canonical).unwrap();
+        let mut notes = Notes::new();
+        let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        assert_eq!(
+            written,
+            json!({"name": "t", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true},
+                "_meta": {"dev.toolbridge/extra": {"descripton": "typo"},
+                    "dev.toolbridge/annotations": {"x-owner": "ops"}}})
+        );
+        let at: Vec<&str> = notes.iter().map(|note| note.at.as_str()).collect();
+        assert_eq!(at, ["/descripton", "/annotations"]);
+        let back = read(Node::root(&written), &ReadOptions::default(), &mut Notes::new()).unwrap();
         assert_eq!(back, tool);
     }
 

@@ -43,7 +43,7 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
         tool,
         Format::Mistral,
         parameters,
-        strict_flag(tool, opts),
+        strict_flag(tool, opts, notes),
         notes,
     ))
 }

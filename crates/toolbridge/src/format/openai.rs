@@ -122,7 +122,7 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
         tool,
         Format::OpenAi,
         lowered.schema,
-        strict_flag(tool, opts),
+        strict_flag(tool, opts, notes),
         notes,
     ))
 }

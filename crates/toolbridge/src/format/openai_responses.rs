@@ -78,6 +78,9 @@ fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool>
 
 fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
     let strict = opts.strict_for(tool);
+    if strict {
+        crate::format::shared::note_strict_from_options(tool, opts, notes);
+    }
     let lowered = lower(
         &tool.input_schema,
         Dialect::OpenAi { strict },

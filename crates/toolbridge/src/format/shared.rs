@@ -334,11 +334,25 @@ pub(crate) fn read_output_schema(node: &Node<'_>) -> Result<Value> {
 /// The `strict` flag of a target with an optional per-tool flag (OpenAI,
 /// Anthropic, Bedrock, Mistral): `true` when strict mode is asked for,
 /// `false` when the tool says `false`, absent otherwise.
-pub(crate) fn strict_flag(tool: &Tool, opts: &WriteOptions) -> Option<bool> {
+pub(crate) fn strict_flag(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Option<bool> {
     if opts.strict_for(tool) {
+        note_strict_from_options(tool, opts, notes);
         Some(true)
     } else {
         tool.strict
+    }
+}
+
+/// Notes that strict mode is on because the options asked for it, not the tool.
+pub(crate) fn note_strict_from_options(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) {
+    if opts.strict && tool.strict != Some(true) {
+        notes.push(
+            NoteKind::Defaulted {
+                field: "strict".into(),
+            },
+            Pointer::root().key("strict"),
+            "wrote \"strict\": true because strict mode was asked for (--strict)",
+        );
     }
 }
 
