@@ -108,6 +108,9 @@ impl fmt::Debug for Codec {
     }
 }
 
+/// Each tool of a document, read or failed on its own.
+pub(crate) type ReadTools = Vec<Result<Converted<Tool>>>;
+
 /// The functions of a source-text format.
 #[allow(dead_code)] // the first text formats arrive with the seed ecosystems
 pub(crate) struct TextCodec {
@@ -117,7 +120,7 @@ pub(crate) struct TextCodec {
     /// Reads every tool in the text; an error for the whole text (a syntax
     /// error outside any tool) fails the read, an error inside one tool's form
     /// fails that tool only.
-    pub read: fn(&str, &ReadOptions) -> Result<Vec<Result<Converted<Tool>>>>,
+    pub read: fn(&str, &ReadOptions) -> Result<ReadTools>,
     /// Writes one tool.
     pub write: fn(&Tool, &WriteOptions, &mut Notes) -> Result<String>,
     /// Joins written tools into one document.
