@@ -5,11 +5,13 @@
 //! all come from it.
 
 mod node;
+mod r;
 mod shared;
 
 mod anthropic;
 mod bedrock;
 mod cohere;
+mod ellmer;
 mod gemini;
 mod gemini_json;
 mod mcp;
@@ -62,6 +64,8 @@ pub enum Format {
     Mistral,
     /// Cohere v2 `tools[]` entries (OpenAI Chat shape).
     Cohere,
+    /// R source with ellmer `tool()` definitions.
+    Ellmer,
     /// Syllable `ToolDefinition` (action, endpoint, context and log tools).
     Syllable,
     /// SkyDeck "JSON format for LLM tools": a prompt template with variables.
@@ -95,7 +99,6 @@ pub(crate) enum Codec {
     /// A JSON format: tools are entries in a JSON document.
     Json(JsonCodec),
     /// A source-text format (Emacs Lisp, R).
-    #[allow(dead_code)] // the first text formats arrive with the seed ecosystems
     Text(TextCodec),
 }
 
@@ -112,7 +115,6 @@ impl fmt::Debug for Codec {
 pub(crate) type ReadTools = Vec<Result<Converted<Tool>>>;
 
 /// The functions of a source-text format.
-#[allow(dead_code)] // the first text formats arrive with the seed ecosystems
 pub(crate) struct TextCodec {
     /// Does this text look like this format? (Called only for input that is
     /// not JSON.)
@@ -261,6 +263,16 @@ pub static FORMATS: &[FormatInfo] = &[
         name_rule: Some(NameRule::COHERE),
         same_shape_as: Some(Format::OpenAi),
         codec: Codec::Json(cohere::CODEC),
+    },
+    FormatInfo {
+        format: Format::Ellmer,
+        id: "ellmer",
+        aliases: &["r"],
+        summary: "R ellmer tool() calls with type_*() arguments and tool_annotations()",
+        extension: "R",
+        name_rule: Some(ellmer::NAME_RULE),
+        same_shape_as: None,
+        codec: Codec::Text(ellmer::CODEC),
     },
     FormatInfo {
         format: Format::Syllable,

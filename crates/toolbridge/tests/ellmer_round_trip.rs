@@ -1,0 +1,131 @@
+//! Tools read from R (the ellmer fixtures, the seed `tool_rnorm` among them)
+//! go through every format and come back equal, apart from what the writer
+//! noted (at the place that changed or above it); through ellmer itself they
+//! come back exactly, since everything read from R is expressible in R.
+
+mod common;
+
+use serde_json::Value;
+use toolbridge::{Format, Note, Pointer, ReadOptions, Tool, WriteOptions};
+
+/// Places where `a` and `b` differ, as deep as both sides have structure.
+fn differences(a: &Value, b: &Value, at: Pointer, out: &mut Vec<Pointer>) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (key, value) in x {
+                match y.get(key) {
+                    Some(other) => differences(value, other, at.key(key), out),
+                    None => out.push(at.key(key)),
+                }
+            }
+            for key in y.keys().filter(|key| !x.contains_key(*key)) {
+                out.push(at.key(key));
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (index, (value, other)) in x.iter().zip(y).enumerate() {
+                differences(value, other, at.index(index), out);
+            }
+        }
+        _ if a == b => {}
+        _ => out.push(at),
+    }
+}
+
+fn through(tool: &Tool, format: Format, strict: bool) -> (Tool, Vec<Note>) {
+    let written = toolbridge::write(
+        std::slice::from_ref(tool),
+        format,
+        &WriteOptions::default().with_strict(strict),
+    );
+    let converted = match &written.tools[0].result {
+        Ok(converted) => converted,
+        Err(err) => panic!("{format}: {} cannot be written: {err}", tool.name),
+    };
+    let text = converted.value.to_text();
+    let back = toolbridge::read(&text, &ReadOptions::default().with_from(format))
+        .unwrap_or_else(|err| panic!("{format}: {err}\n{text}"))
+        .tools
+        .remove(0)
+        .unwrap_or_else(|err| panic!("{format}: {err}\n{text}"))
+        .value;
+    let mut notes = converted.notes.clone();
+    notes.extend(written.notes.iter().cloned());
+    (back, notes)
+}
+
+#[test]
+fn r_tools_round_trip_through_every_format() {
+    insta::glob!("fixtures/ellmer/*.R", |path| {
+        if common::is_error_fixture(path) {
+            return;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        let tools = toolbridge::read(&text, &ReadOptions::default().with_from(Format::Ellmer))
+            .unwrap()
+            .into_tools();
+        assert!(!tools.is_empty());
+        for tool in &tools {
+            for format in Format::all() {
+                for strict in [false, true] {
+                    let (back, notes) = through(tool, format, strict);
+                    if format == Format::Ellmer {
+                        assert_eq!(&back, tool, "{}: {} through ellmer", path.display(), tool.name);
+                    }
+                    let mut found = Vec::new();
+                    differences(&tool.to_value(), &back.to_value(), Pointer::root(), &mut found);
+                    let unexplained: Vec<&str> = found
+                        .iter()
+                        .filter(|place| !notes.iter().any(|note| place.starts_with(&note.at)))
+                        .map(Pointer::as_str)
+                        .collect();
+                    assert!(
+                        unexplained.is_empty(),
+                        "{}: {} through {format} changed without a note at {unexplained:?}\nnotes:\n{}",
+                        path.display(),
+                        tool.name,
+                        common::note_lines(&notes)
+                    );
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn the_seed_comes_back_from_every_format_and_writes_as_current_ellmer() {
+    let seed = include_str!("fixtures/ellmer/tool_rnorm.R");
+    let tool = toolbridge::read(seed, &ReadOptions::default().with_origin("tool_rnorm.R"))
+        .unwrap()
+        .into_tools()
+        .remove(0);
+    for format in Format::all() {
+        let (back, _) = through(&tool, format, false);
+        assert_eq!(back, tool, "the seed through {format}");
+    }
+    let written = toolbridge::write_tool(&tool, Format::Ellmer, &WriteOptions::default()).unwrap();
+    assert_eq!(
+        written.value.to_text(),
+        r#"tool_rnorm <- tool(
+  rnorm,
+  "Drawn numbers from a random normal distribution",
+  arguments = list(
+    n = type_integer("The number of observations. Must be a positive integer."),
+    mean = type_number("The mean value of the distribution."),
+    sd = type_number("The standard deviation of the distribution. Must be a non-negative number.")
+  ),
+  name = "rnorm",
+  annotations = tool_annotations(
+    title = "Draw Random Normal Numbers",
+    read_only_hint = TRUE,
+    open_world_hint = FALSE
+  )
+)
+"#
+    );
+    assert_eq!(
+        common::note_lines(&written.notes),
+        "change /inputSchema: ellmer sends additionalProperties: false for the arguments and every type_object() \
+         (to every provider but Gemini), so the model can no longer add keys that are not declared\n"
+    );
+}
