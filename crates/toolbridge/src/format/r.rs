@@ -120,26 +120,23 @@ impl<'a> Source<'a> {
         let tokens = Lexer::new(text).run()?;
         let limit = max_depth.min(MAX_R_DEPTH);
         let mut partners = vec![usize::MAX; tokens.len()];
-        let mut open: Vec<usize> = Vec::new();
+        let mut open: Vec<(usize, char)> = Vec::new();
         for (index, token) in tokens.iter().enumerate() {
             match token.tok {
-                Tok::Open(_) => {
+                Tok::Open(opened) => {
                     if open.len() >= limit {
                         return Err(token.at.error(
                             ErrorKind::LimitExceeded,
                             format!("the R code is nested more than {limit} levels deep"),
                         ));
                     }
-                    open.push(index);
+                    open.push((index, opened));
                 }
                 Tok::Close(close) => {
-                    let Some(opener) = open.pop() else {
+                    let Some((opener, opened)) = open.pop() else {
                         return Err(token
                             .at
                             .error(ErrorKind::RSyntax, format!("unexpected `{close}`")));
-                    };
-                    let Tok::Open(opened) = tokens[opener].tok else {
-                        unreachable!("only openers are pushed");
                     };
                     if closer_of(opened) != close {
                         return Err(token.at.error(
@@ -161,11 +158,8 @@ impl<'a> Source<'a> {
                 _ => {}
             }
         }
-        if let Some(&opener) = open.last() {
+        if let Some(&(opener, opened)) = open.last() {
             let token = &tokens[opener];
-            let Tok::Open(opened) = token.tok else {
-                unreachable!("only openers are pushed");
-            };
             return Err(token.at.error(
                 ErrorKind::RSyntax,
                 format!("the `{opened}` opened here is never closed (the text ends first)"),
@@ -257,20 +251,20 @@ impl<'a> Source<'a> {
     }
 
     fn arg(&self, first: usize, end: usize) -> Result<Arg> {
-        let named = end - first >= 2
-            && self.tokens[first + 1].tok.is_op("=")
-            && matches!(self.tokens[first].tok, Tok::Symbol { .. } | Tok::Str(_));
-        if !named {
-            return Ok(Arg {
-                name: None,
-                at: self.pos(first),
-                first,
-                end,
-            });
-        }
-        let name = match &self.tokens[first].tok {
-            Tok::Symbol { name, .. } | Tok::Str(name) => name.clone(),
-            _ => unreachable!("checked above"),
+        let name = match (&self.tokens[first].tok, self.tokens.get(first + 1)) {
+            (Tok::Symbol { name, .. } | Tok::Str(name), Some(next))
+                if first + 1 < end && next.tok.is_op("=") =>
+            {
+                name.clone()
+            }
+            _ => {
+                return Ok(Arg {
+                    name: None,
+                    at: self.pos(first),
+                    first,
+                    end,
+                })
+            }
         };
         let value = self.skip_newlines(first + 2, end);
         if value == end {
@@ -590,6 +584,7 @@ pub(crate) fn match_args<'a>(function: &str, formals: &[&str], args: &'a [Arg]) 
     }
     let mut open_slots = (0..partial_end).filter(|slot| formals[*slot] != "...");
     let mut leftover = Vec::new();
+    let mut first_unused = None;
     for (index, arg) in args.iter().enumerate() {
         if used[index] {
             continue;
@@ -600,13 +595,15 @@ pub(crate) fn match_args<'a>(function: &str, formals: &[&str], args: &'a [Arg]) 
                 continue;
             }
         }
+        first_unused.get_or_insert(index);
         leftover.push(arg);
     }
     if dots.is_none() {
-        if let Some(arg) = leftover.first() {
+        if let Some(index) = first_unused {
+            let arg = &args[index];
             let what = match &arg.name {
                 Some(name) => format!("`{name}`"),
-                None => "an unnamed argument".to_string(),
+                None => format!("number {}", index + 1),
             };
             return Err(arg.at.error(
                 ErrorKind::InvalidTool,
@@ -1386,7 +1383,7 @@ mod tests {
         let err = matched("f(1, 2, 3)", &["a", "b"]).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "invalid tool: f(): unused argument an unnamed argument (line 1, column 9)"
+            "invalid tool: f(): unused argument number 3 (line 1, column 9)"
         );
         let err = matched("f(a = 1, a = 2)", &["a"]).unwrap_err();
         assert_eq!(

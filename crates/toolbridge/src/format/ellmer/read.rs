@@ -1,0 +1,1190 @@
+//! Reading: every `tool()` call in R source to a canonical tool.
+
+use serde_json::{json, Map, Number, Value};
+
+use crate::check::validate::{check_schema, describe};
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::r::{self, Arg, Expr, ExprKind, Pos, Source, Tok};
+use crate::format::shared::{check_json_depth, check_schema_value};
+use crate::format::ReadOptions;
+use crate::limits::Limits;
+use crate::note::{Converted, NoteKind, Notes};
+use crate::pointer::Pointer;
+use crate::tool::{ActionRun, Annotations, Run, Tool, HINTS};
+
+use super::{
+    fragment, refs_of, rewrite_refs, ANNOTATION_FORMALS, DEF_KEYS, ID, NAME_RULE, PLACEHOLDER_END,
+    PLACEHOLDER_START,
+};
+
+const TOOL_FORMALS: [&str; 11] = [
+    "fun",
+    "description",
+    "...",
+    "arguments",
+    "name",
+    "convert",
+    "annotations",
+    ".name",
+    ".description",
+    ".convert",
+    ".annotations",
+];
+const BASIC_FORMALS: [&str; 2] = ["description", "required"];
+const OBJECT_FORMALS: [&str; 4] = [".description", "...", ".required", ".additional_properties"];
+
+/// A `tool(` call found in the source.
+struct ToolCall {
+    /// The `(` token.
+    open: usize,
+    at: Pos,
+    /// The variable (or list element) the tool is assigned to.
+    variable: Option<String>,
+}
+
+pub(super) fn read(text: &str, opts: &ReadOptions) -> Result<Vec<Result<Converted<Tool>>>> {
+    let source = Source::new(text, opts.limits.max_depth)?;
+    let calls = find_tool_calls(&source);
+    if calls.is_empty() {
+        return Err(Error::new(
+            ErrorKind::NotATool,
+            "found no ellmer tool() call (such as `tool(fun, \"description\", arguments = list(…))`)",
+        ));
+    }
+    if calls.len() > opts.limits.max_tools {
+        return Err(Error::new(
+            ErrorKind::LimitExceeded,
+            format!(
+                "the document holds {} tools; the limit is {}",
+                calls.len(),
+                opts.limits.max_tools
+            ),
+        ));
+    }
+    let mut unnamed = 0;
+    Ok(calls
+        .iter()
+        .map(|call| {
+            let mut notes = Notes::new();
+            let mut reader = Reader {
+                source: &source,
+                notes: &mut notes,
+                limits: &opts.limits,
+                from_schema: Vec::new(),
+                unnamed: &mut unnamed,
+            };
+            reader.tool(call).map(|tool| Converted {
+                value: tool,
+                notes: notes.into_vec(),
+            })
+        })
+        .collect())
+}
+
+/// Every `tool(` / `ellmer::tool(` call that is not inside another one.
+fn find_tool_calls(source: &Source<'_>) -> Vec<ToolCall> {
+    let tokens = &source.tokens;
+    let mut calls = Vec::new();
+    let mut index = 0;
+    while index + 1 < tokens.len() {
+        let is_tool = matches!(&tokens[index].tok, Tok::Symbol { name, .. } if name == "tool")
+            && tokens[index + 1].tok == Tok::Open('(');
+        if !is_tool {
+            index += 1;
+            continue;
+        }
+        let mut start = index;
+        if index > 0 {
+            match &tokens[index - 1].tok {
+                Tok::Op(op) if op == "$" || op == "@" => {
+                    index += 1;
+                    continue;
+                }
+                Tok::Op(op) if op == "::" || op == ":::" => {
+                    if index >= 2 && tokens[index - 2].tok.is_word("ellmer") {
+                        start = index - 2;
+                    } else {
+                        index += 1;
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let open = index + 1;
+        let close = source.partner(open);
+        calls.push(ToolCall {
+            open,
+            at: tokens[start].at,
+            variable: assigned_name(source, start, close),
+        });
+        index = close + 1;
+    }
+    calls
+}
+
+/// The name a call is assigned to: `x <- call`, `x = call` (also a list
+/// element's name), or `call -> x`.
+fn assigned_name(source: &Source<'_>, start: usize, close: usize) -> Option<String> {
+    let tokens = &source.tokens;
+    let mut before = start;
+    while before > 0 && tokens[before - 1].tok == Tok::Newline {
+        before -= 1;
+    }
+    if before >= 2 {
+        let arrow = &tokens[before - 1].tok;
+        if arrow.is_op("<-") || arrow.is_op("<<-") || arrow.is_op("=") {
+            if let Tok::Symbol { name, .. } | Tok::Str(name) = &tokens[before - 2].tok {
+                return Some(name.clone());
+            }
+        }
+    }
+    match (tokens.get(close + 1), tokens.get(close + 2)) {
+        (Some(arrow), Some(target)) if arrow.tok.is_op("->") || arrow.tok.is_op("->>") => match &target.tok {
+            Tok::Symbol { name, .. } => Some(name.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The argument bound to `current` or to its deprecated dotted spelling.
+fn pick<'m>(
+    matched: &r::Matched<'m>,
+    current: &str,
+    deprecated: &mut Vec<String>,
+) -> Result<Option<&'m Arg>> {
+    let dotted = format!(".{current}");
+    match (
+        matched.get(&TOOL_FORMALS, current),
+        matched.get(&TOOL_FORMALS, &dotted),
+    ) {
+        (Some(_), Some(old)) => Err(old.at.error(
+            ErrorKind::InvalidTool,
+            format!("tool() got both `{current}` and the deprecated `{dotted}`"),
+        )),
+        (Some(arg), None) => Ok(Some(arg)),
+        (None, Some(arg)) => {
+            deprecated.push(dotted);
+            Ok(Some(arg))
+        }
+        (None, None) => Ok(None),
+    }
+}
+
+struct Reader<'s, 'a> {
+    source: &'s Source<'a>,
+    notes: &'s mut Notes,
+    limits: &'s Limits,
+    /// Places (relative to the input schema) of `type_from_schema()` values.
+    from_schema: Vec<Pointer>,
+    /// How many tools so far were named `tool_NNN`.
+    unnamed: &'s mut usize,
+}
+
+impl Reader<'_, '_> {
+    fn invalid(&self, at: Pos, detail: impl Into<String>) -> Error {
+        at.error(ErrorKind::InvalidTool, detail)
+    }
+
+    fn note(&mut self, kind: NoteKind, at: Pointer, pos: Pos, message: impl Into<String>) {
+        let message = format!("{} ({pos})", message.into());
+        self.notes.push(kind, at, message);
+    }
+
+    fn value(&self, arg: &Arg) -> Result<Expr> {
+        self.source.parse(arg.first, arg.end)
+    }
+
+    fn args(&self, open: usize) -> Result<Vec<Arg>> {
+        self.source.call_args(open)
+    }
+
+    fn tool(&mut self, call: &ToolCall) -> Result<Tool> {
+        let args = self.args(call.open)?;
+        let matched = r::match_args("tool", &TOOL_FORMALS, &args)?;
+        let mut deprecated = Vec::new();
+        let description_arg = pick(&matched, "description", &mut deprecated)?;
+        let name_arg = pick(&matched, "name", &mut deprecated)?;
+        let convert_arg = pick(&matched, "convert", &mut deprecated)?;
+        let annotations_arg = pick(&matched, "annotations", &mut deprecated)?;
+        let Some(fun_arg) = matched.get(&TOOL_FORMALS, "fun") else {
+            return Err(self.invalid(call.at, "tool() needs the R function as its first argument"));
+        };
+        let Some(description_arg) = description_arg else {
+            return Err(self.invalid(call.at, "tool() needs a description (its second argument)"));
+        };
+        // Argument types: `arguments = list(…)`, or (deprecated) named arguments in `...`.
+        let type_args: Vec<Arg> = match matched.get(&TOOL_FORMALS, "arguments") {
+            Some(_) if !matched.dots.is_empty() => return Err(self.invalid(
+                matched.dots[0].at,
+                "tool() got argument types both in `arguments = list(…)` and, deprecated, as named arguments",
+            )),
+            Some(arguments) => {
+                let expr = self.value(arguments)?;
+                match (&expr.kind, expr.call_of(&["base"])) {
+                    (_, Some(("list", open))) => self.args(open)?,
+                    (ExprKind::Null, _) => Vec::new(),
+                    _ => {
+                        return Err(self.invalid(
+                            expr.at,
+                            format!(
+                                "`arguments` must be list(name = type_…(), …), found {}",
+                                expr.describe()
+                            ),
+                        ))
+                    }
+                }
+            }
+            None if matched.dots.is_empty() => Vec::new(),
+            None => {
+                deprecated.push("...".to_string());
+                matched.dots.iter().map(|arg| (*arg).clone()).collect()
+            }
+        };
+        if !deprecated.is_empty() {
+            let used: Vec<String> = deprecated
+                .iter()
+                .map(|name| {
+                    if name == "..." {
+                        "argument types in `...`".to_string()
+                    } else {
+                        format!("`{name}`")
+                    }
+                })
+                .collect();
+            self.note(
+                NoteKind::Normalized { field: "tool".into() },
+                Pointer::root(),
+                call.at,
+                format!(
+                    "{} belong to ellmer's deprecated pre-0.3.0 tool() form; read as the current form",
+                    used.join(", ")
+                ),
+            );
+        }
+        let description_expr = self.value(description_arg)?;
+        let description = match &description_expr.kind {
+            ExprKind::Str(text) => text.clone(),
+            _ => {
+                return Err(self.invalid(
+                    description_expr.at,
+                    format!(
+                        "the tool description must be a string, found {}",
+                        description_expr.describe()
+                    ),
+                ))
+            }
+        };
+
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        let mut ignored = Vec::new();
+        let mut names: Vec<&str> = Vec::new();
+        for arg in &type_args {
+            let Some(name) = arg.name.as_deref() else {
+                return Err(self.invalid(arg.at, "every tool argument needs a name (`name = type_…()`)"));
+            };
+            if names.contains(&name) {
+                return Err(self.invalid(arg.at, format!("the tool argument `{name}` is given twice")));
+            }
+            names.push(name);
+            let expr = self.value(arg)?;
+            let rel = Pointer::root().key("properties").key(name);
+            let rpath = Pointer::root().key("arguments").key(name);
+            if let Some(("type_ignore", open)) = expr.call_of(&["ellmer"]) {
+                if let Some(extra) = self.args(open)?.first() {
+                    return Err(self.invalid(extra.at, "type_ignore() takes no arguments"));
+                }
+                self.note(
+                    NoteKind::Kept { key: "ignore".into() },
+                    rpath,
+                    expr.at,
+                    format!(
+                        "`{name}` = type_ignore() is hidden from the model (the R default is used); \
+                         kept under vendor.ellmer.ignore"
+                    ),
+                );
+                ignored.push(Value::String(name.to_string()));
+                continue;
+            }
+            let (schema, is_required) = self.read_type(&expr, &rel, &rpath)?;
+            if is_required {
+                required.push(Value::String(name.to_string()));
+            }
+            properties.insert(name.to_string(), schema);
+        }
+
+        // The function: verbatim source, unless it is our placeholder.
+        let fun_text = self.source.slice(fun_arg.first, fun_arg.end).to_string();
+        let fun_expr = self.source.parse(fun_arg.first, fun_arg.end).ok();
+        let mut placeholder = false;
+        let mut fun_symbol = None;
+        match fun_expr.as_ref().map(|expr| &expr.kind) {
+            Some(ExprKind::Symbol {
+                namespace: None,
+                name,
+            }) => fun_symbol = Some(name.clone()),
+            Some(ExprKind::Function { open }) => {
+                let open = *open;
+                let formals = self.source.formals(open)?;
+                if !formals.iter().any(|(formal, _)| formal == "...") {
+                    let mut formal_names: Vec<&str> =
+                        formals.iter().map(|(formal, _)| formal.as_str()).collect();
+                    let mut argument_names = names.clone();
+                    formal_names.sort_unstable();
+                    argument_names.sort_unstable();
+                    if formal_names != argument_names {
+                        return Err(self.invalid(
+                            fun_arg.at,
+                            format!(
+                                "the function's formals ({}) and the argument names ({}) differ; ellmer requires \
+                                 them to be the same",
+                                formals.iter().map(|(f, _)| f.as_str()).collect::<Vec<_>>().join(", "),
+                                names.join(", ")
+                            ),
+                        ));
+                    }
+                }
+                placeholder = self.is_placeholder(self.source.partner(open) + 1, fun_arg.end);
+            }
+            _ => {}
+        }
+
+        let name = self.tool_name(call, name_arg, fun_symbol.as_deref())?;
+        let mut schema = Map::new();
+        schema.insert("type".into(), json!("object"));
+        if !properties.is_empty() {
+            schema.insert("properties".into(), Value::Object(properties));
+        }
+        if !required.is_empty() {
+            schema.insert("required".into(), Value::Array(required));
+        }
+        let mut schema = Value::Object(schema);
+        self.hoist_defs(&mut schema);
+        let schema = check_schema_value(&schema, &Pointer::root().key("inputSchema"), &mut Notes::new())
+            .map_err(|err| err.with_position(call.at.line, call.at.column))?;
+
+        let mut tool = Tool::new(name, schema);
+        tool.description = Some(description);
+        if !placeholder {
+            tool.run = Some(Run::Action(ActionRun {
+                handler: Some([("r".to_string(), fun_text)].into_iter().collect()),
+            }));
+        }
+        if let Some(arg) = annotations_arg {
+            tool.annotations = self.annotations(arg)?;
+        }
+        let mut vendor = Map::new();
+        if let Some(arg) = convert_arg {
+            match self.value(arg)?.kind {
+                ExprKind::Bool(true) => {}
+                ExprKind::Bool(false) => {
+                    vendor.insert("convert".into(), json!(false));
+                }
+                _ => return Err(self.invalid(arg.at, "`convert` must be TRUE or FALSE")),
+            }
+        }
+        if !ignored.is_empty() {
+            vendor.insert("ignore".into(), Value::Array(ignored));
+        }
+        tool.set_vendor_fields(ID, vendor);
+        Ok(tool)
+    }
+
+    fn is_placeholder(&self, body: usize, end: usize) -> bool {
+        let tokens: Vec<&Tok> = self.source.tokens[body..end]
+            .iter()
+            .map(|token| &token.tok)
+            .filter(|tok| **tok != Tok::Newline)
+            .collect();
+        match tokens.as_slice() {
+            [stop, Tok::Open('('), Tok::Str(message), Tok::Close(')')] => {
+                stop.is_word("stop")
+                    && message.starts_with(PLACEHOLDER_START)
+                    && message.ends_with(PLACEHOLDER_END)
+            }
+            _ => false,
+        }
+    }
+
+    fn tool_name(
+        &mut self,
+        call: &ToolCall,
+        name_arg: Option<&Arg>,
+        fun_symbol: Option<&str>,
+    ) -> Result<String> {
+        if let Some(arg) = name_arg {
+            match self.value(arg)?.kind {
+                ExprKind::Str(name) => return self.checked_name(name, arg.at),
+                ExprKind::Null => {}
+                _ => return Err(self.invalid(arg.at, "the tool name must be a string")),
+            }
+        }
+        if let Some(symbol) = fun_symbol {
+            return self.checked_name(symbol.to_string(), call.at);
+        }
+        let (name, origin) = match &call.variable {
+            Some(variable) => (
+                NAME_RULE.fit(variable),
+                format!("the variable `{variable}` it is assigned to"),
+            ),
+            None => {
+                *self.unnamed += 1;
+                (
+                    format!("tool_{:03}", self.unnamed),
+                    "its place in the file, as ellmer numbers unnamed tools".to_string(),
+                )
+            }
+        };
+        self.note(
+            NoteKind::Defaulted { field: "name".into() },
+            Pointer::root().key("name"),
+            call.at,
+            format!(
+                "the tool has no name and its function is not a plain name; named {name:?} after {origin}"
+            ),
+        );
+        Ok(name)
+    }
+
+    fn checked_name(&self, name: String, at: Pos) -> Result<String> {
+        if NAME_RULE.accepts(&name) {
+            Ok(name)
+        } else {
+            Err(self.invalid(
+                at,
+                format!("the tool name {name:?} breaks ellmer's rule ^[a-zA-Z0-9_-]+$"),
+            ))
+        }
+    }
+
+    /// Reads a `type_*()` call: its schema and whether it is required. `rel`
+    /// is its place in the input schema, `rpath` its place in the R call (for
+    /// notes).
+    fn read_type(&mut self, expr: &Expr, rel: &Pointer, rpath: &Pointer) -> Result<(Value, bool)> {
+        let Some((function, open)) = expr.call_of(&["ellmer"]) else {
+            return Err(self.invalid(
+                expr.at,
+                format!(
+                    "an argument type must be a type_*() call, found {}",
+                    expr.describe()
+                ),
+            ));
+        };
+        let args = self.args(open)?;
+        match function {
+            "type_boolean" | "type_integer" | "type_number" | "type_string" => {
+                let matched = r::match_args(function, &BASIC_FORMALS, &args)?;
+                let mut schema = Map::new();
+                schema.insert("type".into(), json!(&function[5..]));
+                self.describe_into(&mut schema, matched.bound[0], function)?;
+                let required = self.flag(matched.bound[1], "required", function)?;
+                Ok((Value::Object(schema), required))
+            }
+            "type_enum" => {
+                let (formals, old) = self.order(&args, ["values", "description", "required"], |first, second| {
+                    matches!(first, ExprKind::Str(_) | ExprKind::Null)
+                        && second.is_some_and(|second| !matches!(second, ExprKind::Str(_) | ExprKind::Null))
+                })?;
+                let matched = r::match_args(function, &formals, &args)?;
+                let values_arg = matched.get(&formals, "values");
+                let Some(values_arg) = values_arg else {
+                    return Err(self.invalid(expr.at, "type_enum() needs its values"));
+                };
+                let values = self.enum_values(values_arg)?;
+                let mut schema = Map::new();
+                schema.insert("type".into(), json!("string"));
+                self.describe_into(&mut schema, matched.get(&formals, "description"), function)?;
+                schema.insert("enum".into(), Value::Array(values));
+                if old {
+                    self.old_order_note(rpath, expr.at, function);
+                }
+                let required = self.flag(matched.get(&formals, "required"), "required", function)?;
+                Ok((Value::Object(schema), required))
+            }
+            "type_array" => {
+                let (formals, old) = self.order(&args, ["items", "description", "required"], |first, second| {
+                    matches!(first, ExprKind::Str(_) | ExprKind::Null) && second.is_some()
+                })?;
+                let matched = r::match_args(function, &formals, &args)?;
+                let Some(items_arg) = matched.get(&formals, "items") else {
+                    return Err(self.invalid(expr.at, "type_array() needs the type of its items"));
+                };
+                let items_expr = self.value(items_arg)?;
+                let (items, _) = self.read_type(&items_expr, &rel.key("items"), &rpath.key("items"))?;
+                let mut schema = Map::new();
+                schema.insert("type".into(), json!("array"));
+                self.describe_into(&mut schema, matched.get(&formals, "description"), function)?;
+                schema.insert("items".into(), items);
+                if old {
+                    self.old_order_note(rpath, expr.at, function);
+                }
+                let required = self.flag(matched.get(&formals, "required"), "required", function)?;
+                Ok((Value::Object(schema), required))
+            }
+            "type_object" => {
+                let matched = r::match_args(function, &OBJECT_FORMALS, &args)?;
+                let mut schema = Map::new();
+                schema.insert("type".into(), json!("object"));
+                self.describe_into(&mut schema, matched.bound[0], function)?;
+                let mut properties = Map::new();
+                let mut required = Vec::new();
+                for arg in &matched.dots {
+                    let Some(name) = arg.name.as_deref() else {
+                        return Err(self.invalid(arg.at, "type_object(): every property needs a name"));
+                    };
+                    if properties.contains_key(name) {
+                        return Err(self.invalid(arg.at, format!("type_object(): the property `{name}` is given twice")));
+                    }
+                    let child = self.value(arg)?;
+                    let (child_schema, is_required) =
+                        self.read_type(&child, &rel.key("properties").key(name), &rpath.key(name))?;
+                    if is_required {
+                        required.push(Value::String(name.to_string()));
+                    }
+                    properties.insert(name.to_string(), child_schema);
+                }
+                schema.insert("properties".into(), Value::Object(properties));
+                if !required.is_empty() {
+                    schema.insert("required".into(), Value::Array(required));
+                }
+                if let Some(arg) = matched.bound[3] {
+                    let allowed = self.flag(Some(arg), ".additional_properties", function)?;
+                    schema.insert("additionalProperties".into(), Value::Bool(allowed));
+                }
+                let required = self.flag(matched.bound[2], ".required", function)?;
+                Ok((Value::Object(schema), required))
+            }
+            "type_from_schema" => {
+                let formals = ["text", "path"];
+                let matched = r::match_args(function, &formals, &args)?;
+                if let Some(path) = matched.bound[1] {
+                    return Err(self.invalid(
+                        path.at,
+                        "type_from_schema(path = …) reads a file, and toolbridge reads no files: put the JSON in \
+                         type_from_schema(text = '…')",
+                    ));
+                }
+                let Some(text_arg) = matched.bound[0] else {
+                    return Err(self.invalid(expr.at, "type_from_schema() needs text = '<JSON schema>'"));
+                };
+                let text_expr = self.value(text_arg)?;
+                let ExprKind::Str(text) = &text_expr.kind else {
+                    return Err(self.invalid(
+                        text_expr.at,
+                        format!("type_from_schema(text = …) must be a string, found {}", text_expr.describe()),
+                    ));
+                };
+                let schema = self.json_schema(text, text_expr.at)?;
+                self.from_schema.push(rel.clone());
+                Ok((schema, true))
+            }
+            "type_ignore" => Err(self.invalid(
+                expr.at,
+                "type_ignore() marks a tool argument; it cannot appear inside type_array() or type_object()",
+            )),
+            other => Err(self.invalid(
+                expr.at,
+                format!(
+                    "{other}() is not one of ellmer's types (type_boolean, type_integer, type_number, type_string, \
+                     type_enum, type_array, type_object, type_from_schema, type_ignore)"
+                ),
+            )),
+        }
+    }
+
+    /// The formals of `type_enum()`/`type_array()`: ≥ 0.3.0's order, or 0.2's
+    /// (description first) when `old_order(first, second)` says so for the
+    /// first two positional arguments and no name settles it.
+    fn order(
+        &self,
+        args: &[Arg],
+        current: [&'static str; 3],
+        old_order: impl Fn(&ExprKind, Option<&ExprKind>) -> bool,
+    ) -> Result<([&'static str; 3], bool)> {
+        let named_first = args.iter().any(|arg| {
+            arg.name.as_deref().is_some_and(|name| {
+                !name.is_empty() && (current[0].starts_with(name) || current[1].starts_with(name))
+            })
+        });
+        let positional: Vec<&Arg> = args.iter().filter(|arg| arg.name.is_none()).collect();
+        if named_first || positional.is_empty() {
+            return Ok((current, false));
+        }
+        let first = self.value(positional[0])?.kind;
+        let second = match positional.get(1) {
+            Some(arg) => Some(self.value(arg)?.kind),
+            None => None,
+        };
+        if old_order(&first, second.as_ref()) {
+            Ok(([current[1], current[0], current[2]], true))
+        } else {
+            Ok((current, false))
+        }
+    }
+
+    fn old_order_note(&mut self, rpath: &Pointer, at: Pos, function: &str) {
+        self.note(
+            NoteKind::Normalized {
+                field: function.to_string(),
+            },
+            rpath.clone(),
+            at,
+            format!("{function}() has its description first, as in ellmer 0.2; read in that order"),
+        );
+    }
+
+    fn describe_into(
+        &self,
+        schema: &mut Map<String, Value>,
+        arg: Option<&Arg>,
+        function: &str,
+    ) -> Result<()> {
+        let Some(arg) = arg else { return Ok(()) };
+        let expr = self.value(arg)?;
+        match expr.kind {
+            ExprKind::Str(text) => {
+                schema.insert("description".into(), Value::String(text));
+                Ok(())
+            }
+            ExprKind::Null => Ok(()),
+            _ => Err(self.invalid(
+                expr.at,
+                format!(
+                    "{function}(): the description must be a string or NULL, found {}",
+                    expr.describe()
+                ),
+            )),
+        }
+    }
+
+    fn flag(&self, arg: Option<&Arg>, what: &str, function: &str) -> Result<bool> {
+        let Some(arg) = arg else { return Ok(true) };
+        let expr = self.value(arg)?;
+        match expr.kind {
+            ExprKind::Bool(value) => Ok(value),
+            _ => Err(self.invalid(
+                expr.at,
+                format!(
+                    "{function}(): `{what}` must be TRUE or FALSE, found {}",
+                    expr.describe()
+                ),
+            )),
+        }
+    }
+
+    fn enum_values(&self, arg: &Arg) -> Result<Vec<Value>> {
+        let expr = self.value(arg)?;
+        let elements: Vec<Expr> = match (&expr.kind, expr.call_of(&["base"])) {
+            (ExprKind::Str(_), _) => vec![expr.clone()],
+            (_, Some(("c", open))) => {
+                let mut elements = Vec::new();
+                for element in self.args(open)? {
+                    if element.name.is_some() {
+                        return Err(self.invalid(element.at, "type_enum(): the values must not be named"));
+                    }
+                    elements.push(self.value(&element)?);
+                }
+                elements
+            }
+            _ => {
+                return Err(self.invalid(
+                    expr.at,
+                    format!(
+                        "type_enum(): the values must be c(\"a\", \"b\", …), found {}",
+                        expr.describe()
+                    ),
+                ))
+            }
+        };
+        if elements.is_empty() {
+            return Err(self.invalid(expr.at, "type_enum(): there must be at least one value"));
+        }
+        elements
+            .into_iter()
+            .map(|element| match element.kind {
+                ExprKind::Str(text) => Ok(Value::String(text)),
+                _ => Err(self.invalid(
+                    element.at,
+                    format!(
+                        "type_enum(): every value must be a string, found {}",
+                        element.describe()
+                    ),
+                )),
+            })
+            .collect()
+    }
+
+    fn json_schema(&self, text: &str, at: Pos) -> Result<Value> {
+        check_json_depth(text, self.limits.max_depth).map_err(|err| {
+            at.error(
+                ErrorKind::LimitExceeded,
+                format!("type_from_schema(): {}", err.detail()),
+            )
+        })?;
+        let value: Value = serde_json::from_str(text).map_err(|err| {
+            let (line, column) = (err.line(), err.column());
+            let detail = Error::from(err).detail().to_string();
+            at.error(
+                ErrorKind::InvalidJson,
+                format!("type_from_schema(): {detail} (JSON line {line}, column {column})"),
+            )
+        })?;
+        if !value.is_object() {
+            return Err(at.error(
+                ErrorKind::InvalidSchema,
+                format!(
+                    "type_from_schema() needs a JSON object, found {}",
+                    describe(&value)
+                ),
+            ));
+        }
+        check_schema(&value).map_err(|violation| {
+            at.error(
+                ErrorKind::InvalidSchema,
+                format!(
+                    "type_from_schema(): {} (at {} in its JSON)",
+                    violation.message, violation.at
+                ),
+            )
+        })?;
+        Ok(value)
+    }
+
+    /// Moves definitions that writing embedded in `type_from_schema()` values
+    /// back to the root, and their `$ref`s with them.
+    fn hoist_defs(&mut self, schema: &mut Value) {
+        for place in std::mem::take(&mut self.from_schema) {
+            for key in DEF_KEYS {
+                let prefix = format!("#{}/{key}/", fragment(&place));
+                let Some(node) = schema.pointer_mut(place.as_str()) else {
+                    continue;
+                };
+                let has_refs = refs_of(node)
+                    .iter()
+                    .any(|reference| reference.starts_with(&prefix));
+                let Some(defs) = node
+                    .get(key)
+                    .and_then(Value::as_object)
+                    .filter(|_| has_refs)
+                    .cloned()
+                else {
+                    continue;
+                };
+                let root_defs = schema.get(key).and_then(Value::as_object);
+                let mut moved_value = Value::Object(defs);
+                rewrite_refs(&mut moved_value, &prefix, &format!("#/{key}/"));
+                let clashes = moved_value.as_object().into_iter().flatten().any(|(name, def)| {
+                    root_defs
+                        .and_then(|root| root.get(name))
+                        .is_some_and(|existing| existing != def)
+                });
+                if clashes {
+                    continue;
+                }
+                let Some(node) = schema.pointer_mut(place.as_str()) else {
+                    continue;
+                };
+                if let Some(object) = node.as_object_mut() {
+                    object.shift_remove(key);
+                }
+                rewrite_refs(node, &prefix, &format!("#/{key}/"));
+                if let Value::Object(root) = schema {
+                    let target = root.entry(key).or_insert_with(|| Value::Object(Map::new()));
+                    if let (Value::Object(target), Value::Object(moved)) = (target, moved_value) {
+                        for (name, def) in moved {
+                            target.entry(name).or_insert(def);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn annotations(&mut self, arg: &Arg) -> Result<Option<Annotations>> {
+        let expr = self.value(arg)?;
+        let entries: Vec<(String, Arg)> = match (&expr.kind, expr.call_of(&["ellmer", "base"])) {
+            (ExprKind::Null, _) => return Ok(None),
+            (_, Some(("tool_annotations", open))) => {
+                let args = self.args(open)?;
+                let matched = r::match_args("tool_annotations", &ANNOTATION_FORMALS, &args)?;
+                let mut entries: Vec<(String, Arg)> = ANNOTATION_FORMALS[..5]
+                    .iter()
+                    .zip(&matched.bound)
+                    .filter_map(|(name, arg)| arg.map(|arg| (name.to_string(), arg.clone())))
+                    .collect();
+                for extra in &matched.dots {
+                    let Some(name) = &extra.name else {
+                        return Err(self.invalid(
+                            extra.at,
+                            "tool_annotations(): every extra annotation needs a name",
+                        ));
+                    };
+                    entries.push((name.clone(), (*extra).clone()));
+                }
+                entries
+            }
+            (_, Some(("list", open))) => {
+                let mut entries = Vec::new();
+                for entry in self.args(open)? {
+                    let Some(name) = entry.name.clone() else {
+                        return Err(self.invalid(entry.at, "every annotation in list(…) needs a name"));
+                    };
+                    entries.push((name, entry));
+                }
+                entries
+            }
+            _ => {
+                return Err(self.invalid(
+                    expr.at,
+                    format!(
+                        "`annotations` must be tool_annotations(…) or list(…), found {}",
+                        expr.describe()
+                    ),
+                ))
+            }
+        };
+        let mut annotations = Annotations::default();
+        let mut seen: Vec<String> = Vec::new();
+        for (name, entry) in entries {
+            if seen.contains(&name) {
+                return Err(self.invalid(entry.at, format!("the annotation `{name}` is given twice")));
+            }
+            seen.push(name.clone());
+            let value = self.value(&entry)?;
+            if name == "title" {
+                match value.kind {
+                    ExprKind::Str(title) => annotations.title = Some(title),
+                    ExprKind::Null => {}
+                    _ => {
+                        return Err(self.invalid(
+                            value.at,
+                            format!(
+                                "the annotation title must be a string, found {}",
+                                value.describe()
+                            ),
+                        ))
+                    }
+                }
+            } else if let Some((camel, _, _)) = HINTS.iter().find(|(_, snake, _)| *snake == name) {
+                match value.kind {
+                    ExprKind::Bool(flag) => {
+                        annotations.set_hint(camel, Some(flag));
+                    }
+                    ExprKind::Null => {}
+                    _ => {
+                        return Err(self.invalid(
+                            value.at,
+                            format!("`{name}` must be TRUE, FALSE or NULL, found {}", value.describe()),
+                        ))
+                    }
+                }
+            } else if let Some((camel, snake, _)) = HINTS.iter().find(|(camel, _, _)| *camel == name) {
+                return Err(self.invalid(
+                    entry.at,
+                    format!("ellmer spells the MCP hint {camel} as `{snake}`"),
+                ));
+            } else if let Some(json) = self.json_value(&value, 0)? {
+                annotations.extra.insert(name, json);
+            }
+        }
+        Ok((!annotations.is_empty()).then_some(annotations))
+    }
+
+    /// An R value as JSON: strings, numbers, TRUE/FALSE, `c()` of scalars,
+    /// `list()` (an array, or an object when every element is named).
+    /// `NULL` (and an empty `c()`) is "absent".
+    fn json_value(&self, expr: &Expr, depth: usize) -> Result<Option<Value>> {
+        if depth > self.limits.max_depth {
+            return Err(expr.at.error(
+                ErrorKind::LimitExceeded,
+                "the annotation value is nested too deeply",
+            ));
+        }
+        Ok(Some(match &expr.kind {
+            ExprKind::Str(text) => Value::String(text.clone()),
+            ExprKind::Bool(flag) => Value::Bool(*flag),
+            ExprKind::Num(text) => Value::Number(self.number(text, expr.at)?),
+            ExprKind::Null => return Ok(None),
+            _ => match expr.call_of(&["base"]) {
+                Some(("c", open)) => {
+                    let mut items = Vec::new();
+                    for element in self.args(open)? {
+                        if element.name.is_some() {
+                            return Err(self.invalid(element.at, "named elements in c() are not supported; use list()"));
+                        }
+                        let value = self.value(&element)?;
+                        if matches!(value.call_of(&["base"]), Some(("c" | "list", _))) {
+                            return Err(self.invalid(value.at, "c() here may hold only strings, numbers and TRUE/FALSE"));
+                        }
+                        if let Some(item) = self.json_value(&value, depth + 1)? {
+                            items.push(item);
+                        }
+                    }
+                    match items.len() {
+                        0 => return Ok(None),
+                        1 => items.remove(0),
+                        _ => Value::Array(items),
+                    }
+                }
+                Some(("list", open)) => {
+                    let elements = self.args(open)?;
+                    let named = elements.iter().filter(|element| element.name.is_some()).count();
+                    if named == 0 {
+                        let mut items = Vec::new();
+                        for element in &elements {
+                            let value = self.value(element)?;
+                            items.push(self.json_value(&value, depth + 1)?.unwrap_or(Value::Null));
+                        }
+                        Value::Array(items)
+                    } else if named == elements.len() {
+                        let mut object = Map::new();
+                        for element in &elements {
+                            let value = self.value(element)?;
+                            let item = self.json_value(&value, depth + 1)?.unwrap_or(Value::Null);
+                            object.insert(element.name.clone().unwrap_or_default(), item);
+                        }
+                        Value::Object(object)
+                    } else {
+                        return Err(self.invalid(expr.at, "a list() here must name all of its elements or none"));
+                    }
+                }
+                _ => {
+                    return Err(self.invalid(
+                        expr.at,
+                        format!(
+                            "an annotation value must be a string, number, TRUE/FALSE, NULL, c() or list(), found {}",
+                            expr.describe()
+                        ),
+                    ))
+                }
+            },
+        }))
+    }
+
+    fn number(&self, text: &str, at: Pos) -> Result<Number> {
+        parse_number(text)
+            .ok_or_else(|| self.invalid(at, format!("the number {text} has no JSON equivalent")))
+    }
+}
+
+/// An R number literal as a JSON number (`5L` → 5, `0x1F` → 31, `.5` → 0.5).
+fn parse_number(text: &str) -> Option<Number> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let digits = digits.strip_suffix('L').unwrap_or(digits);
+    if digits.ends_with('i') {
+        return None;
+    }
+    if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        let value = i64::from_str_radix(hex, 16).ok()?;
+        return Some(Number::from(if negative { -value } else { value }));
+    }
+    let mut json = String::new();
+    if negative {
+        json.push('-');
+    }
+    if digits.starts_with('.') {
+        json.push('0');
+    }
+    json.push_str(digits);
+    let json = json.replace(".e", ".0e").replace(".E", ".0E");
+    let json = if json.ends_with('.') {
+        format!("{json}0")
+    } else {
+        json
+    };
+    serde_json::from_str::<Number>(&json).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::testing::*;
+    use super::*;
+
+    #[test]
+    fn reads_the_seed_in_the_dotted_form() {
+        let converted = read_one(SEED).unwrap();
+        assert_eq!(
+            converted.value.to_value(),
+            json!({
+                "name": "rnorm",
+                "description": "Drawn numbers from a random normal distribution",
+                "inputSchema": {"type": "object", "properties": {
+                    "n": {"type": "integer", "description": "The number of observations. Must be a positive integer."},
+                    "mean": {"type": "number", "description": "The mean value of the distribution."},
+                    "sd": {"type": "number", "description": "The standard deviation of the distribution. Must be a non-negative number."}
+                }, "required": ["n", "mean", "sd"]},
+                "annotations": {"title": "Draw Random Normal Numbers", "readOnlyHint": true, "openWorldHint": false},
+                "run": {"kind": "action", "handler": {"r": "rnorm"}}
+            })
+        );
+        let notes: Vec<String> = converted.notes.iter().map(|note| note.message.clone()).collect();
+        assert_eq!(
+            notes,
+            ["`.description`, `.annotations`, argument types in `...` belong to ellmer's deprecated pre-0.3.0 tool() \
+              form; read as the current form (line 2, column 15)"]
+        );
+    }
+
+    #[test]
+    fn reads_every_type_in_both_argument_orders() {
+        let text = r#"
+tool(function(a, b, c, d, e, f, g = NULL, h = NULL) NULL, "Every type.", arguments = list(
+  a = type_enum(c("x", "y"), "New order."),
+  b = type_enum("Old order.", c("x", "y")),
+  c = type_array(type_string("Item."), "New order."),
+  d = type_array("Old order.", type_boolean()),
+  e = ellmer::type_object(.description = NULL, p = type_number(), q = type_integer(required = F)),
+  f = type_enum(values = "one", desc = "Partial name."),
+  g = type_from_schema(text = '{"type": "string", "format": "date"}'),
+  h = type_string(NULL, FALSE)
+), name = "every_type", convert = FALSE)
+"#;
+        let converted = read_one(text).unwrap();
+        assert_eq!(
+            converted.value.to_value(),
+            json!({
+                "name": "every_type",
+                "description": "Every type.",
+                "inputSchema": {"type": "object", "properties": {
+                    "a": {"type": "string", "description": "New order.", "enum": ["x", "y"]},
+                    "b": {"type": "string", "description": "Old order.", "enum": ["x", "y"]},
+                    "c": {"type": "array", "description": "New order.", "items": {"type": "string", "description": "Item."}},
+                    "d": {"type": "array", "description": "Old order.", "items": {"type": "boolean"}},
+                    "e": {"type": "object", "properties": {"p": {"type": "number"}, "q": {"type": "integer"}}, "required": ["p"]},
+                    "f": {"type": "string", "description": "Partial name.", "enum": ["one"]},
+                    "g": {"type": "string", "format": "date"},
+                    "h": {"type": "string"}
+                }, "required": ["a", "b", "c", "d", "e", "f", "g"]},
+                "run": {"kind": "action", "handler": {"r": "function(a, b, c, d, e, f, g = NULL, h = NULL) NULL"}},
+                "vendor": {"ellmer": {"convert": false}}
+            })
+        );
+        let notes: Vec<String> = converted
+            .notes
+            .iter()
+            .map(|note| format!("{} {}", note.at, note.message))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                "/arguments/b type_enum() has its description first, as in ellmer 0.2; read in that order (line 4, column 7)",
+                "/arguments/d type_array() has its description first, as in ellmer 0.2; read in that order (line 6, column 7)",
+            ]
+        );
+    }
+
+    #[test]
+    fn reader_errors_name_line_and_column() {
+        let cases = [
+            ("tool(f, \"d\", arguments = list(x = type_strin()))", "invalid tool: type_strin() is not one of ellmer's types (type_boolean, type_integer, type_number, type_string, type_enum, type_array, type_object, type_from_schema, type_ignore) (line 1, column 35)"),
+            ("tool(f, \"d\",\n  arguments = list(x = type_string(paste(\"a\", \"b\"))))", "invalid tool: type_string(): the description must be a string or NULL, found a call of paste() (line 2, column 36)"),
+            ("tool(f, \"d\", arguments = list(x = type_from_schema(path = \"s.json\")))", "invalid tool: type_from_schema(path = …) reads a file, and toolbridge reads no files: put the JSON in type_from_schema(text = '…') (line 1, column 52)"),
+            ("tool(f, \"d\", arguments = list(x = type_from_schema('{\"type\": 1}')))", "invalid schema: type_from_schema(): must be a JSON type name (string, number, integer, boolean, object, array, null) or a list of them; found 1 (at /type in its JSON) (line 1, column 52)"),
+            ("tool(f, \"d\", arguments = list(x = type_from_schema('{\"type\": ')))", "invalid JSON: type_from_schema(): EOF while parsing a value (JSON line 1, column 9) (line 1, column 52)"),
+            ("tool(f)", "invalid tool: tool() needs a description (its second argument) (line 1, column 1)"),
+            ("tool(f, 'd', name = 'a b')", "invalid tool: the tool name \"a b\" breaks ellmer's rule ^[a-zA-Z0-9_-]+$ (line 1, column 14)"),
+            ("tool(f, 'd', description = 'e')", "invalid tool: every tool argument needs a name (`name = type_…()`) (line 1, column 9)"),
+            ("tool(f, 'd', .description = 'e')", "invalid tool: tool() got both `description` and the deprecated `.description` (line 1, column 14)"),
+            ("tool(f, 'd', x = type_string(), arguments = list())", "invalid tool: tool() got argument types both in `arguments = list(…)` and, deprecated, as named arguments (line 1, column 14)"),
+            ("tool(function(x) x, 'd', arguments = list(y = type_string()))", "invalid tool: the function's formals (x) and the argument names (y) differ; ellmer requires them to be the same (line 1, column 6)"),
+            ("tool(f, 'd', arguments = list(x = type_enum(c(1, 2))))", "invalid tool: type_enum(): every value must be a string, found the number 1 (line 1, column 47)"),
+            ("tool(f, 'd', arguments = list(x = type_array(type_ignore())))", "invalid tool: type_ignore() marks a tool argument; it cannot appear inside type_array() or type_object() (line 1, column 46)"),
+            ("tool(f, 'd', arguments = list(x = type_string() + 1))", "invalid tool: unexpected `+` here: toolbridge reads strings, numbers, TRUE/FALSE, NULL, NA, names and calls such as c(), list() and ellmer's type_*() (line 1, column 49)"),
+            ("tool(f, 'd', annotations = tool_annotations(read_only_hint = 'yes'))", "invalid tool: `read_only_hint` must be TRUE, FALSE or NULL, found a string (line 1, column 62)"),
+            ("tool(f, 'd', annotations = list(readOnlyHint = TRUE))", "invalid tool: ellmer spells the MCP hint readOnlyHint as `read_only_hint` (line 1, column 33)"),
+            ("x <- 1\ny <- f(2)\n", "not a tool definition: found no ellmer tool() call (such as `tool(fun, \"description\", arguments = list(…))`)"),
+            ("tool(f, 'd'", "R syntax error: the `(` opened here is never closed (the text ends first) (line 1, column 5)"),
+        ];
+        let wrong: Vec<String> = cases
+            .iter()
+            .filter(|(text, expected)| read_error(text) != *expected)
+            .map(|(text, _)| format!("{text}\n  gives: {}", read_error(text)))
+            .collect();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn finds_tools_anywhere_and_names_them() {
+        let text = r#"
+library(ellmer)
+# tool(commented, "out")
+tools <- list(
+  first = tool(function() 1, "First."),
+  ellmer::tool(stats::rnorm, 'Second.')
+)
+chat$tool(not_a_tool)
+tool(\() 3, "Third.") -> third
+"#;
+        let tools: Vec<(String, Vec<String>)> = read(text, &ReadOptions::default())
+            .unwrap()
+            .into_iter()
+            .map(|tool| {
+                let tool = tool.unwrap();
+                (
+                    tool.value.name,
+                    tool.notes.into_iter().map(|note| note.message).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            tools,
+            vec![
+                ("first".to_string(), vec!["the tool has no name and its function is not a plain name; named \"first\" after the variable `first` it is assigned to (line 5, column 11)".to_string()]),
+                ("tool_001".to_string(), vec!["the tool has no name and its function is not a plain name; named \"tool_001\" after its place in the file, as ellmer numbers unnamed tools (line 6, column 3)".to_string()]),
+                ("third".to_string(), vec!["the tool has no name and its function is not a plain name; named \"third\" after the variable `third` it is assigned to (line 9, column 1)".to_string()]),
+            ]
+        );
+        assert!(super::super::detect(text));
+        assert!(!super::super::detect("(gptel-make-tool :name \"x\")"));
+        assert!(!super::super::detect("make_tool(x)"));
+    }
+
+    #[test]
+    fn numbers_from_r() {
+        for (text, json) in [
+            ("5", "5"),
+            ("-5L", "-5"),
+            ("0x1F", "31"),
+            (".5", "0.5"),
+            ("5.", "5.0"),
+            ("1e3", "1e3"),
+            ("1.e3", "1.0e3"),
+        ] {
+            assert_eq!(
+                parse_number(text),
+                Some(serde_json::from_str(json).unwrap()),
+                "{text}"
+            );
+        }
+        assert_eq!(parse_number("1i"), None);
+    }
+
+    #[test]
+    fn adversarial_input_errors_cleanly() {
+        let deep = format!(
+            "tool(f, 'd', arguments = list(x = {}type_string(){}))",
+            "type_array(".repeat(300),
+            ")".repeat(300)
+        );
+        assert_eq!(
+            read_error(&deep),
+            "limit exceeded: the R code is nested more than 128 levels deep (line 1, column 1431)"
+        );
+        assert_eq!(
+            read_error(&"(".repeat(100_000)),
+            "limit exceeded: the R code is nested more than 128 levels deep (line 1, column 129)"
+        );
+        for cut in 0..SEED.len() {
+            if SEED.is_char_boundary(cut) {
+                let _ = read(&SEED[..cut], &ReadOptions::default());
+            }
+        }
+    }
+}
