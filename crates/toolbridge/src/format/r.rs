@@ -672,7 +672,7 @@ impl<'a> Lexer<'a> {
             let start = self.offset;
             let at = self.here();
             let tok = match c {
-                ' ' | '\t' | '\r' | '\u{c}' | '\u{a0}' => {
+                ' ' | '\t' | '\r' | '\u{c}' | '\u{a0}' | '\u{feff}' => {
                     self.bump();
                     continue;
                 }
@@ -1257,6 +1257,8 @@ mod tests {
             ("``", "R syntax error: a backquoted name is empty (line 1, column 1)"),
             ("r\"(abc\"", "R syntax error: the raw string starting here is never closed (line 1, column 1)"),
             ("é <- 1\n  ¤", "R syntax error: unexpected character '¤' (line 2, column 3)"),
+            ("'\\xe9'", "R syntax error: '\\x' escapes above 0x7f make bytes, not characters; use \\u{…} (line 1, column 2)"),
+            ("'\\u{1F600}'", "R syntax error: invalid \\u{xxxx} sequence (missing `}`) (line 1, column 2)"),
         ];
         let wrong: Vec<String> = cases
             .iter()

@@ -32,16 +32,6 @@ pub(super) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
         carried.push("run");
     }
     note_uncarried(&tool, &carried, Format::Ellmer, notes);
-    if tool.vendor.is_some() && tool.vendor_fields(ID).is_none_or(Map::is_empty) {
-        // The per-format notes point below /vendor; the whole field goes.
-        notes.push(
-            NoteKind::Dropped {
-                keyword: "vendor".into(),
-            },
-            Pointer::root().key("vendor"),
-            "ellmer keeps none of these vendor fields",
-        );
-    }
 
     let vendor = VendorFields::read(&tool, notes);
     let mut writer = SchemaWriter::new(&tool.input_schema, &opts.limits, notes);
@@ -62,6 +52,7 @@ pub(super) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
         .into_iter()
         .map(|argument| (Some(argument.name), argument.expr))
         .collect();
+    let mut kept_vendor = vendor.convert == Some(false);
     for ignored in &vendor.ignore {
         if list_args
             .iter()
@@ -79,6 +70,17 @@ pub(super) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
         }
         formals.push(format!("{} = NULL", r::name(ignored)));
         list_args.push((Some(ignored.clone()), RExpr::call("type_ignore", vec![])));
+        kept_vendor = true;
+    }
+    if tool.vendor.is_some() && !kept_vendor {
+        // The notes so far point below /vendor; here the whole field goes.
+        notes.push(
+            NoteKind::Dropped {
+                keyword: "vendor".into(),
+            },
+            Pointer::root().key("vendor"),
+            "ellmer keeps none of these vendor fields",
+        );
     }
 
     let fun = function_source(&tool, &formals, notes);
@@ -147,7 +149,14 @@ impl VendorFields {
         let at = Pointer::root().key("vendor").key(ID);
         for (key, value) in vendor {
             match (key.as_str(), value) {
-                ("convert", Value::Bool(convert)) => fields.convert = Some(*convert),
+                ("convert", Value::Bool(true)) => notes.push(
+                    NoteKind::Normalized {
+                        field: "convert".into(),
+                    },
+                    at.key(key),
+                    "convert = TRUE is ellmer's default and is not written",
+                ),
+                ("convert", Value::Bool(false)) => fields.convert = Some(false),
                 ("ignore", Value::Array(names)) if names.iter().all(Value::is_string) => {
                     fields.ignore = names
                         .iter()
@@ -319,9 +328,17 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
         let Some(schema) = self.root.as_object() else {
             return Err(Error::new(ErrorKind::InvalidSchema, "the input schema must be an object").at(at));
         };
+        if schema.get("type") != Some(&json!("object")) {
+            self.notes.push(
+                NoteKind::Normalized { field: "type".into() },
+                at.key("type"),
+                "ellmer's arguments are always an object; reading the R back gives \"type\": \"object\"",
+            );
+        }
         for (key, value) in schema {
             match key.as_str() {
-                "type" | "properties" | "required" | "$defs" | "definitions" => {}
+                "type" | "properties" | "$defs" | "definitions" => {}
+                "required" if value.is_array() => {}
                 "additionalProperties" if *value == Value::Bool(false) => self.notes.push(
                     NoteKind::Rewritten {
                         keyword: "additionalProperties".into(),
@@ -1255,5 +1272,49 @@ mod tests {
         )
         .unwrap();
         assert!(filled.contains("read_only_hint = FALSE,\n    open_world_hint = TRUE,\n    idempotent_hint = FALSE,\n    destructive_hint = FALSE"), "{filled}");
+    }
+
+    #[test]
+    fn small_rules_are_noted() {
+        let tool = tool_from(json!({
+            "name": "t",
+            "description": "nul\u{0}here",
+            "inputSchema": {"properties": {"flag": true, "": {"type": "string"}, "s": {"type": "string", "enum": ["a\u{0}"]}},
+                "required": ["s", "flag"], "minProperties": 1},
+            "annotations": {},
+            "vendor": {"ellmer": {"convert": true, "extra": 1}, "anthropic": {"cache_control": {}}}
+        }));
+        let (text, notes) = written(&tool);
+        assert!(text.contains("  \"nul\u{fffd}here\",\n"), "{text}");
+        assert!(text.contains("flag = type_from_schema(text = '{}')"), "{text}");
+        assert!(
+            text.contains(r#"s = type_from_schema(text = '{"type":"string","enum":["a\\u0000"]}')"#),
+            "{text}"
+        );
+        assert_eq!(
+            notes,
+            [
+                "/vendor/anthropic fields kept for anthropic have no place in ellmer",
+                "/vendor/ellmer/convert convert = TRUE is ellmer's default and is not written",
+                "/vendor/ellmer/extra vendor.ellmer.extra is not an ellmer setting toolbridge knows (convert: \
+                 true/false, ignore: [names]); left out",
+                "/inputSchema/type ellmer's arguments are always an object; reading the R back gives \"type\": \"object\"",
+                "/inputSchema/minProperties ellmer builds the arguments object itself; \"minProperties\" at its root has no place",
+                "/inputSchema/required ellmer marks each property required on its own, so the required list comes back \
+                 in property order",
+                "/inputSchema ellmer sends additionalProperties: false for the arguments and every type_object() (to \
+                 every provider but Gemini), so the model can no longer add keys that are not declared",
+                "/inputSchema/properties/flag ellmer's type_from_schema() needs a JSON object; the boolean schema true \
+                 was written as {}",
+                "/inputSchema/properties/ \"\" cannot be an R argument name; the argument was left out",
+                "/inputSchema/properties/s ellmer's type_*() functions cannot express an enum that is not a list of \
+                 strings; written as type_from_schema()",
+                "/vendor ellmer keeps none of these vendor fields",
+                "/run ellmer needs an R function and the tool has none: wrote a placeholder function with the arguments \
+                 as formals that stops with a message; replace it with the tool's implementation",
+                "/description R strings cannot hold a NUL character; it was written as U+FFFD",
+                "/annotations the annotations are empty and are not written",
+            ]
+        );
     }
 }
