@@ -65,9 +65,15 @@
 //!   the variable it is assigned to, else `tool_001`, … (noted).
 //! - **Annotations.** MCP's camelCase hints map to `tool_annotations()`'s
 //!   snake_case; unset hints stay unset (MCP's defaults only with
-//!   [`WriteOptions::annotation_defaults`]). ellmer has no tool title: `title`
+//!   [`crate::WriteOptions::annotation_defaults`]). ellmer has no tool title: `title`
 //!   is written as `tool_annotations(title = …)` when the annotations have
-//!   none (noted), and noted as lost when they have a different one.
+//!   none (noted), and noted as lost when they have a different one. Extra
+//!   annotations are extra arguments; when one would be taken by R for a
+//!   prefix of a hint (`read = 1`), the whole set is written as `list(…)`.
+//! - **Root keywords** other than `type`, `properties`, `required` and
+//!   `$defs` have no place (ellmer builds the arguments object) and are noted
+//!   as dropped; boolean sub-schemas become `{}` / `{"not": {}}` in
+//!   `type_from_schema()`, which needs an object.
 //! - **ellmer-only settings** travel in `vendor.ellmer`: `convert` (when
 //!   `FALSE`) and `ignore` (the `type_ignore()` arguments, hidden from the
 //!   model but needed to match the function's formals).

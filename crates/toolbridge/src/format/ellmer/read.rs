@@ -1,5 +1,7 @@
 //! Reading: every `tool()` call in R source to a canonical tool.
 
+use std::collections::HashSet;
+
 use serde_json::{json, Map, Number, Value};
 
 use crate::check::validate::{check_schema, describe};
@@ -281,11 +283,12 @@ impl Reader<'_, '_> {
         let mut required = Vec::new();
         let mut ignored = Vec::new();
         let mut names: Vec<&str> = Vec::new();
+        let mut seen = HashSet::new();
         for arg in &type_args {
             let Some(name) = arg.name.as_deref() else {
                 return Err(self.invalid(arg.at, "every tool argument needs a name (`name = type_…()`)"));
             };
-            if names.contains(&name) {
+            if !seen.insert(name) {
                 return Err(self.invalid(arg.at, format!("the tool argument `{name}` is given twice")));
             }
             names.push(name);
@@ -846,12 +849,11 @@ impl Reader<'_, '_> {
             }
         };
         let mut annotations = Annotations::default();
-        let mut seen: Vec<String> = Vec::new();
+        let mut seen = HashSet::new();
         for (name, entry) in entries {
-            if seen.contains(&name) {
+            if !seen.insert(name.clone()) {
                 return Err(self.invalid(entry.at, format!("the annotation `{name}` is given twice")));
             }
-            seen.push(name.clone());
             let value = self.value(&entry)?;
             if name == "title" {
                 match value.kind {

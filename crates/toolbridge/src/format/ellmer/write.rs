@@ -1,5 +1,7 @@
 //! Writing: a canonical tool as an ellmer `tool()` call.
 
+use std::collections::HashSet;
+
 use serde_json::{json, Map, Value};
 
 use crate::check::validate::describe;
@@ -441,10 +443,11 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
                 );
             }
         }
+        let listed_set: HashSet<&str> = names.iter().copied().collect();
         let in_order: Vec<&str> = properties
             .keys()
             .map(String::as_str)
-            .filter(|name| names.contains(name) && (!root || r::is_writable_name(name)))
+            .filter(|name| listed_set.contains(name) && (!root || r::is_writable_name(name)))
             .collect();
         if names.is_empty() {
             self.notes.push(
@@ -669,6 +672,7 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
                 format!("{missing:?} required without being a property"),
             ));
         }
+        let required: HashSet<&str> = required.into_iter().collect();
         if let Some(name) = properties.keys().find(|name| !object_property_name(name)) {
             return Ok(from_schema(
                 schema,
@@ -924,7 +928,7 @@ fn empty_map() -> &'static Map<String, Value> {
     EMPTY.get_or_init(Map::new)
 }
 
-fn required_names(schema: &Map<String, Value>) -> Vec<&str> {
+fn required_names(schema: &Map<String, Value>) -> HashSet<&str> {
     schema
         .get("required")
         .and_then(Value::as_array)
