@@ -5,21 +5,29 @@
 
 mod common;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use toolbridge::{Format, Note, Pointer, ReadOptions, Tool, WriteOptions};
 
 /// Places where `a` and `b` differ, as deep as both sides have structure.
 fn differences(a: &Value, b: &Value, at: Pointer, out: &mut Vec<Pointer>) {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
+            // A member missing on one side is compared with an empty object,
+            // so that the places inside it are reported one by one.
+            let empty = Value::Object(Map::new());
             for (key, value) in x {
                 match y.get(key) {
                     Some(other) => differences(value, other, at.key(key), out),
+                    None if is_nonempty_object(value) => differences(value, &empty, at.key(key), out),
                     None => out.push(at.key(key)),
                 }
             }
-            for key in y.keys().filter(|key| !x.contains_key(*key)) {
-                out.push(at.key(key));
+            for (key, value) in y.iter().filter(|(key, _)| !x.contains_key(*key)) {
+                if is_nonempty_object(value) {
+                    differences(&empty, value, at.key(key), out);
+                } else {
+                    out.push(at.key(key));
+                }
             }
         }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
@@ -30,6 +38,10 @@ fn differences(a: &Value, b: &Value, at: Pointer, out: &mut Vec<Pointer>) {
         _ if a == b => {}
         _ => out.push(at),
     }
+}
+
+fn is_nonempty_object(value: &Value) -> bool {
+    value.as_object().is_some_and(|object| !object.is_empty())
 }
 
 fn through(tool: &Tool, format: Format, strict: bool) -> (Tool, Vec<Note>) {
@@ -93,16 +105,12 @@ fn r_tools_round_trip_through_every_format() {
 }
 
 #[test]
-fn the_seed_comes_back_from_every_format_and_writes_as_current_ellmer() {
+fn the_seed_writes_as_current_ellmer() {
     let seed = include_str!("fixtures/ellmer/tool_rnorm.R");
     let tool = toolbridge::read(seed, &ReadOptions::default().with_origin("tool_rnorm.R"))
         .unwrap()
         .into_tools()
         .remove(0);
-    for format in Format::all() {
-        let (back, _) = through(&tool, format, false);
-        assert_eq!(back, tool, "the seed through {format}");
-    }
     let written = toolbridge::write_tool(&tool, Format::Ellmer, &WriteOptions::default()).unwrap();
     assert_eq!(
         written.value.to_text(),

@@ -298,10 +298,16 @@ fn ellmer_output_runs_in_r_and_sends_the_canonical_schema() {
 }
 
 #[test]
-fn every_fixture_written_as_ellmer_runs_in_r() {
+fn every_fixture_of_every_format_written_as_ellmer_runs_in_r() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut tools = Vec::new();
-    for format in ["toolbridge", "ellmer"] {
+    let mut formats: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    formats.sort();
+    for format in &formats {
+        let from = Format::from_id(format).unwrap();
         let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join(format))
             .unwrap()
             .map(|entry| entry.unwrap().path())
@@ -312,7 +318,7 @@ fn every_fixture_written_as_ellmer_runs_in_r() {
             let text = std::fs::read_to_string(&path).unwrap();
             let origin = path.file_name().unwrap().to_string_lossy().to_string();
             tools.extend(
-                toolbridge::read(&text, &ReadOptions::default().with_origin(origin))
+                toolbridge::read(&text, &ReadOptions::default().with_from(from).with_origin(origin))
                     .unwrap()
                     .into_tools(),
             );

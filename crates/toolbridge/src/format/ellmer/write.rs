@@ -54,7 +54,6 @@ pub(super) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
         .into_iter()
         .map(|argument| (Some(argument.name), argument.expr))
         .collect();
-    let mut kept_vendor = vendor.convert == Some(false);
     for ignored in &vendor.ignore {
         if list_args
             .iter()
@@ -72,17 +71,6 @@ pub(super) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
         }
         formals.push(format!("{} = NULL", r::name(ignored)));
         list_args.push((Some(ignored.clone()), RExpr::call("type_ignore", vec![])));
-        kept_vendor = true;
-    }
-    if tool.vendor.is_some() && !kept_vendor {
-        // The notes so far point below /vendor; here the whole field goes.
-        notes.push(
-            NoteKind::Dropped {
-                keyword: "vendor".into(),
-            },
-            Pointer::root().key("vendor"),
-            "ellmer keeps none of these vendor fields",
-        );
     }
 
     let fun = function_source(&tool, &formals, notes);
@@ -1313,7 +1301,6 @@ mod tests {
                 "/inputSchema/properties/ \"\" cannot be an R argument name; the argument was left out",
                 "/inputSchema/properties/s ellmer's type_*() functions cannot express an enum that is not a list of \
                  strings; written as type_from_schema()",
-                "/vendor ellmer keeps none of these vendor fields",
                 "/run ellmer needs an R function and the tool has none: wrote a placeholder function with the arguments \
                  as formals that stops with a message; replace it with the tool's implementation",
                 "/description R strings cannot hold a NUL character; it was written as U+FFFD",
