@@ -171,12 +171,14 @@ fn run_r(text: &str, label: &str) -> Value {
         file.display(),
         String::from_utf8_lossy(&output.stderr)
     );
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
+    let sent = serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
         panic!(
             "the harness printed no JSON ({err}): {}",
             String::from_utf8_lossy(&output.stdout)
         )
-    })
+    });
+    let _ = std::fs::remove_file(&file);
+    sent
 }
 
 /// What ellmer sends for `schema` found at `at` (a pointer in the input schema).
