@@ -251,7 +251,9 @@ mod tests {
         assert_eq!((notes[0].level, notes[0].at.as_str()), (Level::Info, "/strict"));
         let (written, notes) = write_value(&tool, &WriteOptions::default().with_strict(true));
         assert_eq!(written["strict"], json!(true));
-        assert!(own_notes(&notes).is_empty());
+        let notes = own_notes(&notes);
+        assert_eq!(notes.len(), 1, "strict asked by the options is noted");
+        assert_eq!(notes[0].message, "wrote \"strict\": true because strict mode was asked for (--strict)");
         tool.strict = Some(false);
         let (written, notes) = write_value(&tool, &WriteOptions::default());
         assert_eq!(written["strict"], json!(false));
