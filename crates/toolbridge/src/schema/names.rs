@@ -7,7 +7,7 @@
 //! collisions get `_2`, `_3`, …, and the [`NameMap`] remembers both directions
 //! so that a call to the new name can be routed back to the tool.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What names a target accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +102,8 @@ impl NameMap {
         let names: Vec<&str> = names.into_iter().collect();
         let mut taken: HashSet<String> = HashSet::new();
         let mut targets: Vec<Option<String>> = vec![None; names.len()];
+        // Next suffix to try per base name, so that many duplicates stay linear.
+        let mut next_suffix: HashMap<String, usize> = HashMap::new();
         // Names that already fit keep their name (first one wins on duplicates).
         for (index, name) in names.iter().enumerate() {
             let fits = rule.is_none_or(|rule| rule.accepts(name));
@@ -118,13 +120,13 @@ impl NameMap {
                 None => name.to_string(),
             };
             let mut candidate = base.clone();
-            let mut counter = 2;
+            let counter = next_suffix.entry(base.clone()).or_insert(2);
             while taken.contains(&candidate) {
-                let suffix = format!("_{counter}");
+                let suffix = format!("_{}", *counter);
                 let max_len = rule.map_or(usize::MAX, |rule| rule.max_len);
                 let keep = max_len.saturating_sub(suffix.len()).min(base.chars().count());
                 candidate = base.chars().take(keep).collect::<String>() + &suffix;
-                counter += 1;
+                *counter += 1;
             }
             taken.insert(candidate.clone());
             targets[index] = Some(candidate);
@@ -209,6 +211,13 @@ mod tests {
         assert_eq!(NameRule::COHERE.fit("get-weather"), "get_weather");
         assert!(!NameRule::COHERE.accepts("get-weather"));
         assert_eq!(NameRule::OPENAI.fit(""), "tool");
+    }
+
+    #[test]
+    fn many_duplicates_stay_fast() {
+        let names = vec!["rnorm"; 20_000];
+        let map = NameMap::build(names.iter().copied(), Some(&NameRule::OPENAI));
+        assert_eq!(map.target_at(19_999), Some("rnorm_20000"));
     }
 
     #[test]
