@@ -763,3 +763,208 @@ impl<'c, 'a> Gemini<'c, 'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::testing::{notes, run};
+    use super::super::Dialect;
+
+    /// An MCP-style schema exercising every step of providers.md §4b's
+    /// "Recommended lowering".
+    #[test]
+    fn full_example_follows_the_recommended_lowering() {
+        let out = run(
+            &json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "$id": "https://example.com/search",
+                "title": "Search",
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "title": "Query", "description": "Search text.", "examples": ["rust"]},
+                    "mode": {"const": "fast"},
+                    "limit": {"type": ["integer", "null"], "minimum": 1, "exclusiveMaximum": 100, "format": "int32"},
+                    "since": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}], "description": "Start."},
+                    "id": {"type": ["string", "integer"], "description": "Id.", "pattern": "^[a-z]+$"},
+                    "sort": {"oneOf": [{"$ref": "#/$defs/Order"}, {"type": "null"}]},
+                    "filter": {"allOf": [{"$ref": "#/$defs/Range"}, {"required": ["from"]}]},
+                    "level": {"type": "integer", "enum": [1, 2, 3]},
+                    "color": {"type": "string", "enum": ["red", "", "blue"], "format": "color"},
+                    "tags": {"type": "array", "uniqueItems": true},
+                    "meta": {"type": "object", "properties": {}, "additionalProperties": false, "x-order": 3}
+                },
+                "required": ["query", "missing"],
+                "additionalProperties": false,
+                "$defs": {
+                    "Order": {"type": "string", "enum": ["asc", "desc"], "$comment": "sort order"},
+                    "Range": {"type": "object", "properties": {"from": {"type": "number"}, "to": {"type": "number"}}}
+                }
+            }),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "OBJECT", "properties": {
+                "query": {"type": "STRING", "description": "Search text.", "example": "rust"},
+                "mode": {"type": "STRING", "enum": ["fast"]},
+                "limit": {"type": "INTEGER", "nullable": true, "minimum": 1, "format": "int32",
+                          "description": "{\"exclusiveMaximum\": 100}"},
+                "since": {"type": "STRING", "nullable": true, "format": "date-time", "description": "Start."},
+                "id": {"anyOf": [
+                    {"type": "STRING", "description": "Id.", "pattern": "^[a-z]+$"},
+                    {"type": "INTEGER", "description": "Id."}]},
+                "sort": {"type": "STRING", "nullable": true, "enum": ["asc", "desc"]},
+                "filter": {"type": "OBJECT", "properties": {"from": {"type": "NUMBER"}, "to": {"type": "NUMBER"}},
+                           "required": ["from"]},
+                "level": {"type": "INTEGER", "description": "{\"enum\": [1, 2, 3]}"},
+                "color": {"type": "STRING", "enum": ["red", "blue"], "description": "{\"format\": \"color\"}"},
+                "tags": {"type": "ARRAY", "items": {"type": "OBJECT"}, "description": "{\"uniqueItems\": true}"},
+                "meta": {"type": "OBJECT"}},
+                "required": ["query"]})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema/type"),
+                ("dropped", "/inputSchema/$schema"),
+                ("dropped", "/inputSchema/$id"),
+                ("dropped", "/inputSchema/title"),
+                ("rewritten", "/inputSchema/properties/query/type"),
+                ("dropped", "/inputSchema/properties/query/title"),
+                ("rewritten", "/inputSchema/properties/query"),
+                ("rewritten", "/inputSchema/properties/mode"),
+                ("rewritten", "/inputSchema/properties/mode/type"),
+                ("rewritten", "/inputSchema/properties/limit"),
+                ("rewritten", "/inputSchema/properties/limit/type"),
+                ("moved-to-description", "/inputSchema/properties/limit"),
+                ("rewritten", "/inputSchema/properties/since"),
+                ("rewritten", "/inputSchema/properties/since"),
+                ("rewritten", "/inputSchema/properties/since"),
+                ("rewritten", "/inputSchema/properties/id"),
+                ("rewritten", "/inputSchema/properties/id"),
+                ("rewritten", "/inputSchema/properties/id"),
+                ("rewritten", "/inputSchema/properties/id"),
+                ("rewritten", "/inputSchema/properties/sort"),
+                ("rewritten", "/inputSchema/properties/sort"),
+                ("rewritten", "/inputSchema/properties/sort"),
+                ("inlined", "/inputSchema/properties/sort"),
+                ("rewritten", "/inputSchema/properties/sort"),
+                ("dropped", "/inputSchema/properties/sort"),
+                ("inlined", "/inputSchema/properties/filter/allOf/0"),
+                ("rewritten", "/inputSchema/properties/filter"),
+                ("rewritten", "/inputSchema/properties/filter"),
+                ("rewritten", "/inputSchema/properties/filter"),
+                ("rewritten", "/inputSchema/properties/filter"),
+                ("rewritten", "/inputSchema/properties/level/type"),
+                ("moved-to-description", "/inputSchema/properties/level"),
+                ("rewritten", "/inputSchema/properties/color/type"),
+                ("dropped", "/inputSchema/properties/color/enum"),
+                ("moved-to-description", "/inputSchema/properties/color"),
+                ("rewritten", "/inputSchema/properties/tags/type"),
+                ("rewritten", "/inputSchema/properties/tags/items"),
+                ("moved-to-description", "/inputSchema/properties/tags"),
+                ("rewritten", "/inputSchema/properties/meta/type"),
+                ("dropped", "/inputSchema/properties/meta/additionalProperties"),
+                ("dropped", "/inputSchema/properties/meta/x-order"),
+                ("rewritten", "/inputSchema/properties/meta"),
+                ("dropped", "/inputSchema/additionalProperties"),
+                ("rewritten", "/inputSchema/$defs"),
+                ("dropped", "/inputSchema/required"),
+            ])
+        );
+    }
+
+    #[test]
+    fn recursive_defs_are_cut_where_they_repeat() {
+        let out = run(
+            &json!({"type": "OBJECT", "properties": {"root": {"$ref": "#/$defs/node"}},
+                "$defs": {"node": {"type": "OBJECT", "properties": {
+                    "label": {"type": "STRING"},
+                    "children": {"type": "ARRAY", "items": {"$ref": "#/$defs/node"}}}}}}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "OBJECT", "properties": {"root": {"type": "OBJECT", "properties": {
+                "label": {"type": "STRING"},
+                "children": {"type": "ARRAY", "items": {"type": "OBJECT",
+                    "description": "Recursive reference to #/$defs/node; not expanded further."}}}}}})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("inlined", "/inputSchema/properties/root"),
+                ("dropped", "/inputSchema/properties/root"),
+                ("rewritten", "/inputSchema/$defs"),
+            ])
+        );
+    }
+
+    #[test]
+    fn nullable_unions_push_nullable_and_siblings_into_branches() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "v": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}],
+                      "description": "V.", "minimum": 0, "enum": ["a", 1]},
+                "w": {"type": ["string", "boolean", "null"], "default": "x"},
+                "t": true,
+                "n": {"enum": [null, "a", "b"]}}}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema["properties"],
+            json!({
+                "v": {"anyOf": [
+                    {"type": "STRING", "nullable": true, "description": "V.", "enum": ["a"]},
+                    {"type": "INTEGER", "nullable": true, "description": "V.\n\n{\"enum\": [1]}", "minimum": 0}]},
+                "w": {"anyOf": [
+                    {"type": "STRING", "nullable": true, "default": "x"},
+                    {"type": "BOOLEAN", "nullable": true, "default": "x"}]},
+                "t": {"type": "OBJECT"},
+                "n": {"type": "STRING", "nullable": true, "enum": ["a", "b"]}})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema/type"),
+                ("rewritten", "/inputSchema/properties/v"),
+                ("rewritten", "/inputSchema/properties/v"),
+                ("rewritten", "/inputSchema/properties/v"),
+                ("moved-to-description", "/inputSchema/properties/v"),
+                ("rewritten", "/inputSchema/properties/v"),
+                ("rewritten", "/inputSchema/properties/w"),
+                ("rewritten", "/inputSchema/properties/w"),
+                ("rewritten", "/inputSchema/properties/w"),
+                ("rewritten", "/inputSchema/properties/w"),
+                ("rewritten", "/inputSchema/properties/w"),
+                ("rewritten", "/inputSchema/properties/t"),
+                ("rewritten", "/inputSchema/properties/t/type"),
+                ("rewritten", "/inputSchema/properties/n"),
+                ("rewritten", "/inputSchema/properties/n/type"),
+            ])
+        );
+    }
+
+    #[test]
+    fn formats_are_kept_only_where_gemini_takes_them() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "a": {"type": "string", "format": "date-time"},
+                "b": {"type": "string", "format": "email"},
+                "c": {"type": "number", "format": "double"},
+                "d": {"type": "integer", "format": "float"}},
+                "required": ["a", "a"]}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema["properties"],
+            json!({
+                "a": {"type": "STRING", "format": "date-time"},
+                "b": {"type": "STRING", "description": "{\"format\": \"email\"}"},
+                "c": {"type": "NUMBER", "format": "double"},
+                "d": {"type": "INTEGER", "description": "{\"format\": \"float\"}"}})
+        );
+        assert_eq!(out.schema["required"], json!(["a"]));
+    }
+}

@@ -132,3 +132,91 @@ impl Plain {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::testing::{notes, run};
+    use super::super::Dialect;
+
+    #[test]
+    fn gemini_json_keeps_refs_and_drops_bookkeeping() {
+        let out = run(
+            &json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/t",
+                "type": "object", "properties": {
+                    "a": {"$ref": "https://example.com/t#/$defs/x", "$comment": "c"},
+                    "b": {"$ref": "#here"},
+                    "c": {"$ref": "#/$defs/x", "description": "kept beside it"}},
+                "$defs": {"x": {"type": "string", "$anchor": "here"}}}),
+            Dialect::GeminiJson,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {
+                    "a": {"$ref": "#/$defs/x"},
+                    "b": {"$ref": "#/$defs/x"},
+                    "c": {"$ref": "#/$defs/x", "description": "kept beside it"}},
+                "$defs": {"x": {"type": "string", "$anchor": "here"}}})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("dropped", "/inputSchema/$schema"),
+                ("dropped", "/inputSchema/$id"),
+                ("rewritten", "/inputSchema/properties/a/$ref"),
+                ("dropped", "/inputSchema/properties/a/$comment"),
+                ("rewritten", "/inputSchema/properties/b/$ref"),
+            ])
+        );
+    }
+
+    #[test]
+    fn bedrock_mistral_and_cohere_inline_refs_and_drop_schema_keywords() {
+        let schema = json!({"$schema": "http://json-schema.org/draft-07/schema#", "$id": "urn:t", "type": "object",
+            "properties": {"p": {"$ref": "#/definitions/p"}, "q": {"type": "string", "$comment": "kept"}},
+            "definitions": {"p": {"type": "integer", "minimum": 1}}});
+        let bedrock = run(&schema, Dialect::Bedrock { strict: false });
+        assert_eq!(
+            bedrock.schema,
+            json!({"type": "object", "properties": {"p": {"type": "integer", "minimum": 1},
+                "q": {"type": "string", "$comment": "kept"}}})
+        );
+        assert_eq!(
+            bedrock.notes,
+            notes(&[
+                ("dropped", "/inputSchema/$schema"),
+                ("dropped", "/inputSchema/$id"),
+                ("inlined", "/inputSchema/properties/p"),
+                ("rewritten", "/inputSchema/definitions"),
+            ])
+        );
+        for dialect in [
+            Dialect::Mistral { strict: false },
+            Dialect::Cohere { strict: false },
+        ] {
+            let out = run(&schema, dialect);
+            assert_eq!(out.schema["$id"], json!("urn:t"));
+            assert_eq!(
+                out.schema["properties"]["p"],
+                json!({"type": "integer", "minimum": 1})
+            );
+            assert_eq!(
+                out.notes[0],
+                ("dropped".to_string(), "/inputSchema/$schema".to_string())
+            );
+        }
+    }
+
+    #[test]
+    fn cohere_strict_wants_a_required_parameter() {
+        let optional = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        assert_eq!(
+            run(&optional, Dialect::Cohere { strict: true }).notes,
+            notes(&[("unsupported", "/inputSchema/required")])
+        );
+        let required = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+        assert!(run(&required, Dialect::Cohere { strict: true }).notes.is_empty());
+        assert!(run(&optional, Dialect::Cohere { strict: false }).notes.is_empty());
+    }
+}

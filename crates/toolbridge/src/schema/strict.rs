@@ -466,3 +466,173 @@ fn fragment_pointer(reference: &str) -> Option<Pointer> {
     }
     Some(pointer)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::super::testing::run;
+    use super::super::Dialect;
+    use super::*;
+
+    /// Objects nested so that the innermost string sits `levels` steps down.
+    fn nested(levels: usize) -> Value {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..levels {
+            schema = json!({"type": "object", "properties": {"a": schema}, "required": ["a"]});
+        }
+        schema
+    }
+
+    fn over_limits(schema: &Value) -> Vec<String> {
+        run(schema, Dialect::OpenAi { strict: true })
+            .notes
+            .into_iter()
+            .filter(|(kind, _)| kind == "over-limit")
+            .map(|(_, at)| at)
+            .collect()
+    }
+
+    #[test]
+    fn nesting_beyond_ten_levels_is_over_the_limit() {
+        assert!(over_limits(&nested(10)).is_empty());
+        let mut notes = Notes::new();
+        check_openai_strict_limits(&nested(11), &Pointer::root().key("inputSchema"), &mut notes);
+        let note = &notes.as_slice()[0];
+        assert_eq!(
+            note.kind,
+            NoteKind::OverLimit {
+                limit: "10 levels of nesting".into()
+            }
+        );
+        assert_eq!(note.at.as_str(), "/inputSchema");
+        assert_eq!(
+            note.message,
+            "the schema is nested 11 levels deep (at /properties/a/properties/a/properties/a/properties/a/properties/a/properties/a/properties/a/properties/a/properties/a/properties/a/properties/a); OpenAI strict mode allows 10"
+        );
+        assert_eq!(over_limits(&nested(11)), ["/inputSchema"]);
+    }
+
+    #[test]
+    fn enum_values_and_string_lengths_are_counted() {
+        let values: Vec<Value> = (0..1001).map(|n| json!(n)).collect();
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "enum": values}},
+            "required": ["n"]});
+        let mut notes = Notes::new();
+        check_openai_strict_limits(&schema, &Pointer::root(), &mut notes);
+        let kinds: Vec<&NoteKind> = notes.iter().map(|note| &note.kind).collect();
+        assert_eq!(
+            kinds,
+            [&NoteKind::OverLimit {
+                limit: "1000 enum values".into()
+            }]
+        );
+        assert_eq!(over_limits(&schema), ["/inputSchema"]);
+
+        let long: Vec<Value> = (0..251).map(|n| json!(format!("{n:0>60}"))).collect();
+        let schema = json!({"type": "object", "properties": {"s": {"type": "string", "enum": long}},
+            "required": ["s"]});
+        let mut notes = Notes::new();
+        check_openai_strict_limits(&schema, &Pointer::root(), &mut notes);
+        assert_eq!(
+            notes.as_slice()[0].message,
+            "the enum at /properties/s has 251 string values of 15060 characters in all; OpenAI strict mode allows 15000 characters for an enum of more than 250 values"
+        );
+        assert_eq!(notes.len(), 1);
+
+        let props: serde_json::Map<String, Value> = (0..5001)
+            .map(|n| (format!("p{n:0>30}"), json!({"type": "string"})))
+            .collect();
+        let mut notes = Notes::new();
+        check_openai_strict_limits(
+            &json!({"type": "object", "properties": props}),
+            &Pointer::root(),
+            &mut notes,
+        );
+        let limits: Vec<String> = notes
+            .iter()
+            .map(|note| match &note.kind {
+                NoteKind::OverLimit { limit } => limit.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            limits,
+            [
+                "5000 object properties",
+                "120000 characters of property names, definition names, enum and const values"
+            ]
+        );
+    }
+
+    #[test]
+    fn anthropic_budget_counts_across_strict_tools() {
+        let optional: serde_json::Map<String, Value> = (0..13)
+            .map(|n| (format!("o{n}"), json!({"type": ["string", "null"]})))
+            .collect();
+        let schema = json!({"type": "object", "properties": optional, "required": ["o0"]});
+        let mut notes = Notes::new();
+        check_anthropic_strict_budget(&[&schema], &mut notes);
+        assert!(notes.is_empty());
+        check_anthropic_strict_budget(&[&schema, &schema], &mut notes);
+        let messages: Vec<&str> = notes.iter().map(|note| note.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["the strict tools have 26 parameters using anyOf or a type list in all; Anthropic strict tool use allows 16 per request"]
+        );
+        let one_more = json!({"type": "object", "properties": {"p": {"type": "string"}}});
+        let mut notes = Notes::new();
+        check_anthropic_strict_budget(&[&schema, &schema, &one_more], &mut notes);
+        assert_eq!(
+            notes.as_slice()[0].message,
+            "the strict tools have 25 optional parameters in all; Anthropic strict tool use allows 24 per request"
+        );
+        let tools: Vec<Value> = (0..21).map(|_| json!({"type": "object"})).collect();
+        let refs: Vec<&Value> = tools.iter().collect();
+        let mut notes = Notes::new();
+        check_anthropic_strict_budget(&refs, &mut notes);
+        assert_eq!(
+            notes.as_slice()[0].kind,
+            NoteKind::OverLimit {
+                limit: "20 strict tools".into()
+            }
+        );
+        assert_eq!(notes.as_slice()[0].at, Pointer::root());
+    }
+
+    #[test]
+    fn cohere_fields_are_counted_across_tools() {
+        let props: serde_json::Map<String, Value> = (0..100).map(|n| (format!("f{n}"), json!({}))).collect();
+        let schema = json!({"type": "object", "properties": props, "required": ["f0"]});
+        let mut notes = Notes::new();
+        check_cohere_strict_fields(&[&schema, &schema], &mut notes);
+        assert!(notes.is_empty());
+        let nested =
+            json!({"type": "object", "properties": {"x": {"type": "object", "properties": {"y": {}}}}});
+        check_cohere_strict_fields(&[&schema, &schema, &nested], &mut notes);
+        assert_eq!(
+            notes.as_slice()[0].message,
+            "the tools have 202 fields in all; Cohere strict_tools allows 200 per request"
+        );
+    }
+
+    #[test]
+    fn absent_places_follow_refs_and_skip_defs_without_changes() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"$ref": "#/$defs/plain"},
+            "b": {"type": "array", "items": {"$ref": "#/$defs/marked"}}},
+            "$defs": {
+                "plain": {"type": "object", "properties": {"x": {"type": "string"}}},
+                "marked": {"type": "object", "properties": {"y": {"$ref": "#/$defs/leaf"}}},
+                "leaf": {"type": "object", "properties": {"z": {"type": ["string", "null"]}}}}});
+        let marks = vec![vec![
+            "$defs".to_string(),
+            "leaf".to_string(),
+            "properties".to_string(),
+            "z".to_string(),
+        ]];
+        let found = absent_paths(&schema, &marks, &Limits::default(), &Pointer::root()).unwrap();
+        let found: Vec<&str> = found.iter().map(Pointer::as_str).collect();
+        assert_eq!(found, ["/b/*/y/z"]);
+    }
+}
