@@ -10,6 +10,7 @@
 //! can be read as "absent" again.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -141,6 +142,11 @@ pub(super) struct Walker<'c, 'a> {
     out: Vec<String>,
     /// Output locations of the properties made nullable.
     pub(super) made_nullable: Vec<Vec<String>>,
+    /// Whether the target of each `$ref` met by [`Walker::accepts_null`]
+    /// accepts `null`; `None` while that target is being looked at, so a
+    /// cycle answers "no" (the safe side: null is then added explicitly) and
+    /// many branches naming one `$ref` cost one look, not one per path.
+    null_refs: HashMap<String, Option<bool>>,
 }
 
 impl<'c, 'a> Walker<'c, 'a> {
@@ -150,6 +156,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             subset,
             out: Vec::new(),
             made_nullable: Vec::new(),
+            null_refs: HashMap::new(),
         }
     }
 
@@ -718,15 +725,30 @@ impl<'c, 'a> Walker<'c, 'a> {
             .unwrap_or_default();
         let mut required: Vec<String> = Vec::new();
         let mut unknown: Vec<String> = Vec::new();
+        let mut repeated: Vec<String> = Vec::new();
         for entry in &original {
             match entry.as_str() {
                 Some(name) if names.iter().any(|n| n == name) => {
-                    if !required.iter().any(|r| r == name) {
+                    if required.iter().any(|r| r == name) {
+                        repeated.push(entry.to_string());
+                    } else {
                         required.push(name.to_string());
                     }
                 }
                 _ => unknown.push(entry.to_string()),
             }
+        }
+        if !repeated.is_empty() {
+            self.ctx.note(
+                NoteKind::Rewritten {
+                    keyword: "required".into(),
+                },
+                place.at("required"),
+                format!(
+                    "\"required\" listed {} more than once; each name is listed once",
+                    repeated.join(", ")
+                ),
+            );
         }
         if !unknown.is_empty() {
             self.ctx.note(
@@ -863,11 +885,17 @@ impl<'c, 'a> Walker<'c, 'a> {
             return branches.iter().all(|branch| self.accepts_null(branch, depth + 1));
         }
         if let Some(Value::String(reference)) = node.get("$ref") {
+            if let Some(known) = self.null_refs.get(reference) {
+                return known.unwrap_or(false);
+            }
+            self.null_refs.insert(reference.clone(), None);
             let place = Place::root(&Pointer::root());
-            return match self.ctx.resolve(reference, &place) {
+            let accepts = match self.ctx.resolve(reference, &place) {
                 Ok(Target::Local { schema, .. }) => self.accepts_null(schema, depth + 1),
                 _ => false,
             };
+            self.null_refs.insert(reference.clone(), Some(accepts));
+            return accepts;
         }
         !node.keys().any(|key| implied_type(key).is_some())
     }
