@@ -1,0 +1,970 @@
+//! Gemini `parameters`: the OpenAPI 3.0 `Schema` subset.
+//!
+//! The steps of providers.md §4b, "Recommended lowering": every `$ref`
+//! inlined; `$schema`, `$id`, `$comment` and `title` dropped, `examples`
+//! kept as `example` (its first value); a string `const` written as a
+//! one-value `enum`; `null` in a type list, an `anyOf` or an `enum` written
+//! as `nullable: true`; other type lists written as `anyOf`; `oneOf` as
+//! `anyOf`; `allOf` combined; keywords beside an `anyOf` pushed into each
+//! branch; `type` in UPPERCASE; only the `Schema` fields kept; `format` only
+//! where Gemini takes it; string enums without `""`; arrays given `items`;
+//! `required` naming only existing properties; empty `properties` removed.
+//!
+//! What Gemini cannot carry is written into the description when it tells
+//! the model something (`exclusiveMinimum`, `uniqueItems`, `not`, …) and
+//! dropped with a note when it does not (`additionalProperties: false`,
+//! keys that are not JSON Schema keywords).
+//!
+//! Enums whose values are not all strings are written into the description
+//! rather than turned into strings, as pydantic-ai does: Gemini takes only
+//! string enum values, and a model shown `enum: ["1", "2"]` answers with
+//! the string `"1"` where the tool wants the number 1.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::note::NoteKind;
+
+use super::keywords::{
+    applies_to, bool_schema, implied_type, json_type, merge_into, rename_key, reorder_like, type_admits,
+    type_names, value_types, Object, META, STANDARD,
+};
+use super::refs::Inlined;
+use super::walk::{Ctx, Place};
+
+/// `Schema` fields Gemini accepts besides those the walk builds itself.
+const KEPT: &[&str] = &[
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "default",
+    "example",
+    "propertyOrdering",
+];
+
+const TYPES: &[&str] = &[
+    "string", "number", "integer", "boolean", "array", "object", "null",
+];
+
+/// The formats Gemini accepts, by type.
+fn format_accepted(ty: &str, format: &str) -> bool {
+    matches!(
+        (ty, format),
+        ("string", "enum" | "date-time") | ("number", "float" | "double") | ("integer", "int32" | "int64")
+    )
+}
+
+/// True for a schema that accepts only `null` (`{"type": "null"}`, with
+/// annotations at most).
+fn is_null_schema(value: &Value) -> bool {
+    let Some(node) = value.as_object() else {
+        return false;
+    };
+    let only_null = node
+        .get("type")
+        .and_then(type_names)
+        .is_some_and(|names| names == ["null"])
+        || node.get("const").is_some_and(Value::is_null)
+        || node
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|v| v == &[Value::Null]);
+    only_null
+        && node
+            .keys()
+            .all(|key| matches!(key.as_str(), "type" | "const" | "enum" | "description" | "title"))
+}
+
+/// The Gemini walk.
+pub(super) struct Gemini<'c, 'a> {
+    ctx: &'c mut Ctx<'a>,
+}
+
+impl<'c, 'a> Gemini<'c, 'a> {
+    pub(super) fn new(ctx: &'c mut Ctx<'a>) -> Gemini<'c, 'a> {
+        Gemini { ctx }
+    }
+
+    /// Lowers the whole schema.
+    pub(super) fn run(&mut self) -> Result<Value> {
+        let root = self.ctx.root;
+        let place = Place::root(&self.ctx.at);
+        self.node(root, &place, 0, false)
+    }
+
+    fn node(&mut self, value: &Value, place: &Place, depth: usize, nullable: bool) -> Result<Value> {
+        let node: Cow<'_, Object> = match value {
+            Value::Object(object) => Cow::Borrowed(object),
+            Value::Bool(accepts) => {
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: accepts.to_string(),
+                    },
+                    place.note.clone(),
+                    format!(
+                        "the boolean schema {accepts} was written as {}",
+                        Value::Object(bool_schema(*accepts))
+                    ),
+                );
+                Cow::Owned(bool_schema(*accepts))
+            }
+            other => return Ok(other.clone()),
+        };
+        let depth = self.ctx.enter(depth, place)?;
+        if let Some(Value::String(reference)) = node.get("$ref") {
+            let mark = self.ctx.mark();
+            let result = match self
+                .ctx
+                .inline(&node, reference, place, "Gemini's Schema has no $ref")?
+            {
+                Inlined::Schema { schema, place } => {
+                    self.node(&Value::Object(schema), &place, depth, nullable)
+                }
+                Inlined::Replaced(schema) => self.node_map(Cow::Owned(schema), place, depth, nullable),
+            };
+            self.ctx.release(mark);
+            return result;
+        }
+        self.node_map(node, place, depth, nullable)
+    }
+
+    fn node_map(
+        &mut self,
+        node: Cow<'_, Object>,
+        place: &Place,
+        depth: usize,
+        nullable: bool,
+    ) -> Result<Value> {
+        let mark = self.ctx.mark();
+        let result = self.node_inner(node, place, depth, nullable);
+        self.ctx.release(mark);
+        result
+    }
+
+    fn node_inner(
+        &mut self,
+        node: Cow<'_, Object>,
+        place: &Place,
+        depth: usize,
+        nullable: bool,
+    ) -> Result<Value> {
+        let mut node = node;
+        let mut place = place.clone();
+        let mut nullable = nullable || node.get("nullable") == Some(&Value::Bool(true));
+
+        if node.get("allOf").is_some_and(Value::is_array) {
+            let (merged, rejected) = self.ctx.flatten(&node, &place, depth)?;
+            for (keyword, _) in rejected {
+                self.ctx.note(
+                    NoteKind::Dropped {
+                        keyword: keyword.clone(),
+                    },
+                    place.note.clone(),
+                    format!("the allOf branches disagree on {keyword:?}; the first value was kept"),
+                );
+            }
+            self.ctx.note(
+                NoteKind::Rewritten {
+                    keyword: "allOf".into(),
+                },
+                place.note.clone(),
+                "the allOf branches were combined into one schema (Gemini has no allOf)",
+            );
+            node = Cow::Owned(merged);
+            place = place.merged();
+        }
+
+        let mut any_of_key = "anyOf";
+        if node.get("oneOf").is_some_and(Value::is_array) {
+            if node.contains_key("anyOf") {
+                node.to_mut().shift_remove("oneOf");
+                self.ctx.dropped(
+                    "oneOf",
+                    &place,
+                    "Gemini has no oneOf, and this schema already has an anyOf it cannot be combined with",
+                );
+            } else {
+                node = Cow::Owned(rename_key(node.into_owned(), "oneOf", "anyOf"));
+                any_of_key = "oneOf";
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: "oneOf".into(),
+                    },
+                    place.note.clone(),
+                    "oneOf was written as anyOf (Gemini has no oneOf; anyOf also accepts a value that matches several branches)",
+                );
+            }
+        }
+
+        if let Some(names) = node.get("type").and_then(type_names) {
+            if names.len() > 1 && names.contains(&"null") {
+                let rest: Vec<Value> = names
+                    .iter()
+                    .filter(|name| **name != "null")
+                    .map(|name| Value::String((*name).to_string()))
+                    .collect();
+                let rest = if rest.len() == 1 {
+                    rest[0].clone()
+                } else {
+                    Value::Array(rest)
+                };
+                node.to_mut().insert("type".into(), rest);
+                nullable = true;
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: "type".into(),
+                    },
+                    place.note.clone(),
+                    "\"null\" in the type list was written as nullable: true (Gemini's type is a single value)",
+                );
+            }
+        }
+
+        if let Some(Value::Array(branches)) = node.get("anyOf") {
+            if branches.iter().any(is_null_schema) {
+                let rest: Vec<Value> = branches.iter().filter(|b| !is_null_schema(b)).cloned().collect();
+                nullable = true;
+                let node = node.to_mut();
+                if rest.is_empty() {
+                    node.shift_remove("anyOf");
+                    node.insert("type".into(), Value::String("null".into()));
+                } else {
+                    node.insert("anyOf".into(), Value::Array(rest));
+                }
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: "anyOf".into(),
+                    },
+                    place.note.clone(),
+                    "the null branch of anyOf was written as nullable: true",
+                );
+            }
+        }
+
+        if let Some(Value::Array(branches)) = node.get("anyOf") {
+            if branches.len() == 1 {
+                let branch = match &branches[0] {
+                    Value::Object(object) => object.clone(),
+                    Value::Bool(accepts) => bool_schema(*accepts),
+                    _ => Object::new(),
+                };
+                let mut merged: Object = node
+                    .iter()
+                    .filter(|(key, _)| *key != "anyOf")
+                    .map(|(key, value)| (key.clone(), value.clone()))
+                    .collect();
+                for (keyword, _) in merge_into(&mut merged, &branch) {
+                    self.ctx.note(
+                        NoteKind::Dropped {
+                            keyword: keyword.clone(),
+                        },
+                        place.note.clone(),
+                        format!("the only anyOf branch's {keyword:?} conflicts with the one beside anyOf; the one beside it was kept"),
+                    );
+                }
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: any_of_key.into(),
+                    },
+                    place.note.clone(),
+                    "an anyOf with a single branch was replaced by that branch",
+                );
+                let merged = reorder_like(merged, &branch);
+                return self.node(&Value::Object(merged), &place.merged(), depth, nullable);
+            }
+        }
+
+        if let Some(Value::Array(values)) = node.get("enum") {
+            if values.len() > 1 && values.contains(&Value::Null) {
+                let rest: Vec<Value> = values.iter().filter(|v| !v.is_null()).cloned().collect();
+                node.to_mut().insert("enum".into(), Value::Array(rest));
+                nullable = true;
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: "enum".into(),
+                    },
+                    place.note.clone(),
+                    "null in the enum was written as nullable: true",
+                );
+            }
+        }
+
+        if let Some(names) = node
+            .get("type")
+            .and_then(type_names)
+            .filter(|names| names.len() > 1)
+        {
+            let branches: Vec<Value> = names
+                .iter()
+                .map(|name| {
+                    let mut branch = Object::new();
+                    branch.insert("type".into(), Value::String((*name).to_string()));
+                    Value::Object(branch)
+                })
+                .collect();
+            if !node.contains_key("anyOf") {
+                let node = node.to_mut();
+                node.shift_remove("type");
+                node.insert("anyOf".into(), Value::Array(branches));
+            }
+            self.ctx.note(
+                NoteKind::Rewritten {
+                    keyword: "type".into(),
+                },
+                place.note.clone(),
+                "the type list was written as anyOf (Gemini's type is a single value)",
+            );
+        }
+
+        if node
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .is_some_and(|b| b.len() > 1)
+        {
+            return self.any_of(&node, &place, depth, nullable, any_of_key);
+        }
+        self.plain(&node, &place, depth, nullable)
+    }
+
+    /// A node with an `anyOf` of two or more branches: Gemini accepts no
+    /// keywords beside it, so they are pushed into each branch (each only
+    /// where it applies to the branch's type, which keeps the meaning).
+    fn any_of(
+        &mut self,
+        node: &Object,
+        place: &Place,
+        depth: usize,
+        nullable: bool,
+        key: &str,
+    ) -> Result<Value> {
+        let siblings: Object = node
+            .iter()
+            .filter(|(k, _)| *k != "anyOf")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let branches = node
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut lowered = Vec::new();
+        let mut left_out = 0usize;
+        for (index, branch) in branches.iter().enumerate() {
+            let branch = match branch {
+                Value::Object(object) => object.clone(),
+                Value::Bool(accepts) => bool_schema(*accepts),
+                _ => continue,
+            };
+            let branch_place = if siblings.is_empty() {
+                place.key(key).index(index)
+            } else {
+                place.merged()
+            };
+            let Some(merged) = self.push_into(&siblings, branch, place) else {
+                left_out += 1;
+                continue;
+            };
+            lowered.push(self.node(&Value::Object(merged), &branch_place, depth, nullable)?);
+        }
+        if left_out > 0 {
+            self.ctx.note(
+                NoteKind::Rewritten {
+                    keyword: key.into(),
+                },
+                place.note.clone(),
+                format!("{left_out} anyOf branch(es) cannot match the type written beside anyOf and were left out"),
+            );
+        }
+        if !siblings.is_empty() {
+            self.ctx.note(
+                NoteKind::Rewritten { keyword: key.into() },
+                place.note.clone(),
+                "Gemini accepts no keywords beside anyOf; they were copied into each branch",
+            );
+        }
+        match lowered.len() {
+            0 => {
+                self.ctx.dropped(
+                    key,
+                    place,
+                    "none of its branches can match the type written beside it",
+                );
+                let mut rest = siblings;
+                rest.shift_remove("type");
+                self.plain(&rest, &place.merged(), depth, nullable)
+            }
+            1 => Ok(lowered.remove(0)),
+            _ => {
+                let mut out = Object::new();
+                out.insert("anyOf".into(), Value::Array(lowered));
+                Ok(Value::Object(out))
+            }
+        }
+    }
+
+    /// A branch with the siblings of its `anyOf` that apply to it; `None` if
+    /// the branch's type cannot meet theirs (no value could match it).
+    fn push_into(&mut self, siblings: &Object, branch: Object, place: &Place) -> Option<Object> {
+        let branch_types: Option<Vec<String>> = branch
+            .get("type")
+            .and_then(type_names)
+            .map(|names| names.into_iter().map(String::from).collect());
+        let mut pushed = Object::new();
+        for (key, value) in siblings {
+            if let Some(types) = &branch_types {
+                if !types.iter().any(|ty| applies_to(key, ty)) {
+                    continue;
+                }
+                if key == "enum" {
+                    let values: Vec<Value> = value
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter(|v| types.iter().any(|ty| type_admits(ty, json_type(v))))
+                        .cloned()
+                        .collect();
+                    if values.is_empty() {
+                        return None;
+                    }
+                    pushed.insert(key.clone(), Value::Array(values));
+                    continue;
+                }
+            }
+            pushed.insert(key.clone(), value.clone());
+        }
+        let mut merged = pushed;
+        for (keyword, _) in merge_into(&mut merged, &branch) {
+            if keyword == "type" || keyword == "enum" {
+                return None;
+            }
+            self.ctx.note(
+                NoteKind::Dropped {
+                    keyword: keyword.clone(),
+                },
+                place.note.clone(),
+                format!("an anyOf branch's {keyword:?} conflicts with the one beside anyOf; the one beside it was kept"),
+            );
+        }
+        Some(reorder_like(merged, &branch))
+    }
+
+    /// A node with one type (or none) and no `anyOf`.
+    fn plain(&mut self, node: &Object, place: &Place, depth: usize, nullable: bool) -> Result<Value> {
+        let mut out = Object::new();
+        let mut moved = Object::new();
+        let mut node = Cow::Borrowed(node);
+
+        if let Some(value) = node.get("const").cloned() {
+            if let Value::String(_) = value {
+                let node = node.to_mut();
+                node.shift_remove("const");
+                if node.insert("enum".into(), Value::Array(vec![value])).is_some() {
+                    self.ctx.note(
+                        NoteKind::Dropped {
+                            keyword: "enum".into(),
+                        },
+                        place.at("enum"),
+                        "the enum was replaced by the const beside it, which is stricter",
+                    );
+                }
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: "const".into(),
+                    },
+                    place.note.clone(),
+                    "const was written as a one-value enum (Gemini has no const)",
+                );
+            }
+        }
+
+        let ty = self.type_of(&node, place);
+        out.insert("type".into(), Value::String(ty.to_uppercase()));
+        if nullable {
+            out.insert("nullable".into(), Value::Bool(true));
+        }
+        for (key, value) in node.iter() {
+            match key.as_str() {
+                "type" => {}
+                "nullable" => {
+                    if !value.is_boolean() {
+                        self.ctx.dropped(key, place, "Gemini's nullable is true or false");
+                    } else if !nullable {
+                        out.insert(key.clone(), value.clone());
+                    }
+                }
+                "format" => match value.as_str() {
+                    Some(format) if format_accepted(&ty, format) => {
+                        out.insert(key.clone(), value.clone());
+                    }
+                    _ => {
+                        moved.insert(key.clone(), value.clone());
+                    }
+                },
+                "description" if value.is_string() => {
+                    out.insert(key.clone(), value.clone());
+                }
+                "enum" => self.enum_values(value, place, &mut out, &mut moved),
+                "items" if value.is_object() || value.is_boolean() => {
+                    let items = self.node(value, &place.key("items"), depth, false)?;
+                    out.insert(key.clone(), items);
+                }
+                "properties" if value.is_object() && ty == "object" => {
+                    let mut lowered = Object::new();
+                    for (name, schema) in value.as_object().into_iter().flatten() {
+                        let schema = self.node(schema, &place.key("properties").key(name), depth, false)?;
+                        lowered.insert(name.clone(), schema);
+                    }
+                    out.insert(key.clone(), Value::Object(lowered));
+                }
+                "properties" | "required" if ty != "object" => {
+                    self.ctx.dropped(
+                        key,
+                        place,
+                        &format!("Gemini rejects it on a {}", ty.to_uppercase()),
+                    );
+                }
+                "required" => {
+                    out.insert(key.clone(), value.clone());
+                }
+                "examples" => self.examples(value, node.contains_key("example"), place, &mut out),
+                "title" => self
+                    .ctx
+                    .dropped(key, place, "Gemini rejects title in function parameters"),
+                "$defs" | "definitions" => self.ctx.note(
+                    NoteKind::Rewritten { keyword: key.clone() },
+                    place.at(key),
+                    format!("every $ref was inlined, so {key:?} is no longer needed and was removed"),
+                ),
+                "additionalProperties" if value == &Value::Bool(false) => self.ctx.dropped(
+                    key,
+                    place,
+                    "Gemini has no additionalProperties; the model may add keys the tool does not list",
+                ),
+                _ if KEPT.contains(&key.as_str()) => {
+                    out.insert(key.clone(), value.clone());
+                }
+                _ if META.contains(&key.as_str()) => {
+                    self.ctx
+                        .dropped(key, place, "Gemini rejects it, and it is not meant for the model")
+                }
+                _ if STANDARD.contains(&key.as_str()) => {
+                    moved.insert(key.clone(), value.clone());
+                }
+                _ => self.ctx.dropped(
+                    key,
+                    place,
+                    "it is not a JSON Schema keyword, and Gemini rejects unknown keys",
+                ),
+            }
+        }
+
+        if ty == "array" && !out.contains_key("items") {
+            let mut items = Object::new();
+            items.insert("type".into(), Value::String("OBJECT".into()));
+            out.insert("items".into(), Value::Object(items));
+            self.ctx.note(
+                NoteKind::Rewritten {
+                    keyword: "items".into(),
+                },
+                place.at("items"),
+                "Gemini needs items on an array; items of any type were written as {\"type\": \"OBJECT\"}",
+            );
+        }
+        if ty == "object" {
+            self.tidy_object(&mut out, place);
+        }
+        self.ctx.move_to_description(&mut out, moved, place)?;
+        Ok(Value::Object(out))
+    }
+
+    /// The node's single JSON Schema type (lowercase), inferred when absent.
+    fn type_of(&mut self, node: &Object, place: &Place) -> String {
+        let given = match node.get("type") {
+            Some(Value::String(name)) => Some(name.clone()),
+            Some(Value::Array(names)) if names.len() == 1 => names[0].as_str().map(String::from),
+            _ => None,
+        };
+        if let Some(name) = &given {
+            let lower = name.to_lowercase();
+            if TYPES.contains(&lower.as_str()) {
+                if *name != lower.to_uppercase() {
+                    self.ctx.note(
+                        NoteKind::Rewritten {
+                            keyword: "type".into(),
+                        },
+                        place.at("type"),
+                        format!(
+                            "\"type\": {:?} was written as {:?}, Gemini's spelling",
+                            name,
+                            lower.to_uppercase()
+                        ),
+                    );
+                }
+                return lower;
+            }
+        }
+        let from_values = node
+            .get("enum")
+            .and_then(Value::as_array)
+            .map(|values| value_types(values))
+            .or_else(|| node.get("const").map(|value| vec![json_type(value)]))
+            .filter(|types| types.len() == 1)
+            .map(|types| types[0]);
+        let known = node.keys().find_map(|key| implied_type(key)).or(from_values);
+        let inferred = known.unwrap_or("object");
+        let why = match node.get("type") {
+            Some(other) => format!("\"type\": {other} is not a type Gemini knows"),
+            None => "the schema has no type".to_string(),
+        };
+        let narrowed = if known.is_none() {
+            " (it accepted any value, and now accepts objects)"
+        } else {
+            ""
+        };
+        self.ctx.note(
+            NoteKind::Rewritten {
+                keyword: "type".into(),
+            },
+            place.at("type"),
+            format!(
+                "{why}; Gemini needs one, so \"type\": {:?} was set{narrowed}",
+                inferred.to_uppercase()
+            ),
+        );
+        inferred.to_string()
+    }
+
+    /// Gemini's enums are lists of strings without `""`.
+    fn enum_values(&mut self, value: &Value, place: &Place, out: &mut Object, moved: &mut Object) {
+        let Some(values) = value
+            .as_array()
+            .filter(|values| values.iter().all(Value::is_string))
+        else {
+            moved.insert("enum".into(), value.clone());
+            return;
+        };
+        let kept: Vec<Value> = values
+            .iter()
+            .filter(|v| v.as_str() != Some(""))
+            .cloned()
+            .collect();
+        if kept.len() < values.len() {
+            self.ctx.note(
+                NoteKind::Dropped {
+                    keyword: "enum".into(),
+                },
+                place.at("enum"),
+                "the empty string was removed from the enum (Gemini rejects empty enum values)",
+            );
+        }
+        if !kept.is_empty() {
+            out.insert("enum".into(), Value::Array(kept));
+        }
+    }
+
+    /// `examples` becomes `example`, its first value.
+    fn examples(&mut self, value: &Value, has_example: bool, place: &Place, out: &mut Object) {
+        match value.as_array().and_then(|values| values.first()) {
+            Some(first) if !has_example => {
+                out.insert("example".into(), first.clone());
+                let count = value.as_array().map_or(0, Vec::len);
+                if count == 1 {
+                    self.ctx.note(
+                        NoteKind::Rewritten {
+                            keyword: "examples".into(),
+                        },
+                        place.note.clone(),
+                        "examples was written as example (Gemini takes one example)",
+                    );
+                } else {
+                    self.ctx.note(
+                        NoteKind::Dropped {
+                            keyword: "examples".into(),
+                        },
+                        place.note.clone(),
+                        format!(
+                            "Gemini takes one example; the first of {count} examples was kept as example"
+                        ),
+                    );
+                }
+            }
+            _ => self.ctx.dropped(
+                "examples",
+                place,
+                "Gemini takes one example, and this schema has no usable one",
+            ),
+        }
+    }
+
+    /// `required` names only existing properties; an object without
+    /// properties carries neither.
+    fn tidy_object(&mut self, out: &mut Object, place: &Place) {
+        let names: Vec<String> = out
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|props| props.keys().cloned().collect())
+            .unwrap_or_default();
+        if names.is_empty() {
+            let had_properties = out.shift_remove("properties").is_some();
+            let had_required = out.shift_remove("required").is_some();
+            if had_properties || had_required {
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: "properties".into(),
+                    },
+                    place.note.clone(),
+                    "an object without properties carries neither properties nor required for Gemini (it rejects empty ones)",
+                );
+            }
+            return;
+        }
+        let Some(required) = out.get("required").cloned() else {
+            return;
+        };
+        let listed: Vec<Value> = required.as_array().cloned().unwrap_or_default();
+        let mut kept: Vec<Value> = Vec::new();
+        for entry in &listed {
+            if entry.as_str().is_some_and(|name| names.iter().any(|n| n == name)) && !kept.contains(entry) {
+                kept.push(entry.clone());
+            }
+        }
+        if kept.len() == listed.len() && required.is_array() {
+            return;
+        }
+        let unknown: Vec<String> = listed
+            .iter()
+            .filter(|entry| !kept.contains(entry))
+            .map(Value::to_string)
+            .collect();
+        let what = if unknown.is_empty() {
+            "a malformed list was".to_string()
+        } else {
+            format!("{} was", unknown.join(", "))
+        };
+        self.ctx.note(
+            NoteKind::Dropped {
+                keyword: "required".into(),
+            },
+            place.at("required"),
+            format!("\"required\" may name only properties of the object; {what} removed"),
+        );
+        if kept.is_empty() {
+            out.shift_remove("required");
+        } else {
+            out.insert("required".into(), Value::Array(kept));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::testing::{notes, run};
+    use super::super::Dialect;
+
+    /// An MCP-style schema exercising every step of providers.md §4b's
+    /// "Recommended lowering".
+    #[test]
+    fn full_example_follows_the_recommended_lowering() {
+        let out = run(
+            &json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "$id": "https://example.com/search",
+                "title": "Search",
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "title": "Query", "description": "Search text.", "examples": ["rust"]},
+                    "mode": {"const": "fast"},
+                    "limit": {"type": ["integer", "null"], "minimum": 1, "exclusiveMaximum": 100, "format": "int32"},
+                    "since": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}], "description": "Start."},
+                    "id": {"type": ["string", "integer"], "description": "Id.", "pattern": "^[a-z]+$"},
+                    "sort": {"oneOf": [{"$ref": "#/$defs/Order"}, {"type": "null"}]},
+                    "filter": {"allOf": [{"$ref": "#/$defs/Range"}, {"required": ["from"]}]},
+                    "level": {"type": "integer", "enum": [1, 2, 3]},
+                    "color": {"type": "string", "enum": ["red", "", "blue"], "format": "color"},
+                    "tags": {"type": "array", "uniqueItems": true},
+                    "meta": {"type": "object", "properties": {}, "additionalProperties": false, "x-order": 3}
+                },
+                "required": ["query", "missing"],
+                "additionalProperties": false,
+                "$defs": {
+                    "Order": {"type": "string", "enum": ["asc", "desc"], "$comment": "sort order"},
+                    "Range": {"type": "object", "properties": {"from": {"type": "number"}, "to": {"type": "number"}}}
+                }
+            }),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "OBJECT", "properties": {
+                "query": {"type": "STRING", "description": "Search text.", "example": "rust"},
+                "mode": {"type": "STRING", "enum": ["fast"]},
+                "limit": {"type": "INTEGER", "nullable": true, "minimum": 1, "format": "int32",
+                          "description": "{\"exclusiveMaximum\": 100}"},
+                "since": {"type": "STRING", "nullable": true, "format": "date-time", "description": "Start."},
+                "id": {"anyOf": [
+                    {"type": "STRING", "description": "Id.", "pattern": "^[a-z]+$"},
+                    {"type": "INTEGER", "description": "Id."}]},
+                "sort": {"type": "STRING", "nullable": true, "enum": ["asc", "desc"]},
+                "filter": {"type": "OBJECT", "properties": {"from": {"type": "NUMBER"}, "to": {"type": "NUMBER"}},
+                           "required": ["from"]},
+                "level": {"type": "INTEGER", "description": "{\"enum\": [1, 2, 3]}"},
+                "color": {"type": "STRING", "enum": ["red", "blue"], "description": "{\"format\": \"color\"}"},
+                "tags": {"type": "ARRAY", "items": {"type": "OBJECT"}, "description": "{\"uniqueItems\": true}"},
+                "meta": {"type": "OBJECT"}},
+                "required": ["query"]})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema/type"),
+                ("dropped", "/inputSchema/$schema"),
+                ("dropped", "/inputSchema/$id"),
+                ("dropped", "/inputSchema/title"),
+                ("rewritten", "/inputSchema/properties/query/type"),
+                ("dropped", "/inputSchema/properties/query/title"),
+                ("rewritten", "/inputSchema/properties/query"),
+                ("rewritten", "/inputSchema/properties/mode"),
+                ("rewritten", "/inputSchema/properties/mode/type"),
+                ("rewritten", "/inputSchema/properties/limit"),
+                ("rewritten", "/inputSchema/properties/limit/type"),
+                ("moved-to-description", "/inputSchema/properties/limit"),
+                ("rewritten", "/inputSchema/properties/since"),
+                ("rewritten", "/inputSchema/properties/since"),
+                ("rewritten", "/inputSchema/properties/since"),
+                ("rewritten", "/inputSchema/properties/id"),
+                ("rewritten", "/inputSchema/properties/id"),
+                ("rewritten", "/inputSchema/properties/id"),
+                ("rewritten", "/inputSchema/properties/id"),
+                ("rewritten", "/inputSchema/properties/sort"),
+                ("rewritten", "/inputSchema/properties/sort"),
+                ("rewritten", "/inputSchema/properties/sort"),
+                ("inlined", "/inputSchema/properties/sort"),
+                ("rewritten", "/inputSchema/properties/sort"),
+                ("dropped", "/inputSchema/properties/sort"),
+                ("inlined", "/inputSchema/properties/filter/allOf/0"),
+                ("rewritten", "/inputSchema/properties/filter"),
+                ("rewritten", "/inputSchema/properties/filter"),
+                ("rewritten", "/inputSchema/properties/filter"),
+                ("rewritten", "/inputSchema/properties/filter"),
+                ("rewritten", "/inputSchema/properties/level/type"),
+                ("moved-to-description", "/inputSchema/properties/level"),
+                ("rewritten", "/inputSchema/properties/color/type"),
+                ("dropped", "/inputSchema/properties/color/enum"),
+                ("moved-to-description", "/inputSchema/properties/color"),
+                ("rewritten", "/inputSchema/properties/tags/type"),
+                ("rewritten", "/inputSchema/properties/tags/items"),
+                ("moved-to-description", "/inputSchema/properties/tags"),
+                ("rewritten", "/inputSchema/properties/meta/type"),
+                ("dropped", "/inputSchema/properties/meta/additionalProperties"),
+                ("dropped", "/inputSchema/properties/meta/x-order"),
+                ("rewritten", "/inputSchema/properties/meta"),
+                ("dropped", "/inputSchema/additionalProperties"),
+                ("rewritten", "/inputSchema/$defs"),
+                ("dropped", "/inputSchema/required"),
+            ])
+        );
+    }
+
+    #[test]
+    fn recursive_defs_are_cut_where_they_repeat() {
+        let out = run(
+            &json!({"type": "OBJECT", "properties": {"root": {"$ref": "#/$defs/node"}},
+                "$defs": {"node": {"type": "OBJECT", "properties": {
+                    "label": {"type": "STRING"},
+                    "children": {"type": "ARRAY", "items": {"$ref": "#/$defs/node"}}}}}}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "OBJECT", "properties": {"root": {"type": "OBJECT", "properties": {
+                "label": {"type": "STRING"},
+                "children": {"type": "ARRAY", "items": {"type": "OBJECT",
+                    "description": "Recursive reference to #/$defs/node; not expanded further."}}}}}})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("inlined", "/inputSchema/properties/root"),
+                ("dropped", "/inputSchema/properties/root"),
+                ("rewritten", "/inputSchema/$defs"),
+            ])
+        );
+    }
+
+    #[test]
+    fn nullable_unions_push_nullable_and_siblings_into_branches() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "v": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}],
+                      "description": "V.", "minimum": 0, "enum": ["a", 1]},
+                "w": {"type": ["string", "boolean", "null"], "default": "x"},
+                "t": true,
+                "n": {"enum": [null, "a", "b"]}}}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema["properties"],
+            json!({
+                "v": {"anyOf": [
+                    {"type": "STRING", "nullable": true, "description": "V.", "enum": ["a"]},
+                    {"type": "INTEGER", "nullable": true, "description": "V.\n\n{\"enum\": [1]}", "minimum": 0}]},
+                "w": {"anyOf": [
+                    {"type": "STRING", "nullable": true, "default": "x"},
+                    {"type": "BOOLEAN", "nullable": true, "default": "x"}]},
+                "t": {"type": "OBJECT"},
+                "n": {"type": "STRING", "nullable": true, "enum": ["a", "b"]}})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema/type"),
+                ("rewritten", "/inputSchema/properties/v"),
+                ("rewritten", "/inputSchema/properties/v"),
+                ("rewritten", "/inputSchema/properties/v"),
+                ("moved-to-description", "/inputSchema/properties/v"),
+                ("rewritten", "/inputSchema/properties/v"),
+                ("rewritten", "/inputSchema/properties/w"),
+                ("rewritten", "/inputSchema/properties/w"),
+                ("rewritten", "/inputSchema/properties/w"),
+                ("rewritten", "/inputSchema/properties/w"),
+                ("rewritten", "/inputSchema/properties/w"),
+                ("rewritten", "/inputSchema/properties/t"),
+                ("rewritten", "/inputSchema/properties/t/type"),
+                ("rewritten", "/inputSchema/properties/n"),
+                ("rewritten", "/inputSchema/properties/n/type"),
+            ])
+        );
+    }
+
+    #[test]
+    fn formats_are_kept_only_where_gemini_takes_them() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "a": {"type": "string", "format": "date-time"},
+                "b": {"type": "string", "format": "email"},
+                "c": {"type": "number", "format": "double"},
+                "d": {"type": "integer", "format": "float"}},
+                "required": ["a", "a"]}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema["properties"],
+            json!({
+                "a": {"type": "STRING", "format": "date-time"},
+                "b": {"type": "STRING", "description": "{\"format\": \"email\"}"},
+                "c": {"type": "NUMBER", "format": "double"},
+                "d": {"type": "INTEGER", "description": "{\"format\": \"float\"}"}})
+        );
+        assert_eq!(out.schema["required"], json!(["a"]));
+    }
+}

@@ -1,0 +1,1393 @@
+//! Dialects that accept a subset of JSON Schema and get everything else
+//! written into the description: OpenAI Structured Outputs (and Mistral
+//! strict), Anthropic strict tool use (and Bedrock strict, which follows
+//! Claude's rules) and Ollama (whose server keeps only a few keywords).
+//!
+//! One walk serves all three; [`Subset`] says what each keeps. Strict
+//! dialects also close every object (`additionalProperties: false`), and
+//! OpenAI's lists every property in `required`, turning each optional one
+//! into a union with `null` and recording where, so that a returned `null`
+//! can be read as "absent" again.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::note::NoteKind;
+use crate::pointer::Pointer;
+
+use super::keywords::{
+    bool_schema, implied_type, json_type, merge_into, pattern_is_unsupported, rename_key, type_names,
+    type_value, value_types, Object, META,
+};
+use super::refs::{Inlined, Target};
+use super::walk::{Ctx, Place};
+
+/// String formats OpenAI Structured Outputs accepts.
+const OPENAI_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+/// String formats Anthropic strict tool use accepts.
+const ANTHROPIC_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Which subset a walk lowers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Subset {
+    /// OpenAI Structured Outputs (`strict: true`); Mistral strict too.
+    OpenAiStrict,
+    /// Anthropic strict tool use: local `$ref`s kept, recursion rejected.
+    AnthropicStrict,
+    /// Bedrock `strict`: Claude's rules, with every `$ref` inlined since
+    /// Bedrock serves models that do not follow them.
+    BedrockStrict,
+    /// Ollama: the server keeps type, properties, required, items, enum,
+    /// description and anyOf.
+    Ollama,
+}
+
+/// What happens to one keyword.
+enum Rule {
+    Keep,
+    Move,
+    Drop(&'static str),
+}
+
+impl Subset {
+    fn strict(self) -> bool {
+        self != Subset::Ollama
+    }
+
+    fn anthropic(self) -> bool {
+        matches!(self, Subset::AnthropicStrict | Subset::BedrockStrict)
+    }
+
+    fn inlines_every_ref(self) -> bool {
+        matches!(self, Subset::BedrockStrict | Subset::Ollama)
+    }
+
+    /// The rule for a keyword the walk does not handle structurally.
+    fn rule(self, key: &str, value: &Value) -> Rule {
+        if META.contains(&key) {
+            return Rule::Drop("it is bookkeeping for schema authors, not part of what the model sees");
+        }
+        let pattern_ok = || {
+            value
+                .as_str()
+                .is_some_and(|pattern| !pattern_is_unsupported(pattern))
+        };
+        let extra_keys =
+            "strict mode accepts no keys beyond the listed properties (additionalProperties: false)";
+        match self {
+            Subset::Ollama => match key {
+                "enum" => Rule::Keep,
+                _ => Rule::Move,
+            },
+            Subset::OpenAiStrict => match key {
+                "enum" | "const" | "title" | "multipleOf" | "maximum" | "exclusiveMaximum" | "minimum"
+                | "exclusiveMinimum" | "minItems" | "maxItems" => Rule::Keep,
+                "pattern" if pattern_ok() => Rule::Keep,
+                "format" if value.as_str().is_some_and(|f| OPENAI_FORMATS.contains(&f)) => Rule::Keep,
+                "patternProperties" | "unevaluatedProperties" => Rule::Drop(extra_keys),
+                _ => Rule::Move,
+            },
+            Subset::AnthropicStrict | Subset::BedrockStrict => match key {
+                "const" | "default" | "title" => Rule::Keep,
+                "enum"
+                    if value
+                        .as_array()
+                        .is_some_and(|values| values.iter().all(is_primitive)) =>
+                {
+                    Rule::Keep
+                }
+                "pattern" if pattern_ok() => Rule::Keep,
+                "format" if value.as_str().is_some_and(|f| ANTHROPIC_FORMATS.contains(&f)) => Rule::Keep,
+                "minItems" if value.as_u64().is_some_and(|n| n <= 1) => Rule::Keep,
+                "patternProperties" | "unevaluatedProperties" => Rule::Drop(extra_keys),
+                _ => Rule::Move,
+            },
+        }
+    }
+}
+
+fn is_primitive(value: &Value) -> bool {
+    !value.is_array() && !value.is_object()
+}
+
+/// The walk, and what it records for [`Lowered::null_means_absent`](super::Lowered).
+pub(super) struct Walker<'c, 'a> {
+    ctx: &'c mut Ctx<'a>,
+    subset: Subset,
+    /// The output location of the node being walked, as tokens.
+    out: Vec<String>,
+    /// Output locations of the properties made nullable.
+    pub(super) made_nullable: Vec<Vec<String>>,
+    /// Whether the target of each `$ref` met by [`Walker::accepts_null`]
+    /// accepts `null`; `None` while that target is being looked at, so a
+    /// cycle answers "no" (the safe side: null is then added explicitly) and
+    /// many branches naming one `$ref` cost one look, not one per path.
+    null_refs: HashMap<String, Option<bool>>,
+}
+
+impl<'c, 'a> Walker<'c, 'a> {
+    pub(super) fn new(ctx: &'c mut Ctx<'a>, subset: Subset) -> Walker<'c, 'a> {
+        Walker {
+            ctx,
+            subset,
+            out: Vec::new(),
+            made_nullable: Vec::new(),
+            null_refs: HashMap::new(),
+        }
+    }
+
+    /// Lowers the whole schema.
+    pub(super) fn run(&mut self) -> Result<Value> {
+        if self.subset == Subset::AnthropicStrict {
+            for at in self.ctx.recursive_refs()? {
+                self.ctx.note(
+                    NoteKind::Unsupported {
+                        keyword: "$ref".into(),
+                    },
+                    at,
+                    format!(
+                        "this $ref makes the schema recursive, and {} does not support recursive schemas",
+                        self.ctx.target
+                    ),
+                );
+            }
+        }
+        let root = self.ctx.root;
+        let place = Place::root(&self.ctx.at);
+        self.node(root, &place, 0, true)
+    }
+
+    fn node(&mut self, value: &Value, place: &Place, depth: usize, root: bool) -> Result<Value> {
+        let node: Cow<'_, Object> = match value {
+            Value::Object(object) => Cow::Borrowed(object),
+            Value::Bool(accepts) => {
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: accepts.to_string(),
+                    },
+                    place.note.clone(),
+                    format!(
+                        "the boolean schema {accepts} was written as {}",
+                        Value::Object(bool_schema(*accepts))
+                    ),
+                );
+                Cow::Owned(bool_schema(*accepts))
+            }
+            other => return Ok(other.clone()),
+        };
+        let depth = self.ctx.enter(depth, place)?;
+        if let Some(Value::String(reference)) = node.get("$ref") {
+            if let Some(why) = self.inline_reason(&node, reference, place)? {
+                let mark = self.ctx.mark();
+                let result = match self.ctx.inline(&node, reference, place, &why)? {
+                    Inlined::Schema { schema, place } => {
+                        self.node(&Value::Object(schema), &place, depth, root)
+                    }
+                    Inlined::Replaced(schema) => self.node_map(Cow::Owned(schema), place, depth, root),
+                };
+                self.ctx.release(mark);
+                return result;
+            }
+        }
+        self.node_map(node, place, depth, root)
+    }
+
+    /// Why the `$ref` in `node` must be inlined, or `None` to keep it.
+    fn inline_reason(&mut self, node: &Object, reference: &str, place: &Place) -> Result<Option<String>> {
+        let target = self.ctx.target;
+        if self.subset.inlines_every_ref() {
+            return Ok(Some(match self.subset {
+                Subset::Ollama => "the Ollama server drops $ref and $defs".to_string(),
+                _ => format!("{target} serves models that do not follow $ref"),
+            }));
+        }
+        if node.len() > 1 {
+            return Ok(Some(format!("{target} does not allow keywords beside a $ref")));
+        }
+        match self.ctx.resolve(reference, place)? {
+            Target::Remote => {
+                if self.subset.anthropic() {
+                    self.ctx.note(
+                        NoteKind::Unsupported {
+                            keyword: "$ref".into(),
+                        },
+                        place.at("$ref"),
+                        format!("{target} follows only local $refs, and {reference:?} is remote"),
+                    );
+                }
+                Ok(None)
+            }
+            Target::Local { at, .. } => {
+                let tokens: Vec<String> = at.tokens().collect();
+                let standard = match tokens.as_slice() {
+                    [] => true,
+                    [defs, _] => defs == "$defs" || defs == "definitions",
+                    _ => false,
+                };
+                Ok((!standard)
+                    .then(|| format!("{target} follows $refs only to the root, $defs or definitions")))
+            }
+        }
+    }
+
+    fn node_map(&mut self, node: Cow<'_, Object>, place: &Place, depth: usize, root: bool) -> Result<Value> {
+        let mark = self.ctx.mark();
+        let result = self.node_inner(node, place, depth, root);
+        self.ctx.release(mark);
+        result
+    }
+
+    fn node_inner(
+        &mut self,
+        node: Cow<'_, Object>,
+        place: &Place,
+        depth: usize,
+        root: bool,
+    ) -> Result<Value> {
+        let target = self.ctx.target;
+        let mut node = node;
+        let mut place = place.clone();
+        let mut moved = Object::new();
+
+        if let Some(Value::Array(branches)) = node.get("allOf") {
+            let has_ref =
+                node.contains_key("$ref") || branches.iter().any(|branch| branch.get("$ref").is_some());
+            let combine = !self.subset.anthropic() || has_ref || branches.len() == 1;
+            if combine {
+                let mark = self.ctx.mark();
+                let (merged, rejected) = self.ctx.flatten(&node, &place, depth)?;
+                if rejected.is_empty() || self.subset == Subset::Ollama {
+                    for (keyword, value) in rejected {
+                        moved.entry(keyword).or_insert(value);
+                    }
+                    self.ctx.note(
+                        NoteKind::Rewritten {
+                            keyword: "allOf".into(),
+                        },
+                        place.note.clone(),
+                        format!("the allOf branches were combined into one schema ({target} does not support allOf here)"),
+                    );
+                    node = Cow::Owned(merged);
+                    place = place.merged();
+                } else {
+                    self.ctx.release(mark);
+                    let keywords: Vec<String> = rejected.iter().map(|(k, _)| format!("{k:?}")).collect();
+                    self.ctx.note(
+                        NoteKind::Unsupported {
+                            keyword: "allOf".into(),
+                        },
+                        place.at("allOf"),
+                        format!(
+                            "{target} does not support allOf here, and its branches cannot be combined into one schema (they disagree on {})",
+                            keywords.join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+
+        if node.get("oneOf").is_some_and(Value::is_array) {
+            if !node.contains_key("anyOf") {
+                node = Cow::Owned(rename_key(node.into_owned(), "oneOf", "anyOf"));
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: "oneOf".into(),
+                    },
+                    place.note.clone(),
+                    format!(
+                        "oneOf was written as anyOf ({target} has no oneOf; anyOf also accepts a value that matches several branches)"
+                    ),
+                );
+            } else if self.subset.strict() {
+                self.ctx.note(
+                    NoteKind::Unsupported {
+                        keyword: "oneOf".into(),
+                    },
+                    place.at("oneOf"),
+                    format!("{target} does not support oneOf, and this schema already has an anyOf to merge it with"),
+                );
+            } else if let Some(one_of) = node.to_mut().shift_remove("oneOf") {
+                moved.insert("oneOf".into(), one_of);
+            }
+        }
+
+        if self.subset == Subset::OpenAiStrict && !root {
+            if let Some(distributed) = self.distribute_any_of(&node, &place) {
+                node = Cow::Owned(distributed);
+                place = place.merged();
+            }
+        }
+
+        if self.subset.strict() && !node.contains_key("type") {
+            if let Some(ty) = self.infer_type(&node, &place) {
+                node.to_mut().shift_insert(0, "type".into(), ty);
+            }
+        }
+
+        let types: Vec<String> = node
+            .get("type")
+            .and_then(type_names)
+            .map(|names| names.into_iter().map(String::from).collect())
+            .unwrap_or_default();
+        let is_object = self.subset.strict() && types.iter().any(|t| t == "object");
+        let mut out = Object::new();
+        let mut spans: Vec<(String, usize, usize)> = Vec::new();
+        for (key, value) in node.iter() {
+            match key.as_str() {
+                "type" | "$ref" => {
+                    out.insert(key.clone(), value.clone());
+                }
+                "properties" if value.is_object() => {
+                    let mut lowered = Object::new();
+                    for (name, schema) in value.as_object().into_iter().flatten() {
+                        let start = self.made_nullable.len();
+                        self.out.push("properties".into());
+                        self.out.push(name.clone());
+                        let result = self.node(schema, &place.key("properties").key(name), depth, false);
+                        self.out.truncate(self.out.len() - 2);
+                        lowered.insert(name.clone(), result?);
+                        spans.push((name.clone(), start, self.made_nullable.len()));
+                    }
+                    out.insert(key.clone(), Value::Object(lowered));
+                }
+                "items" if value.is_object() || value.is_boolean() => {
+                    let lowered = self.child(value, &place.key("items"), depth, &["items"])?;
+                    out.insert(key.clone(), lowered);
+                }
+                "items" if value.is_array() && self.subset == Subset::Ollama => {
+                    let lowered = self.list(value, &place.key("items"), depth, "items")?;
+                    out.insert(key.clone(), lowered);
+                }
+                "anyOf" | "oneOf" | "allOf" if value.is_array() => {
+                    let lowered = self.list(value, &place.key(key), depth, key)?;
+                    out.insert(key.clone(), lowered);
+                }
+                "$defs" | "definitions" => {
+                    if root && !self.subset.inlines_every_ref() && value.is_object() {
+                        let mut lowered = Object::new();
+                        for (name, schema) in value.as_object().into_iter().flatten() {
+                            let lowered_def =
+                                self.child(schema, &place.key(key).key(name), depth, &[key, name])?;
+                            lowered.insert(name.clone(), lowered_def);
+                        }
+                        out.insert(key.clone(), Value::Object(lowered));
+                    } else {
+                        self.ctx.note(
+                            NoteKind::Rewritten {
+                                keyword: key.clone(),
+                            },
+                            place.at(key),
+                            format!("every $ref into {key:?} was inlined, so it is no longer needed and was removed"),
+                        );
+                    }
+                }
+                "description" if value.is_string() => {
+                    out.insert(key.clone(), value.clone());
+                }
+                "required" if is_object || self.subset == Subset::Ollama => {
+                    out.insert(key.clone(), value.clone());
+                }
+                "additionalProperties" if is_object => {
+                    if value != &Value::Bool(false) {
+                        self.ctx.note(
+                            NoteKind::Dropped {
+                                keyword: key.clone(),
+                            },
+                            place.at(key),
+                            format!(
+                                "this object accepted keys beyond its properties; {target} requires additionalProperties: false, so only the listed properties are accepted"
+                            ),
+                        );
+                    }
+                    out.insert(key.clone(), Value::Bool(false));
+                }
+                "properties" | "items" | "anyOf" | "oneOf" | "allOf" => {
+                    if self.subset.strict() {
+                        moved.insert(key.clone(), value.clone());
+                    } else {
+                        out.insert(key.clone(), value.clone());
+                    }
+                }
+                "default" if self.subset == Subset::OpenAiStrict && value.is_null() => {
+                    self.ctx.note(
+                        NoteKind::Rewritten {
+                            keyword: key.clone(),
+                        },
+                        place.at(key),
+                        "\"default\": null was removed: in strict mode an optional property is sent as null when absent, which means the same",
+                    );
+                }
+                _ => match self.subset.rule(key, value) {
+                    Rule::Keep => {
+                        out.insert(key.clone(), value.clone());
+                    }
+                    Rule::Move => {
+                        moved.insert(key.clone(), value.clone());
+                    }
+                    Rule::Drop(why) => self.ctx.dropped(key, &place, why),
+                },
+            }
+        }
+
+        if is_object {
+            if self.subset == Subset::OpenAiStrict {
+                self.ensure_lists(&mut out, &node, &place);
+                self.require_all(&mut out, &node, &place, &spans, depth);
+            } else {
+                self.drop_unknown_required(&mut out, &place);
+            }
+            self.close_object(&mut out, &node, &place, root);
+        }
+
+        if root && self.subset.strict() {
+            if types != ["object"] {
+                self.ctx.note(
+                    NoteKind::Unsupported {
+                        keyword: "type".into(),
+                    },
+                    place.at("type"),
+                    format!("the root of a {target} schema must be {{\"type\": \"object\"}}"),
+                );
+            }
+            if self.subset == Subset::OpenAiStrict && out.contains_key("anyOf") {
+                self.ctx.note(
+                    NoteKind::Unsupported {
+                        keyword: "anyOf".into(),
+                    },
+                    place.at("anyOf"),
+                    format!("the root of a {target} schema must not be an anyOf"),
+                );
+            }
+        }
+
+        self.ctx.move_to_description(&mut out, moved, &place)?;
+        Ok(Value::Object(out))
+    }
+
+    /// A subschema at output location `self.out` + `tokens`.
+    fn child(&mut self, value: &Value, place: &Place, depth: usize, tokens: &[&str]) -> Result<Value> {
+        let len = self.out.len();
+        self.out.extend(tokens.iter().map(|t| t.to_string()));
+        let result = self.node(value, place, depth, false);
+        self.out.truncate(len);
+        result
+    }
+
+    /// A list of subschemas under keyword `key`.
+    fn list(&mut self, value: &Value, place: &Place, depth: usize, key: &str) -> Result<Value> {
+        let mut lowered = Vec::new();
+        for (index, item) in value.as_array().into_iter().flatten().enumerate() {
+            let index_token = index.to_string();
+            lowered.push(self.child(item, &place.index(index), depth, &[key, &index_token])?);
+        }
+        Ok(Value::Array(lowered))
+    }
+
+    /// OpenAI allows only `title` and `description` beside `anyOf`: the
+    /// other keywords are copied into each branch (which means the same).
+    /// A branch whose type cannot meet the node's is left out, since no value
+    /// could match it. `None` if there is nothing to do, or it cannot be
+    /// done exactly (then an error note says so).
+    fn distribute_any_of(&mut self, node: &Object, place: &Place) -> Option<Object> {
+        let branches = node.get("anyOf")?.as_array()?;
+        let siblings: Object = node
+            .iter()
+            .filter(|(key, _)| !matches!(key.as_str(), "anyOf" | "title" | "description"))
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        if siblings.is_empty() {
+            return None;
+        }
+        let mut merged_branches = Vec::new();
+        for branch in branches {
+            let mut merged = match branch {
+                Value::Object(object) => object.clone(),
+                Value::Bool(accepts) => bool_schema(*accepts),
+                _ => return None,
+            };
+            let rejected = merge_into(&mut merged, &siblings);
+            if rejected.iter().any(|(keyword, _)| keyword == "type") {
+                continue;
+            }
+            if !rejected.is_empty() {
+                let keywords: Vec<String> = rejected.iter().map(|(k, _)| format!("{k:?}")).collect();
+                self.ctx.note(
+                    NoteKind::Unsupported {
+                        keyword: "anyOf".into(),
+                    },
+                    place.at("anyOf"),
+                    format!(
+                        "{} allows only title and description beside anyOf, and {} cannot be copied into its branches exactly",
+                        self.ctx.target,
+                        keywords.join(", ")
+                    ),
+                );
+                return None;
+            }
+            merged_branches.push(Value::Object(merged));
+        }
+        if merged_branches.is_empty() {
+            self.ctx.note(
+                NoteKind::Unsupported {
+                    keyword: "anyOf".into(),
+                },
+                place.at("anyOf"),
+                "no branch of this anyOf can match the type written beside it",
+            );
+            return None;
+        }
+        let mut out = Object::new();
+        for (key, value) in node {
+            match key.as_str() {
+                "anyOf" => {
+                    out.insert(key.clone(), Value::Array(std::mem::take(&mut merged_branches)));
+                }
+                "title" | "description" => {
+                    out.insert(key.clone(), value.clone());
+                }
+                _ => {}
+            }
+        }
+        self.ctx.note(
+            NoteKind::Rewritten {
+                keyword: "anyOf".into(),
+            },
+            place.note.clone(),
+            format!(
+                "the keywords beside anyOf were copied into each of its branches ({} allows only title and description there)",
+                self.ctx.target
+            ),
+        );
+        Some(out)
+    }
+
+    /// Strict dialects need a `type` (or `anyOf`/`$ref`) on every schema.
+    /// From `enum` or `const` it is exact; from a keyword (`properties` →
+    /// object) it is assumed. Otherwise the schema accepts anything, which
+    /// strict mode cannot say: an error note.
+    fn infer_type(&mut self, node: &Object, place: &Place) -> Option<Value> {
+        if ["anyOf", "oneOf", "allOf", "$ref"]
+            .iter()
+            .any(|key| node.contains_key(*key))
+        {
+            return None;
+        }
+        let target = self.ctx.target;
+        let (types, exact) = if let Some(values) = node
+            .get("enum")
+            .and_then(Value::as_array)
+            .filter(|v| !v.is_empty())
+        {
+            (value_types(values), true)
+        } else if let Some(value) = node.get("const") {
+            (vec![json_type(value)], true)
+        } else if let Some(implied) = node.keys().find_map(|key| implied_type(key)) {
+            (vec![implied], false)
+        } else {
+            self.ctx.note(
+                NoteKind::Unsupported {
+                    keyword: "type".into(),
+                },
+                place.note.clone(),
+                format!("{target} needs a type here; this schema accepts any value, which strict mode cannot express"),
+            );
+            return None;
+        };
+        let value = type_value(&types);
+        let message = if exact {
+            format!(
+                "\"type\": {value} was added, as its values allow ({target} needs a type on every schema)"
+            )
+        } else {
+            format!("\"type\": {value} was assumed from its keywords ({target} needs a type on every schema)")
+        };
+        self.ctx.note(
+            NoteKind::Rewritten {
+                keyword: "type".into(),
+            },
+            place.at("type"),
+            message,
+        );
+        Some(value)
+    }
+
+    /// `additionalProperties: false` on an object that lacked it.
+    fn close_object(&mut self, out: &mut Object, node: &Object, place: &Place, root: bool) {
+        if node.contains_key("additionalProperties") {
+            return;
+        }
+        let target = self.ctx.target;
+        let has_properties = out
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|props| !props.is_empty());
+        if has_properties || root {
+            self.ctx.note(
+                NoteKind::Rewritten {
+                    keyword: "additionalProperties".into(),
+                },
+                place.at("additionalProperties"),
+                format!("additionalProperties: false was added ({target} requires it on every object)"),
+            );
+        } else {
+            self.ctx.note(
+                NoteKind::Dropped {
+                    keyword: "additionalProperties".into(),
+                },
+                place.at("additionalProperties"),
+                format!(
+                    "this object accepted any keys; {target} requires additionalProperties: false, so it now accepts only {{}}"
+                ),
+            );
+        }
+        out.insert("additionalProperties".into(), Value::Bool(false));
+    }
+
+    /// OpenAI wants `properties` and `required` on every object, even empty.
+    fn ensure_lists(&mut self, out: &mut Object, node: &Object, place: &Place) {
+        if !out.contains_key("properties") {
+            out.insert("properties".into(), Value::Object(Object::new()));
+            self.ctx.note(
+                NoteKind::Rewritten {
+                    keyword: "properties".into(),
+                },
+                place.at("properties"),
+                format!(
+                    "an empty \"properties\" was added ({} requires it on every object)",
+                    self.ctx.target
+                ),
+            );
+        }
+        let none_required = out
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|props| props.is_empty());
+        if !node.contains_key("required") && none_required {
+            out.insert("required".into(), Value::Array(Vec::new()));
+            self.ctx.note(
+                NoteKind::Rewritten {
+                    keyword: "required".into(),
+                },
+                place.at("required"),
+                format!(
+                    "an empty \"required\" was added ({} requires it on every object)",
+                    self.ctx.target
+                ),
+            );
+        }
+    }
+
+    /// OpenAI strict: every property in `required`; each one that was
+    /// optional becomes nullable, and its output location is recorded.
+    fn require_all(
+        &mut self,
+        out: &mut Object,
+        node: &Object,
+        place: &Place,
+        spans: &[(String, usize, usize)],
+        depth: usize,
+    ) {
+        let Some(names) = out
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|props| props.keys().cloned().collect::<Vec<String>>())
+        else {
+            return;
+        };
+        let original = node
+            .get("required")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut required: Vec<String> = Vec::new();
+        let mut unknown: Vec<String> = Vec::new();
+        let mut repeated: Vec<String> = Vec::new();
+        for entry in &original {
+            match entry.as_str() {
+                Some(name) if names.iter().any(|n| n == name) => {
+                    if required.iter().any(|r| r == name) {
+                        repeated.push(entry.to_string());
+                    } else {
+                        required.push(name.to_string());
+                    }
+                }
+                _ => unknown.push(entry.to_string()),
+            }
+        }
+        if !repeated.is_empty() {
+            self.ctx.note(
+                NoteKind::Rewritten {
+                    keyword: "required".into(),
+                },
+                place.at("required"),
+                format!(
+                    "\"required\" listed {} more than once; each name is listed once",
+                    repeated.join(", ")
+                ),
+            );
+        }
+        if !unknown.is_empty() {
+            self.ctx.note(
+                NoteKind::Dropped {
+                    keyword: "required".into(),
+                },
+                place.at("required"),
+                format!(
+                    "\"required\" listed {}, which are not properties of this object; {} rejects that",
+                    unknown.join(", "),
+                    self.ctx.target
+                ),
+            );
+        }
+        let optional: Vec<String> = names
+            .iter()
+            .filter(|name| !required.contains(name))
+            .cloned()
+            .collect();
+        for name in &optional {
+            required.push(name.clone());
+            self.ctx.note(
+                NoteKind::MadeRequired {
+                    property: name.clone(),
+                },
+                place.at("required"),
+                format!(
+                    "{name:?} was added to \"required\": {} needs every property listed",
+                    self.ctx.target
+                ),
+            );
+            let Some(schema) = out
+                .get_mut("properties")
+                .and_then(Value::as_object_mut)
+                .and_then(|props| props.get_mut(name))
+            else {
+                continue;
+            };
+            if self.accepts_null(schema, depth) {
+                continue;
+            }
+            let (start, end) = spans
+                .iter()
+                .find(|(span_name, _, _)| span_name == name)
+                .map(|(_, start, end)| (*start, *end))
+                .unwrap_or((self.made_nullable.len(), self.made_nullable.len()));
+            if make_nullable(schema) {
+                let at = self.out.len() + 2;
+                for recorded in &mut self.made_nullable[start..end] {
+                    recorded.splice(at..at, ["anyOf".to_string(), "0".to_string()]);
+                }
+            }
+            let mut location = self.out.clone();
+            location.push("properties".into());
+            location.push(name.clone());
+            self.made_nullable.push(location);
+            self.ctx.note(
+                NoteKind::MadeNullable {
+                    property: name.clone(),
+                },
+                place.key("properties").key(name).note,
+                format!("{name:?} was optional, so it now also accepts null, which stands for \"absent\""),
+            );
+        }
+        out.insert(
+            "required".into(),
+            Value::Array(required.into_iter().map(Value::String).collect()),
+        );
+    }
+
+    /// Strict dialects close every object, so a `required` name that is not
+    /// a property could never be met: it is dropped.
+    fn drop_unknown_required(&mut self, out: &mut Object, place: &Place) {
+        let names: Vec<String> = out
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|props| props.keys().cloned().collect())
+            .unwrap_or_default();
+        let Some(Value::Array(required)) = out.get_mut("required") else {
+            return;
+        };
+        let unknown: Vec<String> = required
+            .iter()
+            .filter(|entry| !entry.as_str().is_some_and(|name| names.iter().any(|n| n == name)))
+            .map(Value::to_string)
+            .collect();
+        if unknown.is_empty() {
+            return;
+        }
+        required.retain(|entry| entry.as_str().is_some_and(|name| names.iter().any(|n| n == name)));
+        self.ctx.note(
+            NoteKind::Dropped {
+                keyword: "required".into(),
+            },
+            place.at("required"),
+            format!(
+                "\"required\" listed {}, which are not properties of this closed object",
+                unknown.join(", ")
+            ),
+        );
+    }
+
+    /// True if a lowered schema already accepts `null` (so "absent" can be
+    /// sent as `null` without changing it). `$ref`s are followed into the
+    /// original schema.
+    fn accepts_null(&mut self, schema: &Value, depth: usize) -> bool {
+        if depth > self.ctx.limits.max_depth {
+            return false;
+        }
+        let node = match schema {
+            Value::Bool(accepts) => return *accepts,
+            Value::Object(node) => node,
+            _ => return false,
+        };
+        let enum_ok = node
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_none_or(|values| values.contains(&Value::Null));
+        let const_ok = node.get("const").is_none_or(Value::is_null);
+        if let Some(ty) = node.get("type") {
+            return type_names(ty).is_some_and(|names| names.contains(&"null")) && enum_ok && const_ok;
+        }
+        if node.contains_key("enum") || node.contains_key("const") {
+            return enum_ok && const_ok;
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(branches) = node.get(key).and_then(Value::as_array) {
+                let branches = branches.clone();
+                return branches.iter().any(|branch| self.accepts_null(branch, depth + 1));
+            }
+        }
+        if let Some(branches) = node.get("allOf").and_then(Value::as_array) {
+            let branches = branches.clone();
+            return branches.iter().all(|branch| self.accepts_null(branch, depth + 1));
+        }
+        if let Some(Value::String(reference)) = node.get("$ref") {
+            if let Some(known) = self.null_refs.get(reference) {
+                return known.unwrap_or(false);
+            }
+            self.null_refs.insert(reference.clone(), None);
+            let place = Place::root(&Pointer::root());
+            let accepts = match self.ctx.resolve(reference, &place) {
+                Ok(Target::Local { schema, .. }) => self.accepts_null(schema, depth + 1),
+                _ => false,
+            };
+            self.null_refs.insert(reference.clone(), Some(accepts));
+            return accepts;
+        }
+        !node.keys().any(|key| implied_type(key).is_some())
+    }
+}
+
+/// Adds `null` to what a lowered schema accepts: to its `type` (and `enum`),
+/// to its `anyOf`, or by wrapping it as `anyOf: [schema, {"type": "null"}]`.
+/// Returns true if it was wrapped (its content moved under `/anyOf/0`).
+fn make_nullable(schema: &mut Value) -> bool {
+    let null_branch = || {
+        let mut branch = Object::new();
+        branch.insert("type".into(), Value::String("null".into()));
+        Value::Object(branch)
+    };
+    if let Value::Object(node) = schema {
+        let has_const = node.get("const").is_some_and(|value| !value.is_null());
+        let typed = node.get("type").and_then(type_names).map(|names| {
+            let mut names: Vec<String> = names.into_iter().map(String::from).collect();
+            names.push("null".into());
+            names
+        });
+        if let (Some(names), false) = (typed, has_const) {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            node.insert("type".into(), type_value(&names));
+            if let Some(Value::Array(values)) = node.get_mut("enum") {
+                if !values.contains(&Value::Null) {
+                    values.push(Value::Null);
+                }
+            }
+            return false;
+        }
+        let only_any_of = node
+            .keys()
+            .all(|key| matches!(key.as_str(), "anyOf" | "title" | "description"));
+        if only_any_of {
+            if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+                branches.push(null_branch());
+                return false;
+            }
+        }
+    }
+    let inner = schema.take();
+    let mut wrapper = Object::new();
+    wrapper.insert("anyOf".into(), Value::Array(vec![inner, null_branch()]));
+    *schema = Value::Object(wrapper);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::testing::{notes, run};
+    use super::super::Dialect;
+
+    const OPENAI: Dialect = Dialect::OpenAi { strict: true };
+    const ANTHROPIC: Dialect = Dialect::Anthropic { strict: true };
+
+    #[test]
+    fn optional_enum_becomes_required_and_nullable() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "city": {"type": "string"},
+                "unit": {"type": "string", "enum": ["c", "f"]}}, "required": ["city"]}),
+            OPENAI,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {
+                "city": {"type": "string"},
+                "unit": {"type": ["string", "null"], "enum": ["c", "f", null]}},
+                "required": ["city", "unit"], "additionalProperties": false})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("made-required", "/inputSchema/required"),
+                ("made-nullable", "/inputSchema/properties/unit"),
+                ("rewritten", "/inputSchema/additionalProperties"),
+            ])
+        );
+        assert_eq!(out.absent, ["/unit"]);
+    }
+
+    #[test]
+    fn objects_in_arrays_record_star_paths_and_nullable_ones_are_not_recorded() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "stops": {"type": "array", "items": {"type": "object", "properties": {
+                    "name": {"type": "string"},
+                    "note": {"type": "string"},
+                    "eta": {"type": ["string", "null"]},
+                    "tag": {"anyOf": [{"type": "string"}, {"type": "null"}]}}, "required": ["name"]}}},
+                "required": ["stops"]}),
+            OPENAI,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {
+                "stops": {"type": "array", "items": {"type": "object", "properties": {
+                    "name": {"type": "string"},
+                    "note": {"type": ["string", "null"]},
+                    "eta": {"type": ["string", "null"]},
+                    "tag": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+                    "required": ["name", "note", "eta", "tag"], "additionalProperties": false}}},
+                "required": ["stops"], "additionalProperties": false})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("made-required", "/inputSchema/properties/stops/items/required"),
+                (
+                    "made-nullable",
+                    "/inputSchema/properties/stops/items/properties/note"
+                ),
+                ("made-required", "/inputSchema/properties/stops/items/required"),
+                ("made-required", "/inputSchema/properties/stops/items/required"),
+                (
+                    "rewritten",
+                    "/inputSchema/properties/stops/items/additionalProperties"
+                ),
+                ("rewritten", "/inputSchema/additionalProperties"),
+            ])
+        );
+        assert_eq!(out.absent, ["/stops/*/note"]);
+    }
+
+    #[test]
+    fn ref_with_siblings_is_inlined_and_a_bare_optional_ref_is_wrapped() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "home": {"$ref": "#/$defs/place", "description": "Home."},
+                "work": {"$ref": "#/$defs/place"}},
+                "required": ["home"],
+                "$defs": {"place": {"type": "object", "properties": {
+                    "city": {"type": "string"}, "zip": {"type": "string"}}, "required": ["city"]}}}),
+            OPENAI,
+        );
+        let place = json!({"type": "object", "properties": {
+            "city": {"type": "string"}, "zip": {"type": ["string", "null"]}},
+            "required": ["city", "zip"], "additionalProperties": false});
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {
+                "home": {"description": "Home.", "type": "object", "properties": {
+                    "city": {"type": "string"}, "zip": {"type": ["string", "null"]}},
+                    "required": ["city", "zip"], "additionalProperties": false},
+                "work": {"anyOf": [{"$ref": "#/$defs/place"}, {"type": "null"}]}},
+                "required": ["home", "work"],
+                "$defs": {"place": place},
+                "additionalProperties": false})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("inlined", "/inputSchema/properties/home"),
+                ("made-required", "/inputSchema/properties/home"),
+                ("made-nullable", "/inputSchema/properties/home"),
+                ("rewritten", "/inputSchema/properties/home"),
+                ("made-required", "/inputSchema/$defs/place/required"),
+                ("made-nullable", "/inputSchema/$defs/place/properties/zip"),
+                ("rewritten", "/inputSchema/$defs/place/additionalProperties"),
+                ("made-required", "/inputSchema/required"),
+                ("made-nullable", "/inputSchema/properties/work"),
+                ("rewritten", "/inputSchema/additionalProperties"),
+            ])
+        );
+        assert_eq!(out.absent, ["/home/zip", "/work", "/work/zip"]);
+    }
+
+    #[test]
+    fn recursive_defs_are_kept_and_absent_places_repeat() {
+        let tree = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/node"}}, "required": ["root"],
+            "$defs": {"node": {"type": "object", "properties": {
+                "label": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}, "required": ["label"]}}});
+        let out = run(&tree, OPENAI);
+        assert_eq!(
+            out.schema["$defs"]["node"],
+            json!({"type": "object", "properties": {
+                "label": {"type": "string"},
+                "children": {"type": ["array", "null"], "items": {"$ref": "#/$defs/node"}}},
+                "required": ["label", "children"], "additionalProperties": false})
+        );
+        assert_eq!(out.schema["properties"]["root"], json!({"$ref": "#/$defs/node"}));
+        assert_eq!(out.absent, ["/root/**/children"]);
+
+        let lowered = super::super::Lowered {
+            schema: out.schema,
+            null_means_absent: vec![crate::Pointer::parse("/root/**/children").unwrap()],
+        };
+        let mut args = json!({"root": {"label": "a", "children": [
+            {"label": "b", "children": null}, {"label": "c", "children": [{"label": "d", "children": null}]}]}});
+        lowered.restore_absent(&mut args);
+        assert_eq!(
+            args,
+            json!({"root": {"label": "a", "children": [{"label": "b"}, {"label": "c", "children": [{"label": "d"}]}]}})
+        );
+    }
+
+    #[test]
+    fn root_recursion_is_kept_too() {
+        let out = run(
+            &json!({"type": "object", "properties": {"name": {"type": "string"}, "next": {"$ref": "#"}}}),
+            OPENAI,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {
+                "name": {"type": ["string", "null"]},
+                "next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}},
+                "required": ["name", "next"], "additionalProperties": false})
+        );
+        assert_eq!(out.absent, ["/**/name", "/**/next"]);
+    }
+
+    #[test]
+    fn empty_parameters_get_the_empty_strict_object() {
+        let out = run(&json!({"type": "object"}), OPENAI);
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema/properties"),
+                ("rewritten", "/inputSchema/required"),
+                ("rewritten", "/inputSchema/additionalProperties"),
+            ])
+        );
+    }
+
+    #[test]
+    fn unsupported_keywords_move_into_the_description_and_default_null_goes() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "city": {"type": "string", "description": "City name.", "minLength": 3, "default": "Paris",
+                    "format": "uri", "pattern": "^(?!x)"},
+                "when": {"type": "string", "format": "date-time", "pattern": "^2", "default": null},
+                "n": {"type": "integer", "minimum": 1, "multipleOf": 2, "$comment": "c"}},
+                "required": ["city", "when", "n"], "patternProperties": {"^x": {}}}),
+            OPENAI,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {
+                "city": {"type": "string",
+                    "description": "City name.\n\n{\"minLength\": 3, \"default\": \"Paris\", \"format\": \"uri\", \"pattern\": \"^(?!x)\"}"},
+                "when": {"type": "string", "format": "date-time", "pattern": "^2"},
+                "n": {"type": "integer", "minimum": 1, "multipleOf": 2}},
+                "required": ["city", "when", "n"], "additionalProperties": false})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("moved-to-description", "/inputSchema/properties/city"),
+                ("moved-to-description", "/inputSchema/properties/city"),
+                ("moved-to-description", "/inputSchema/properties/city"),
+                ("moved-to-description", "/inputSchema/properties/city"),
+                ("rewritten", "/inputSchema/properties/when/default"),
+                ("dropped", "/inputSchema/properties/n/$comment"),
+                ("dropped", "/inputSchema/patternProperties"),
+                ("rewritten", "/inputSchema/additionalProperties"),
+            ])
+        );
+    }
+
+    #[test]
+    fn composition_is_rewritten_or_flagged() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "one": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                "all": {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                                  {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]},
+                "clash": {"allOf": [{"type": "string"}, {"type": "integer"}]},
+                "both": {"type": "string", "anyOf": [{"type": "string", "minLength": 1}, {"type": "integer"}]}},
+                "required": ["one", "all", "clash", "both"]}),
+            OPENAI,
+        );
+        assert_eq!(
+            out.schema["properties"],
+            json!({
+                "one": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                "all": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+                        "required": ["a", "b"], "additionalProperties": false},
+                "clash": {"allOf": [{"type": "string"}, {"type": "integer"}]},
+                "both": {"anyOf": [{"type": "string", "description": "{\"minLength\": 1}"}]}})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema/properties/one"),
+                ("rewritten", "/inputSchema/properties/all"),
+                ("rewritten", "/inputSchema/properties/all"),
+                ("unsupported", "/inputSchema/properties/clash/allOf"),
+                ("rewritten", "/inputSchema/properties/both"),
+                ("moved-to-description", "/inputSchema/properties/both"),
+                ("rewritten", "/inputSchema/additionalProperties"),
+            ])
+        );
+    }
+
+    #[test]
+    fn schemas_without_a_type_get_one_or_an_error() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "e": {"enum": ["a", 1]},
+                "o": {"properties": {"x": {"type": "string"}}, "required": ["x"]},
+                "any": {"description": "Anything."}},
+                "required": ["e", "o", "any"]}),
+            OPENAI,
+        );
+        assert_eq!(
+            out.schema["properties"],
+            json!({
+                "e": {"type": ["string", "integer"], "enum": ["a", 1]},
+                "o": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"],
+                      "additionalProperties": false},
+                "any": {"description": "Anything."}})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema/properties/e/type"),
+                ("rewritten", "/inputSchema/properties/o/type"),
+                ("rewritten", "/inputSchema/properties/o/additionalProperties"),
+                ("unsupported", "/inputSchema/properties/any"),
+                ("rewritten", "/inputSchema/additionalProperties"),
+            ])
+        );
+    }
+
+    #[test]
+    fn open_objects_lose_their_extra_keys() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "map": {"type": "object", "additionalProperties": {"type": "string"}},
+                "free": {"type": "object"}}, "required": ["map", "free"]}),
+            OPENAI,
+        );
+        let closed =
+            json!({"type": "object", "additionalProperties": false, "properties": {}, "required": []});
+        assert_eq!(out.schema["properties"]["map"], closed);
+        assert_eq!(
+            out.schema["properties"]["free"],
+            json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("dropped", "/inputSchema/properties/map/additionalProperties"),
+                ("rewritten", "/inputSchema/properties/map/properties"),
+                ("rewritten", "/inputSchema/properties/map/required"),
+                ("rewritten", "/inputSchema/properties/free/properties"),
+                ("rewritten", "/inputSchema/properties/free/required"),
+                ("dropped", "/inputSchema/properties/free/additionalProperties"),
+                ("rewritten", "/inputSchema/additionalProperties"),
+            ])
+        );
+    }
+
+    #[test]
+    fn anthropic_strict_keeps_optional_properties_and_its_own_subset() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "tags": {"type": "array", "items": {"type": "string", "format": "uri", "maxLength": 9},
+                         "minItems": 1, "maxItems": 3},
+                "more": {"type": "array", "minItems": 2},
+                "pick": {"enum": ["a", {"b": 1}]},
+                "n": {"type": "number", "minimum": 0, "default": 1},
+                "re": {"type": "string", "pattern": "(a)\\1"},
+                "far": {"$ref": "https://example.com/x.json"}},
+                "required": ["tags", "ghost"]}),
+            ANTHROPIC,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {
+                "tags": {"type": "array", "items": {"type": "string", "format": "uri", "description": "{\"maxLength\": 9}"},
+                         "minItems": 1, "description": "{\"maxItems\": 3}"},
+                "more": {"type": "array", "description": "{\"minItems\": 2}"},
+                "pick": {"type": ["string", "object"], "additionalProperties": false,
+                         "description": "{\"enum\": [\"a\", {\"b\": 1}]}"},
+                "n": {"type": "number", "default": 1, "description": "{\"minimum\": 0}"},
+                "re": {"type": "string", "description": "{\"pattern\": \"(a)\\\\1\"}"},
+                "far": {"$ref": "https://example.com/x.json"}},
+                "required": ["tags"], "additionalProperties": false})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("moved-to-description", "/inputSchema/properties/tags/items"),
+                ("moved-to-description", "/inputSchema/properties/tags"),
+                ("moved-to-description", "/inputSchema/properties/more"),
+                ("rewritten", "/inputSchema/properties/pick/type"),
+                ("dropped", "/inputSchema/properties/pick/additionalProperties"),
+                ("moved-to-description", "/inputSchema/properties/pick"),
+                ("moved-to-description", "/inputSchema/properties/n"),
+                ("moved-to-description", "/inputSchema/properties/re"),
+                ("unsupported", "/inputSchema/properties/far/$ref"),
+                ("dropped", "/inputSchema/required"),
+                ("rewritten", "/inputSchema/additionalProperties"),
+            ])
+        );
+        assert!(out.absent.is_empty());
+    }
+
+    #[test]
+    fn anthropic_strict_reports_recursion_and_bedrock_strict_cuts_it() {
+        let tree = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/node"}},
+            "$defs": {"node": {"type": "object", "properties": {
+                "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}});
+        let out = run(&tree, ANTHROPIC);
+        assert_eq!(out.schema["properties"]["root"], json!({"$ref": "#/$defs/node"}));
+        assert_eq!(
+            out.notes[0],
+            (
+                "unsupported".to_string(),
+                "/inputSchema/$defs/node/properties/children/items/$ref".to_string()
+            )
+        );
+        assert_eq!(
+            out.notes.iter().filter(|(kind, _)| kind == "unsupported").count(),
+            1
+        );
+
+        let out = run(&tree, Dialect::Bedrock { strict: true });
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {"root": {"type": "object", "properties": {
+                "children": {"type": "array", "items": {"type": "object",
+                    "description": "Recursive reference to #/$defs/node; not expanded further.",
+                    "additionalProperties": false}}},
+                "additionalProperties": false}},
+                "additionalProperties": false})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("inlined", "/inputSchema/properties/root"),
+                ("dropped", "/inputSchema/properties/root"),
+                ("dropped", "/inputSchema/properties/root"),
+                ("rewritten", "/inputSchema/properties/root"),
+                ("rewritten", "/inputSchema/$defs"),
+                ("rewritten", "/inputSchema/additionalProperties"),
+            ])
+        );
+    }
+
+    #[test]
+    fn ollama_keeps_its_keywords_and_describes_the_rest() {
+        let out = run(
+            &json!({"type": "object", "title": "T", "properties": {
+                "n": {"type": "integer", "minimum": 1, "maximum": 5, "description": "How many."},
+                "u": {"$ref": "#/$defs/unit"},
+                "x": {"oneOf": [{"type": "string"}, {"type": "null"}], "format": "email"}},
+                "required": ["n"], "additionalProperties": false,
+                "$defs": {"unit": {"type": "string", "enum": ["c", "f"], "default": "c"}}}),
+            Dialect::Ollama,
+        );
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {
+                "n": {"type": "integer", "description": "How many.\n\n{\"minimum\": 1, \"maximum\": 5}"},
+                "u": {"type": "string", "enum": ["c", "f"], "description": "{\"default\": \"c\"}"},
+                "x": {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "{\"format\": \"email\"}"}},
+                "required": ["n"],
+                "description": "{\"title\": \"T\", \"additionalProperties\": false}"})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("moved-to-description", "/inputSchema/properties/n"),
+                ("moved-to-description", "/inputSchema/properties/n"),
+                ("inlined", "/inputSchema/properties/u"),
+                ("moved-to-description", "/inputSchema/properties/u"),
+                ("rewritten", "/inputSchema/properties/x"),
+                ("moved-to-description", "/inputSchema/properties/x"),
+                ("rewritten", "/inputSchema/$defs"),
+                ("moved-to-description", "/inputSchema"),
+                ("moved-to-description", "/inputSchema"),
+            ])
+        );
+    }
+
+    #[test]
+    fn mistral_strict_is_openai_strict() {
+        let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        assert_eq!(
+            run(&schema, Dialect::Mistral { strict: true }).schema,
+            run(&schema, OPENAI).schema
+        );
+    }
+}
