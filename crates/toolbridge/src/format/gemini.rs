@@ -679,12 +679,15 @@ pub(crate) fn write_declaration(
     } else {
         (Dialect::GeminiOpenApi, "parameters", "response")
     };
+    // Lowering notes are kept only if the parameters are written: when the
+    // tool takes no arguments the one note below says all there is to say.
+    let mut input_notes = Notes::new();
     let lowered = lower(
         &tool.input_schema,
         dialect,
         &Pointer::root().key("inputSchema"),
         &opts.limits,
-        notes,
+        &mut input_notes,
     )?;
     let mut declaration = Map::new();
     declaration.insert("name".into(), Value::String(tool.name.clone()));
@@ -706,6 +709,7 @@ pub(crate) fn write_declaration(
             );
         }
     } else {
+        notes.extend(input_notes);
         declaration.insert(parameters_key.into(), lowered.schema);
     }
     if let Some(output) = &tool.output_schema {
@@ -1120,7 +1124,9 @@ mod tests {
             written,
             json!({"name": "a", "description": "d", "behavior": "BLOCKING"})
         );
-        assert!(own_notes(&notes).is_empty(), "{notes:?}");
+        let notes = own_notes(&notes);
+        assert_eq!(notes.len(), 1, "only the type spelling: {notes:?}");
+        assert_eq!(notes[0].kind, NoteKind::Normalized { field: "type".into() });
     }
 
     #[test]

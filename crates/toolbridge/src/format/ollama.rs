@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::format::openai::{chat_entry, read_chat};
 use crate::format::shared::note_no_strict;
 use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
-use crate::note::Notes;
+use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;
 use crate::schema::{lower, Dialect};
 use crate::tool::Tool;
@@ -36,14 +36,30 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
         &opts.limits,
         notes,
     )?;
+    let mut parameters = lowered.schema;
+    if let Some(description) = parameters
+        .as_object_mut()
+        .and_then(|root| root.shift_remove("description"))
+    {
+        notes.push(
+            NoteKind::Dropped {
+                keyword: "description".into(),
+            },
+            Pointer::root().key("inputSchema").key("description"),
+            format!(
+                "Ollama's parameters object has no description (its server drops it), so {description} \
+                 was left out; say it in the tool's description instead"
+            ),
+        );
+    }
     note_no_strict(tool, opts, Format::Ollama, "", notes);
-    Ok(chat_entry(tool, Format::Ollama, lowered.schema, None, notes))
+    Ok(chat_entry(tool, Format::Ollama, parameters, None, notes))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::note::{Note, NoteKind};
+    use crate::note::Note;
     use serde_json::json;
 
     /// Notes outside the lowered schemas (schema lowering owns those).

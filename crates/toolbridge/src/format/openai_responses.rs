@@ -253,7 +253,10 @@ mod tests {
         assert_eq!(written["strict"], json!(true));
         let notes = own_notes(&notes);
         assert_eq!(notes.len(), 1, "strict asked by the options is noted");
-        assert_eq!(notes[0].message, "wrote \"strict\": true because strict mode was asked for (--strict)");
+        assert_eq!(
+            notes[0].message,
+            "wrote \"strict\": true because strict mode was asked for (--strict)"
+        );
         tool.strict = Some(false);
         let (written, notes) = write_value(&tool, &WriteOptions::default());
         assert_eq!(written["strict"], json!(false));

@@ -720,6 +720,17 @@ fn write(tool: &Tool, _opts: &WriteOptions, notes: &mut Notes) -> Result<Value> 
             ),
         );
     }
+    if tool.title.is_some() && reads_as == prompt_name {
+        notes.push(
+            NoteKind::Rewritten {
+                keyword: "title".into(),
+            },
+            Pointer::root().key("title"),
+            format!(
+                "the title went into prompt_name; {prompt_name:?} is itself a valid tool name, so it reads back as the name, with no title"
+            ),
+        );
+    }
     meta.insert("prompt_name".into(), Value::String(prompt_name));
     if let Some(description) = &tool.description {
         meta.insert("description".into(), Value::String(description.clone()));

@@ -86,18 +86,32 @@ fn is_null_schema(value: &Value) -> bool {
 /// The Gemini walk.
 pub(super) struct Gemini<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
+    /// Whether some lowercase type name was written in uppercase; said once,
+    /// at the root, since it changes nothing but the spelling.
+    respelled_types: bool,
 }
 
 impl<'c, 'a> Gemini<'c, 'a> {
     pub(super) fn new(ctx: &'c mut Ctx<'a>) -> Gemini<'c, 'a> {
-        Gemini { ctx }
+        Gemini {
+            ctx,
+            respelled_types: false,
+        }
     }
 
     /// Lowers the whole schema.
     pub(super) fn run(&mut self) -> Result<Value> {
         let root = self.ctx.root;
         let place = Place::root(&self.ctx.at);
-        self.node(root, &place, 0, false)
+        let lowered = self.node(root, &place, 0, false)?;
+        if self.respelled_types {
+            self.ctx.note(
+                NoteKind::Normalized { field: "type".into() },
+                place.note.clone(),
+                "type names were written in uppercase (\"OBJECT\", \"STRING\", …), Gemini's spelling",
+            );
+        }
+        Ok(lowered)
     }
 
     fn node(&mut self, value: &Value, place: &Place, depth: usize, nullable: bool) -> Result<Value> {
@@ -596,17 +610,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
             let lower = name.to_lowercase();
             if TYPES.contains(&lower.as_str()) {
                 if *name != lower.to_uppercase() {
-                    self.ctx.note(
-                        NoteKind::Rewritten {
-                            keyword: "type".into(),
-                        },
-                        place.at("type"),
-                        format!(
-                            "\"type\": {:?} was written as {:?}, Gemini's spelling",
-                            name,
-                            lower.to_uppercase()
-                        ),
-                    );
+                    self.respelled_types = true;
                 }
                 return lower;
             }
@@ -826,51 +830,38 @@ mod tests {
         assert_eq!(
             out.notes,
             notes(&[
-                ("rewritten", "/inputSchema/type"),
                 ("dropped", "/inputSchema/$schema"),
                 ("dropped", "/inputSchema/$id"),
                 ("dropped", "/inputSchema/title"),
-                ("rewritten", "/inputSchema/properties/query/type"),
                 ("dropped", "/inputSchema/properties/query/title"),
                 ("rewritten", "/inputSchema/properties/query"),
                 ("rewritten", "/inputSchema/properties/mode"),
                 ("rewritten", "/inputSchema/properties/mode/type"),
                 ("rewritten", "/inputSchema/properties/limit"),
-                ("rewritten", "/inputSchema/properties/limit/type"),
                 ("moved-to-description", "/inputSchema/properties/limit"),
                 ("rewritten", "/inputSchema/properties/since"),
                 ("rewritten", "/inputSchema/properties/since"),
-                ("rewritten", "/inputSchema/properties/since"),
-                ("rewritten", "/inputSchema/properties/id"),
-                ("rewritten", "/inputSchema/properties/id"),
                 ("rewritten", "/inputSchema/properties/id"),
                 ("rewritten", "/inputSchema/properties/id"),
                 ("rewritten", "/inputSchema/properties/sort"),
                 ("rewritten", "/inputSchema/properties/sort"),
                 ("rewritten", "/inputSchema/properties/sort"),
                 ("inlined", "/inputSchema/properties/sort"),
-                ("rewritten", "/inputSchema/properties/sort"),
                 ("dropped", "/inputSchema/properties/sort"),
                 ("inlined", "/inputSchema/properties/filter/allOf/0"),
                 ("rewritten", "/inputSchema/properties/filter"),
-                ("rewritten", "/inputSchema/properties/filter"),
-                ("rewritten", "/inputSchema/properties/filter"),
-                ("rewritten", "/inputSchema/properties/filter"),
-                ("rewritten", "/inputSchema/properties/level/type"),
                 ("moved-to-description", "/inputSchema/properties/level"),
-                ("rewritten", "/inputSchema/properties/color/type"),
                 ("dropped", "/inputSchema/properties/color/enum"),
                 ("moved-to-description", "/inputSchema/properties/color"),
-                ("rewritten", "/inputSchema/properties/tags/type"),
                 ("rewritten", "/inputSchema/properties/tags/items"),
                 ("moved-to-description", "/inputSchema/properties/tags"),
-                ("rewritten", "/inputSchema/properties/meta/type"),
                 ("dropped", "/inputSchema/properties/meta/additionalProperties"),
                 ("dropped", "/inputSchema/properties/meta/x-order"),
                 ("rewritten", "/inputSchema/properties/meta"),
                 ("dropped", "/inputSchema/additionalProperties"),
                 ("rewritten", "/inputSchema/$defs"),
                 ("dropped", "/inputSchema/required"),
+                ("normalized", "/inputSchema"),
             ])
         );
     }
@@ -927,14 +918,9 @@ mod tests {
         assert_eq!(
             out.notes,
             notes(&[
-                ("rewritten", "/inputSchema/type"),
-                ("rewritten", "/inputSchema/properties/v"),
-                ("rewritten", "/inputSchema/properties/v"),
                 ("rewritten", "/inputSchema/properties/v"),
                 ("moved-to-description", "/inputSchema/properties/v"),
                 ("rewritten", "/inputSchema/properties/v"),
-                ("rewritten", "/inputSchema/properties/w"),
-                ("rewritten", "/inputSchema/properties/w"),
                 ("rewritten", "/inputSchema/properties/w"),
                 ("rewritten", "/inputSchema/properties/w"),
                 ("rewritten", "/inputSchema/properties/w"),
@@ -942,6 +928,7 @@ mod tests {
                 ("rewritten", "/inputSchema/properties/t/type"),
                 ("rewritten", "/inputSchema/properties/n"),
                 ("rewritten", "/inputSchema/properties/n/type"),
+                ("normalized", "/inputSchema"),
             ])
         );
     }

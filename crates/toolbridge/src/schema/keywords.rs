@@ -341,10 +341,10 @@ pub(super) fn merge_into(into: &mut Object, from: &Object) -> Vec<(String, Value
         if existing == value {
             continue;
         }
-        if !merge_keyword(key, existing, value) {
-            if key != "additionalProperties" || !rejected.iter().any(|(k, _)| k == key) {
-                rejected.push((key.clone(), value.clone()));
-            }
+        if !merge_keyword(key, existing, value)
+            && (key != "additionalProperties" || !rejected.iter().any(|(k, _)| k == key))
+        {
+            rejected.push((key.clone(), value.clone()));
         }
     }
     rejected

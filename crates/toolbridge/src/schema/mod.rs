@@ -118,11 +118,12 @@ fn remove_null_at(value: &mut Value, tokens: &[String]) {
         return;
     }
     match value {
-        Value::Object(object) if rest.is_empty() => {
-            if object.get(first.as_str()).is_some_and(Value::is_null) {
-                object.shift_remove(first.as_str());
-            }
+        Value::Object(object)
+            if rest.is_empty() && object.get(first.as_str()).is_some_and(Value::is_null) =>
+        {
+            object.shift_remove(first.as_str());
         }
+        Value::Object(_) if rest.is_empty() => {}
         Value::Object(object) => {
             if let Some(child) = object.get_mut(first.as_str()) {
                 remove_null_at(child, rest);
@@ -388,7 +389,7 @@ mod tests {
             json!({"type": "OBJECT", "description": "A."})
         );
         assert_eq!(
-            gemini.notes[1],
+            gemini.notes[0],
             (
                 "dropped".to_string(),
                 "/inputSchema/properties/a/$ref".to_string()
