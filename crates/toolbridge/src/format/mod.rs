@@ -7,7 +7,10 @@
 mod node;
 mod shared;
 
+mod gptel;
+mod llm;
 mod mcp;
+mod sexp;
 mod toolbridge;
 
 use std::fmt;
@@ -33,6 +36,10 @@ pub enum Format {
     Toolbridge,
     /// Model Context Protocol `Tool`, a list, or a `tools/list` result.
     Mcp,
+    /// Emacs Lisp `(gptel-make-tool …)` forms.
+    Gptel,
+    /// Emacs Lisp `(llm-make-tool …)` forms (llm.el).
+    Llm,
 }
 
 /// What the table knows about a format.
@@ -62,7 +69,6 @@ pub(crate) enum Codec {
     /// A JSON format: tools are entries in a JSON document.
     Json(JsonCodec),
     /// A source-text format (Emacs Lisp, R).
-    #[allow(dead_code)] // the first text formats arrive with the seed ecosystems
     Text(TextCodec),
 }
 
@@ -76,7 +82,6 @@ impl fmt::Debug for Codec {
 }
 
 /// The functions of a source-text format.
-#[allow(dead_code)] // the first text formats arrive with the seed ecosystems
 pub(crate) struct TextCodec {
     /// Does this text look like this format? (Called only for input that is
     /// not JSON.)
@@ -131,6 +136,26 @@ pub static FORMATS: &[FormatInfo] = &[
         name_rule: Some(NameRule::MCP),
         same_shape_as: None,
         codec: Codec::Json(mcp::CODEC),
+    },
+    FormatInfo {
+        format: Format::Gptel,
+        id: "gptel",
+        aliases: &[],
+        summary: "Emacs Lisp (gptel-make-tool ...) forms for gptel",
+        extension: "el",
+        name_rule: None,
+        same_shape_as: None,
+        codec: Codec::Text(gptel::CODEC),
+    },
+    FormatInfo {
+        format: Format::Llm,
+        id: "llm",
+        aliases: &["llm.el"],
+        summary: "Emacs Lisp (llm-make-tool ...) forms for llm.el",
+        extension: "el",
+        name_rule: None,
+        same_shape_as: None,
+        codec: Codec::Text(llm::CODEC),
     },
 ];
 
@@ -307,7 +332,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Read> {
     if text.len() > opts.limits.max_bytes {
         return Err(located(Error::new(
             ErrorKind::LimitExceeded,
-            format!("the input is {} bytes; the limit is {}", text.len(), opts.limits.max_bytes),
+            format!(
+                "the input is {} bytes; the limit is {}",
+                text.len(),
+                opts.limits.max_bytes
+            ),
         )));
     }
     let text_format = match opts.from {
@@ -549,7 +578,10 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
                     to: target_name.to_string(),
                 },
                 Pointer::root().key("name"),
-                format!("renamed {:?} to {target_name:?} to fit {}'s name rules", tool.name, info.id),
+                format!(
+                    "renamed {:?} to {target_name:?} to fit {}'s name rules",
+                    tool.name, info.id
+                ),
             );
             renamed = Tool {
                 name: target_name.to_string(),
@@ -576,7 +608,10 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
     let mut set_notes = Notes::new();
     let output = match &info.codec {
         Codec::Json(codec) => {
-            let values: Vec<Value> = entries.into_iter().filter_map(|entry| entry.as_json().cloned()).collect();
+            let values: Vec<Value> = entries
+                .into_iter()
+                .filter_map(|entry| entry.as_json().cloned())
+                .collect();
             if let Some(check_set) = codec.check_set {
                 check_set(&values, opts, &mut set_notes);
             }
