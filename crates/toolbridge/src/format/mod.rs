@@ -332,11 +332,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Read> {
     if text.len() > opts.limits.max_bytes {
         return Err(located(Error::new(
             ErrorKind::LimitExceeded,
-            format!(
-                "the input is {} bytes; the limit is {}",
-                text.len(),
-                opts.limits.max_bytes
-            ),
+            format!("the input is {} bytes; the limit is {}", text.len(), opts.limits.max_bytes),
         )));
     }
     let text_format = match opts.from {
@@ -578,10 +574,7 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
                     to: target_name.to_string(),
                 },
                 Pointer::root().key("name"),
-                format!(
-                    "renamed {:?} to {target_name:?} to fit {}'s name rules",
-                    tool.name, info.id
-                ),
+                format!("renamed {:?} to {target_name:?} to fit {}'s name rules", tool.name, info.id),
             );
             renamed = Tool {
                 name: target_name.to_string(),
@@ -608,10 +601,7 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
     let mut set_notes = Notes::new();
     let output = match &info.codec {
         Codec::Json(codec) => {
-            let values: Vec<Value> = entries
-                .into_iter()
-                .filter_map(|entry| entry.as_json().cloned())
-                .collect();
+            let values: Vec<Value> = entries.into_iter().filter_map(|entry| entry.as_json().cloned()).collect();
             if let Some(check_set) = codec.check_set {
                 check_set(&values, opts, &mut set_notes);
             }
