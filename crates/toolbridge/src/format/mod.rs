@@ -14,11 +14,14 @@ mod cohere;
 mod ellmer;
 mod gemini;
 mod gemini_json;
+mod gptel;
+mod llm;
 mod mcp;
 mod mistral;
 mod ollama;
 mod openai;
 mod openai_responses;
+mod sexp;
 mod skydeck;
 mod syllable;
 mod toolbridge;
@@ -64,6 +67,10 @@ pub enum Format {
     Mistral,
     /// Cohere v2 `tools[]` entries (OpenAI Chat shape).
     Cohere,
+    /// Emacs Lisp `(gptel-make-tool …)` forms.
+    Gptel,
+    /// Emacs Lisp `(llm-make-tool …)` forms (llm.el).
+    Llm,
     /// R source with ellmer `tool()` definitions.
     Ellmer,
     /// Syllable `ToolDefinition` (action, endpoint, context and log tools).
@@ -263,6 +270,26 @@ pub static FORMATS: &[FormatInfo] = &[
         name_rule: Some(NameRule::COHERE),
         same_shape_as: Some(Format::OpenAi),
         codec: Codec::Json(cohere::CODEC),
+    },
+    FormatInfo {
+        format: Format::Gptel,
+        id: "gptel",
+        aliases: &[],
+        summary: "Emacs Lisp (gptel-make-tool ...) forms for gptel",
+        extension: "el",
+        name_rule: None,
+        same_shape_as: None,
+        codec: Codec::Text(gptel::CODEC),
+    },
+    FormatInfo {
+        format: Format::Llm,
+        id: "llm",
+        aliases: &["llm.el"],
+        summary: "Emacs Lisp (llm-make-tool ...) forms for llm.el",
+        extension: "el",
+        name_rule: None,
+        same_shape_as: None,
+        codec: Codec::Text(llm::CODEC),
     },
     FormatInfo {
         format: Format::Ellmer,

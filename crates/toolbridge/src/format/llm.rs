@@ -1,0 +1,192 @@
+//! `llm`: Emacs Lisp `(llm-make-tool …)` forms (llm.el 0.31).
+//!
+//! llm.el takes gptel's tool plist (its README says so), so reading and
+//! writing are gptel's ([`super::gptel`]) with three differences: the
+//! constructor is `llm-make-tool`; gptel's `:category`, `:confirm` and
+//! `:include` are read (llm.el accepts and ignores them, noted) but not
+//! written (a loss, noted); JSON `false` is written `:false`, which llm.el's
+//! `json-serialize` sends, instead of gptel's `:json-false`.
+//!
+//! llm.el also sends less than the plist says
+//! (`llm-provider-utils-openai-arguments`, `reference/seeds.md` §2.2), and the
+//! writer notes where that applies: of each argument only `type`,
+//! `description`, `enum`, `items` and `properties` go out (so an object
+//! argument's `required` and keywords such as `minimum` are dropped); every
+//! argument needs a `:type` symbol; `required` is left out when it is empty;
+//! inside `:items` and `:properties`, `nil` (an empty plist, our `{}`) goes
+//! out as `null`.
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::format::gptel::{self, Flavor};
+use crate::format::{ReadOptions, TextCodec, WriteOptions};
+use crate::note::{Converted, NoteKind, Notes};
+use crate::pointer::Pointer;
+use crate::tool::Tool;
+
+pub(crate) const CODEC: TextCodec = TextCodec {
+    detect,
+    read,
+    write,
+    join: gptel::join,
+};
+
+/// The keywords of an argument llm.el copies into the JSON it sends.
+const SENT: [&str; 5] = ["type", "description", "enum", "items", "properties"];
+
+fn detect(text: &str) -> bool {
+    gptel::first_head(text) == Some(Flavor::Llm)
+}
+
+fn read(text: &str, opts: &ReadOptions) -> Result<Vec<Result<Converted<Tool>>>> {
+    gptel::read_as(text, opts, Flavor::Llm)
+}
+
+fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<String> {
+    let text = gptel::write_as(tool, opts, notes, Flavor::Llm)?;
+    note_serialisation(tool, notes);
+    Ok(text)
+}
+
+/// Notes for what llm.el leaves out or changes when it serialises the tool.
+fn note_serialisation(tool: &Tool, notes: &mut Notes) {
+    let at = Pointer::root().key("inputSchema");
+    if tool
+        .input_schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(Vec::is_empty)
+    {
+        notes.push(
+            NoteKind::Rewritten {
+                keyword: "required".into(),
+            },
+            at.key("required"),
+            "llm.el leaves out an empty \"required\" (same meaning)",
+        );
+    }
+    let Some(properties) = tool.input_schema.get("properties").and_then(Value::as_object) else {
+        return;
+    };
+    for (name, property) in properties {
+        let prop_at = at.key("properties").key(name);
+        let Some(schema) = property.as_object() else {
+            continue;
+        };
+        match schema.get("type") {
+            Some(Value::String(_)) => {}
+            other => notes.push(
+                NoteKind::Unsupported {
+                    keyword: "type".into(),
+                },
+                prop_at.key("type"),
+                match other {
+                    None => "llm.el needs a :type symbol on every argument; without one it sends \"type\": \"nil\"",
+                    Some(_) => "llm.el needs a :type symbol on every argument; it fails on a list of types",
+                },
+            ),
+        }
+        let is_object = schema.get("type").and_then(Value::as_str) == Some("object");
+        for key in schema.keys() {
+            if SENT.contains(&key.as_str()) || key == "name" || key == "optional" {
+                continue;
+            }
+            let message = if key == "required" && is_object {
+                "llm.el drops the \"required\" list of an object argument when it serialises the tool"
+                    .to_string()
+            } else {
+                format!("written, but llm.el sends only type, description, enum, items and properties of an argument, so {key:?} does not reach the model")
+            };
+            notes.push(
+                NoteKind::Dropped { keyword: key.clone() },
+                prop_at.key(key),
+                message,
+            );
+        }
+        for key in ["items", "properties"] {
+            if let Some(value) = schema.get(key) {
+                note_empty_objects(value, &prop_at.key(key), notes);
+            }
+        }
+    }
+}
+
+/// Empty objects inside `:items` / `:properties` (followed through plists,
+/// not vectors, which llm.el passes through) are written `nil`, which
+/// llm.el's converter sends as `null`.
+fn note_empty_objects(value: &Value, at: &Pointer, notes: &mut Notes) {
+    let Some(object) = value.as_object() else { return };
+    for (key, child) in object {
+        match child.as_object() {
+            Some(inner) if inner.is_empty() => notes.push(
+                NoteKind::Unsupported { keyword: key.clone() },
+                at.key(key),
+                "an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties",
+            ),
+            Some(_) => note_empty_objects(child, &at.key(key), notes),
+            None => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn write_llm(tool: Value) -> (String, Vec<String>) {
+        let tool: Tool = serde_json::from_value(tool).unwrap();
+        let mut notes = Notes::new();
+        let text = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        (
+            text,
+            notes
+                .iter()
+                .map(|note| format!("{} {}: {}", note.level, note.at, note.message))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn notes_what_llm_el_does_not_send() {
+        let (text, notes) = write_llm(json!({
+            "name": "t", "description": "d",
+            "inputSchema": {"type": "object", "properties": {
+                "opts": {"type": "object", "properties": {"a": {"type": "number"}, "e": {}}, "required": ["a"]},
+                "n": {"type": "integer", "minimum": 1},
+                "u": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "l": {"type": "array", "items": {"type": "object", "properties": {}}}
+            }, "required": []},
+            "run": {"kind": "action", "handler": {"elisp": "#'ignore"}}
+        }));
+        assert!(text.starts_with("(llm-make-tool\n :name \"t\""), "{text}");
+        assert_eq!(
+            notes,
+            [
+                "change /inputSchema/required: llm.el leaves out an empty \"required\" (same meaning)",
+                "loss /inputSchema/properties/opts/required: llm.el drops the \"required\" list of an object argument when it serialises the tool",
+                "error /inputSchema/properties/opts/properties/e: an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties",
+                "loss /inputSchema/properties/n/minimum: written, but llm.el sends only type, description, enum, items and properties of an argument, so \"minimum\" does not reach the model",
+                "error /inputSchema/properties/u/type: llm.el needs a :type symbol on every argument; without one it sends \"type\": \"nil\"",
+                "loss /inputSchema/properties/u/anyOf: written, but llm.el sends only type, description, enum, items and properties of an argument, so \"anyOf\" does not reach the model",
+                "error /inputSchema/properties/l/items/properties: an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties",
+            ]
+        );
+    }
+
+    #[test]
+    fn reads_gptel_slots_with_a_note() {
+        let tools = read(
+            "(llm-make-tool :name \"a\" :function #'ignore :category \"c\" :args nil)",
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        let converted = tools.into_iter().next().unwrap().unwrap();
+        assert_eq!(converted.value.category.as_deref(), Some("c"));
+        assert_eq!(
+            converted.notes[0].message,
+            "llm.el ignores :category, a gptel slot; kept (line 1, column 55)"
+        );
+    }
+}
