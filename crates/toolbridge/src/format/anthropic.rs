@@ -16,7 +16,7 @@ use crate::format::shared::{
 use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
 use crate::note::Notes;
 use crate::pointer::Pointer;
-use crate::schema::{lower, Dialect};
+use crate::schema::{check_anthropic_strict_budget, lower, Dialect};
 use crate::tool::Tool;
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {
@@ -25,11 +25,19 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     read,
     write,
     wrap: Value::Array,
-    // The per-request strict budget (at most 20 strict tools, 24 optional
-    // parameters and 16 unions across all strict schemas, providers.md §3b)
-    // is checked here once schema lowering provides the counts.
-    check_set: None,
+    check_set: Some(check_set),
 };
+
+/// Anthropic's per-request budget for strict tools (at most 20 strict tools,
+/// 24 optional parameters and 16 unions across all strict schemas).
+fn check_set(entries: &[Value], _opts: &WriteOptions, notes: &mut Notes) {
+    let strict: Vec<&Value> = entries
+        .iter()
+        .filter(|entry| entry.get("strict") == Some(&Value::Bool(true)))
+        .filter_map(|entry| entry.get("input_schema"))
+        .collect();
+    check_anthropic_strict_budget(&strict, notes);
+}
 
 /// The keys that map to canonical fields.
 const FIELDS: [&str; 4] = ["name", "description", "input_schema", "strict"];
@@ -255,5 +263,36 @@ mod tests {
         assert!(detect(&json!({"type": "bash_20250124", "name": "bash"})));
         assert!(!detect(&json!({"name": "a", "inputSchema": {"type": "object"}})));
         assert!(!detect(&json!({"type": "function", "name": "a"})));
+    }
+
+    #[test]
+    fn strict_budget_is_checked_across_the_request() {
+        let tool = |index: usize| {
+            Tool::new(
+                format!("t{index}"),
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
+            )
+        };
+        let opts = WriteOptions::default().with_strict(true);
+        let twenty: Vec<Tool> = (0..20).map(tool).collect();
+        assert_eq!(
+            crate::format::write(&twenty, Format::Anthropic, &opts).notes,
+            vec![]
+        );
+        let twenty_one: Vec<Tool> = (0..21).map(tool).collect();
+        let notes = crate::format::write(&twenty_one, Format::Anthropic, &opts).notes;
+        assert_eq!(notes.len(), 1);
+        assert_eq!(
+            notes[0].kind,
+            NoteKind::OverLimit {
+                limit: "20 strict tools".into()
+            }
+        );
+        assert_eq!(
+            notes[0].message,
+            "the strict tools have 21 strict tools in all; Anthropic strict tool use allows 20 per request"
+        );
+        let not_strict = crate::format::write(&twenty_one, Format::Anthropic, &WriteOptions::default());
+        assert_eq!(not_strict.notes, vec![]);
     }
 }

@@ -15,7 +15,7 @@ use crate::format::shared::{
 use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
 use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;
-use crate::schema::{lower, Dialect};
+use crate::schema::{check_anthropic_strict_budget, lower, Dialect};
 use crate::tool::Tool;
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {
@@ -24,8 +24,20 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     read,
     write,
     wrap: Value::Array,
-    check_set: None,
+    check_set: Some(check_set),
 };
+
+/// Strict tool use on Bedrock is Claude's, with Anthropic's per-request
+/// budget (at most 20 strict tools, 24 optional parameters, 16 unions).
+fn check_set(entries: &[Value], _opts: &WriteOptions, notes: &mut Notes) {
+    let strict: Vec<&Value> = entries
+        .iter()
+        .filter_map(|entry| entry.get("toolSpec"))
+        .filter(|spec| spec.get("strict") == Some(&Value::Bool(true)))
+        .filter_map(|spec| spec.get("inputSchema").and_then(|input| input.get("json")))
+        .collect();
+    check_anthropic_strict_budget(&strict, notes);
+}
 
 /// The keys of a `ToolSpecification`.
 const SPEC_FIELDS: [&str; 4] = ["name", "description", "inputSchema", "strict"];
@@ -296,5 +308,36 @@ mod tests {
             read_value(&json!([])).0.unwrap_err().kind(),
             ErrorKind::InvalidTool
         );
+    }
+
+    #[test]
+    fn strict_budget_is_checked_across_the_request() {
+        let tool = |index: usize| {
+            Tool::new(
+                format!("t{index}"),
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
+            )
+        };
+        let opts = WriteOptions::default().with_strict(true);
+        let twenty: Vec<Tool> = (0..20).map(tool).collect();
+        assert_eq!(
+            crate::format::write(&twenty, Format::Bedrock, &opts).notes,
+            vec![]
+        );
+        let twenty_one: Vec<Tool> = (0..21).map(tool).collect();
+        let notes = crate::format::write(&twenty_one, Format::Bedrock, &opts).notes;
+        assert_eq!(notes.len(), 1);
+        assert_eq!(
+            notes[0].kind,
+            NoteKind::OverLimit {
+                limit: "20 strict tools".into()
+            }
+        );
+        assert_eq!(
+            notes[0].message,
+            "the strict tools have 21 strict tools in all; Anthropic strict tool use allows 20 per request"
+        );
+        let not_strict = crate::format::write(&twenty_one, Format::Bedrock, &WriteOptions::default());
+        assert_eq!(not_strict.notes, vec![]);
     }
 }

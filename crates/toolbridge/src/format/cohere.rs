@@ -13,7 +13,7 @@ use crate::format::shared::note_no_strict;
 use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
 use crate::note::Notes;
 use crate::pointer::Pointer;
-use crate::schema::{lower, Dialect};
+use crate::schema::{check_cohere_strict_fields, lower, Dialect};
 use crate::tool::Tool;
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {
@@ -22,10 +22,25 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     read,
     write,
     wrap: Value::Array,
-    // With strict_tools, at most 200 fields across all tools (providers.md
-    // §9b) are checked here once schema lowering provides the field counts.
-    check_set: None,
+    check_set: Some(check_set),
 };
+
+/// With `strict_tools` (asked for by `--strict`, since Cohere's strict mode
+/// is per request), at most 200 fields across all tools.
+fn check_set(entries: &[Value], opts: &WriteOptions, notes: &mut Notes) {
+    if !opts.strict {
+        return;
+    }
+    let schemas: Vec<&Value> = entries
+        .iter()
+        .filter_map(|entry| {
+            entry
+                .get("function")
+                .and_then(|function| function.get("parameters"))
+        })
+        .collect();
+    check_cohere_strict_fields(&schemas, notes);
+}
 
 fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
     read_chat(entry, Format::Cohere, notes)
@@ -116,5 +131,37 @@ mod tests {
             == NoteKind::Defaulted {
                 field: "properties".into()
             }));
+    }
+
+    #[test]
+    fn strict_tools_field_budget_is_checked_across_the_request() {
+        let tool = |index: usize, fields: usize| {
+            let properties: serde_json::Map<String, Value> = (0..fields)
+                .map(|field| (format!("f{field}"), json!({"type": "string"})))
+                .collect();
+            Tool::new(
+                format!("t{index}"),
+                json!({"type": "object", "properties": properties, "required": ["f0"]}),
+            )
+        };
+        let opts = WriteOptions::default().with_strict(true);
+        let at_limit = vec![tool(0, 100), tool(1, 100)];
+        let over = vec![tool(0, 100), tool(1, 101)];
+        let notes =
+            |tools: &[Tool], opts: &WriteOptions| crate::format::write(tools, Format::Cohere, opts).notes;
+        assert_eq!(notes(&at_limit, &opts), vec![]);
+        let over_notes = notes(&over, &opts);
+        assert_eq!(over_notes.len(), 1);
+        assert_eq!(
+            over_notes[0].kind,
+            NoteKind::OverLimit {
+                limit: "200 fields".into()
+            }
+        );
+        assert_eq!(
+            over_notes[0].message,
+            "the tools have 201 fields in all; Cohere strict_tools allows 200 per request"
+        );
+        assert_eq!(notes(&over, &WriteOptions::default()), vec![]);
     }
 }
