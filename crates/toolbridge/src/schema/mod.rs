@@ -77,6 +77,9 @@ pub enum Dialect {
         /// `strict_tools`.
         strict: bool,
     },
+    /// The `:args` of Emacs gptel and llm.el tools: JSON Schema with every
+    /// `$ref` inlined (an argument plist has no place for `$defs`).
+    Elisp,
 }
 
 /// A lowered schema and what a later step needs to undo.
@@ -151,6 +154,7 @@ fn remove_null_at(value: &mut Value, tokens: &[String]) {
 ///   inlined. [`Dialect::Mistral`] without `strict` and [`Dialect::Cohere`]:
 ///   `$schema` dropped; `$ref`s inlined. Cohere's `strict_tools` also needs a
 ///   required parameter in every tool (an error note otherwise).
+///   [`Dialect::Elisp`]: `$schema`, `$id` dropped; `$ref`s inlined.
 /// - OpenAI and Mistral `strict`: the Structured Outputs subset, every
 ///   optional property made required and nullable (recorded in
 ///   [`Lowered::null_means_absent`]), every object closed, other keywords
@@ -238,20 +242,20 @@ pub fn lower(
         Dialect::GeminiJson => Plain {
             drop: &["$schema", "$id", "$comment"],
             drop_reason: "Gemini rejects it (\"Unknown field for Schema\")",
-            inline: false,
+            inline: None,
         }
         .lower(&mut ctx)?,
         Dialect::Bedrock { strict: false } => Plain {
             drop: &["$schema", "$id"],
             drop_reason: "Bedrock rejects it",
-            inline: true,
+            inline: Some("does not follow $ref reliably"),
         }
         .lower(&mut ctx)?,
         Dialect::Mistral { strict: false } | Dialect::Cohere { .. } => {
             let lowered = Plain {
                 drop: &["$schema"],
                 drop_reason: "it is not meant for the model, and providers reject it",
-                inline: true,
+                inline: Some("does not follow $ref reliably"),
             }
             .lower(&mut ctx)?;
             if dialect == (Dialect::Cohere { strict: true }) {
@@ -259,6 +263,12 @@ pub fn lower(
             }
             lowered
         }
+        Dialect::Elisp => Plain {
+            drop: &["$schema", "$id"],
+            drop_reason: "gptel and llm.el build the argument object themselves, with no place for it",
+            inline: Some("build each argument from :args, with no place for $defs"),
+        }
+        .lower(&mut ctx)?,
         Dialect::JsonSchema | Dialect::OpenAi { .. } | Dialect::Anthropic { .. } => schema.clone(),
     };
     Ok(Lowered {
@@ -284,6 +294,7 @@ fn target_name(dialect: Dialect) -> &'static str {
         Dialect::Mistral { strict: false } => "Mistral",
         Dialect::Cohere { strict: true } => "Cohere strict_tools",
         Dialect::Cohere { strict: false } => "Cohere",
+        Dialect::Elisp => "gptel and llm.el",
     }
 }
 
@@ -314,7 +325,7 @@ mod tests {
     use super::testing::{assert_covered, at, notes as note_list, run, run_with};
     use super::*;
 
-    const ALL: [Dialect; 14] = [
+    const ALL: [Dialect; 15] = [
         Dialect::JsonSchema,
         Dialect::OpenAi { strict: false },
         Dialect::OpenAi { strict: true },
@@ -329,6 +340,7 @@ mod tests {
         Dialect::Mistral { strict: true },
         Dialect::Cohere { strict: false },
         Dialect::Cohere { strict: true },
+        Dialect::Elisp,
     ];
 
     #[test]

@@ -18,8 +18,9 @@ pub(super) struct Plain {
     pub(super) drop: &'static [&'static str],
     /// Why they are dropped, for the note.
     pub(super) drop_reason: &'static str,
-    /// Inline every `$ref` and drop `$defs`/`definitions` (else keep them).
-    pub(super) inline: bool,
+    /// Inline every `$ref` and drop `$defs`/`definitions`, for the reason
+    /// given (a clause after the target's name); `None` keeps them.
+    pub(super) inline: Option<&'static str>,
 }
 
 impl Plain {
@@ -36,9 +37,9 @@ impl Plain {
         };
         let depth = ctx.enter(depth, place)?;
         if let Some(Value::String(reference)) = node.get("$ref") {
-            if self.inline {
+            if let Some(reason) = self.inline {
                 let mark = ctx.mark();
-                let why = format!("{} does not follow $ref reliably", ctx.target);
+                let why = format!("{} {reason}", ctx.target);
                 let result = match ctx.inline(node, reference, place, &why)? {
                     Inlined::Schema { schema, place } => {
                         self.node(ctx, &Value::Object(schema), &place, depth)
@@ -73,7 +74,7 @@ impl Plain {
                 ctx.dropped(key, place, self.drop_reason);
                 continue;
             }
-            if self.inline && (key == "$defs" || key == "definitions") {
+            if self.inline.is_some() && (key == "$defs" || key == "definitions") {
                 ctx.note(
                     NoteKind::Rewritten { keyword: key.clone() },
                     place.at(key),
