@@ -122,6 +122,51 @@ fn render(case: &Case, stdout: &[String], stderr: &[String], status: i32) -> Vec
     lines
 }
 
+/// Checks (or with `update`, rewrites) the transcript blocks of one file:
+/// the blocks that open with `opener` and close with a bare fence.
+fn check_file(file: &Path, opener: &str, update: bool, failures: &mut Vec<String>) {
+    let text = fs::read_to_string(file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut index = 0;
+    while index < lines.len() {
+        if lines[index] != opener {
+            out.push(lines[index].to_string());
+            index += 1;
+            continue;
+        }
+        let end = index
+            + 1
+            + lines[index + 1..]
+                .iter()
+                .position(|line| *line == "```")
+                .expect("unclosed block");
+        let case = parse_block(&lines[index + 1..end]);
+        let (stdout, stderr, status) = run(&case);
+        let actual = render(&case, &stdout, &stderr, status);
+        let expected: Vec<String> = lines[index + 1..end]
+            .iter()
+            .map(|line| line.to_string())
+            .collect();
+        if actual != expected && !update {
+            failures.push(format!(
+                "{}: `{}`\n--- expected\n{}\n--- actual\n{}",
+                file.display(),
+                case.command,
+                expected.join("\n"),
+                actual.join("\n")
+            ));
+        }
+        out.push(opener.to_string());
+        out.extend(actual);
+        out.push("```".to_string());
+        index = end + 1;
+    }
+    if update {
+        fs::write(file, out.join("\n") + "\n").unwrap();
+    }
+}
+
 #[test]
 fn transcripts() {
     let update = std::env::var_os("UPDATE_TRANSCRIPTS").is_some();
@@ -136,46 +181,40 @@ fn transcripts() {
         .iter()
         .filter(|file| file.extension().is_some_and(|ext| ext == "md"))
     {
-        let text = fs::read_to_string(file).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        let mut out: Vec<String> = Vec::new();
-        let mut index = 0;
-        while index < lines.len() {
-            if lines[index] != "```" {
-                out.push(lines[index].to_string());
-                index += 1;
-                continue;
-            }
-            let end = index
-                + 1
-                + lines[index + 1..]
-                    .iter()
-                    .position(|line| *line == "```")
-                    .expect("unclosed block");
-            let case = parse_block(&lines[index + 1..end]);
-            let (stdout, stderr, status) = run(&case);
-            let actual = render(&case, &stdout, &stderr, status);
-            let expected: Vec<String> = lines[index + 1..end]
-                .iter()
-                .map(|line| line.to_string())
-                .collect();
-            if actual != expected && !update {
-                failures.push(format!(
-                    "{}: `{}`\n--- expected\n{}\n--- actual\n{}",
-                    file.display(),
-                    case.command,
-                    expected.join("\n"),
-                    actual.join("\n")
-                ));
-            }
-            out.push("```".to_string());
-            out.extend(actual);
-            out.push("```".to_string());
-            index = end + 1;
-        }
-        if update {
-            fs::write(file, out.join("\n") + "\n").unwrap();
-        }
+        check_file(file, "```", update, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The README, in one test since update mode rewrites the file: its
+/// ```` ```console ```` blocks are transcripts (the output a newcomer reads is
+/// the output they get), and its format table is what
+/// `toolbridge formats --markdown` prints.
+#[test]
+fn readme() {
+    let update = std::env::var_os("UPDATE_TRANSCRIPTS").is_some();
+    let readme_path = workspace_root().join("README.md");
+    let mut failures = Vec::new();
+    check_file(&readme_path, "```console", update, &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+
+    let readme = fs::read_to_string(&readme_path).unwrap();
+    let (begin, end) = ("<!-- FORMATS:BEGIN -->\n", "<!-- FORMATS:END -->");
+    let start = readme.find(begin).expect("README has a FORMATS:BEGIN marker") + begin.len();
+    let stop = readme.find(end).expect("README has a FORMATS:END marker");
+    let table = run(&parse_block(&["% toolbridge formats --markdown"])).0;
+    let table: String = table.iter().map(|line| format!("{line}\n")).collect();
+    if update {
+        fs::write(
+            &readme_path,
+            format!("{}{table}{}", &readme[..start], &readme[stop..]),
+        )
+        .unwrap();
+        return;
+    }
+    assert_eq!(
+        readme[start..stop],
+        table,
+        "README format table is stale: run with UPDATE_TRANSCRIPTS=1"
+    );
 }

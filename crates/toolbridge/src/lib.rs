@@ -47,3 +47,8 @@ pub use limits::Limits;
 pub use note::{Converted, Level, Note, NoteKind, Notes};
 pub use pointer::Pointer;
 pub use tool::{Annotations, Tool, ToolSet};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;
