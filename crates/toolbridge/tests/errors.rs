@@ -32,7 +32,7 @@ fn document_errors() {
         ("{\"name\": \"a\" \"x\"}", "invalid JSON: expected `,` or `}` (line 1, column 14)"),
         ("42", "not a tool definition: a tool document is a tool object, a list of tools, or an object with a \"tools\" list; found a number"),
         ("{\"tools\": {}}", "invalid tool: \"tools\" must be an array, found an object (at /tools)"),
-        ("{\"hello\": 1}", "not a tool definition: found none of the known tool shapes: {\"name\", \"inputSchema\"} (MCP, toolbridge), {\"type\": \"function\", \"function\": {...}} (OpenAI, Ollama, Mistral, Cohere), {\"type\": \"function\", \"name\"} (OpenAI Responses), {\"name\", \"input_schema\"} (Anthropic), {\"functionDeclarations\": [...]} or {\"name\", \"parameters\"} (Gemini), {\"toolSpec\"} (Bedrock)"),
+        ("{\"hello\": 1}", "not a tool definition: found none of the known tool shapes: {\"name\", \"inputSchema\"} (MCP, toolbridge), {\"type\": \"function\", \"function\": {...}} (OpenAI, Ollama, Mistral, Cohere), {\"type\": \"function\", \"name\"} (OpenAI Responses), {\"name\", \"input_schema\"} (Anthropic), {\"functionDeclarations\": [...]} or {\"name\", \"parameters\"} (Gemini), {\"toolSpec\"} (Bedrock), {\"tool\": {\"function\": {...}}} (Syllable), {\"model_prompt\", \"metadata\"} (SkyDeck)"),
     ];
     for (input, expected) in cases {
         assert_eq!(&read_error(input, None), expected, "input {input:?}");

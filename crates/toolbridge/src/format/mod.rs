@@ -642,7 +642,8 @@ fn detect(list: &[Node<'_>], notes: &mut Notes) -> Result<Format> {
         "found none of the known tool shapes: {\"name\", \"inputSchema\"} (MCP, toolbridge), \
          {\"type\": \"function\", \"function\": {...}} (OpenAI, Ollama, Mistral, Cohere), \
          {\"type\": \"function\", \"name\"} (OpenAI Responses), {\"name\", \"input_schema\"} (Anthropic), \
-         {\"functionDeclarations\": [...]} or {\"name\", \"parameters\"} (Gemini), {\"toolSpec\"} (Bedrock)",
+         {\"functionDeclarations\": [...]} or {\"name\", \"parameters\"} (Gemini), {\"toolSpec\"} (Bedrock), \
+         {\"tool\": {\"function\": {...}}} (Syllable), {\"model_prompt\", \"metadata\"} (SkyDeck)",
     )
     .at(first.at.clone()))
 }
