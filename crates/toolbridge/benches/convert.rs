@@ -2,10 +2,12 @@
 //!
 //! Ids: `convert/read/<format>`, `convert/<format>/write`, `convert/<format>/write-strict`.
 //! The input is the README's examples repeated to 100 tools (an MCP server's
-//! worth), so the numbers are per 100-tool `tools/list`.
+//! worth), so the numbers are per 100-tool `tools/list`. `lower/<dialect>/<width>`
+//! lowers one schema of 100 or 1000 properties, to show how lowering scales.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use toolbridge::{Format, ReadOptions, Tool, WriteOptions};
+use toolbridge::schema::Dialect;
+use toolbridge::{Format, Limits, Notes, ReadOptions, Tool, WriteOptions};
 
 const EXAMPLES: [&str; 4] = [
     include_str!("../../../examples/tools/get_weather.json"),
@@ -53,5 +55,42 @@ fn convert(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, convert);
+/// A schema with `width` optional properties, each an object using one
+/// shared `$ref`: how lowering scales with the size of one schema.
+fn wide_schema(width: usize) -> serde_json::Value {
+    let properties: serde_json::Map<String, serde_json::Value> = (0..width)
+        .map(|i| {
+            (
+                format!("p{i}"),
+                serde_json::json!({"$ref": "#/$defs/range", "description": "A range."}),
+            )
+        })
+        .collect();
+    serde_json::json!({"type": "object", "properties": properties, "$defs": {"range": {"type": "object",
+        "properties": {"from": {"type": "string", "format": "date"}, "to": {"type": ["string", "null"]}},
+        "required": ["from"]}}})
+}
+
+fn lower(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lower");
+    let at = toolbridge::Pointer::root().key("inputSchema");
+    for width in [100, 1000] {
+        let schema = wide_schema(width);
+        group.throughput(Throughput::Elements(width as u64));
+        for (id, dialect) in [
+            ("openai-strict", Dialect::OpenAi { strict: true }),
+            ("gemini", Dialect::GeminiOpenApi),
+        ] {
+            group.bench_with_input(BenchmarkId::new(id, width), &schema, |b, schema| {
+                b.iter(|| {
+                    let mut notes = Notes::new();
+                    toolbridge::schema::lower(schema, dialect, &at, &Limits::default(), &mut notes).unwrap()
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, convert, lower);
 criterion_main!(benches);

@@ -154,12 +154,16 @@ pub fn check_anthropic_strict_budget(schemas: &[&Value], notes: &mut Notes) {
     for schema in schemas {
         for (_, _, node) in schema_nodes(schema) {
             if let Some(props) = node.get("properties").and_then(Value::as_object) {
-                let required = node.get("required").and_then(Value::as_array);
+                let required: HashSet<&str> = node
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
                 optional += props
                     .keys()
-                    .filter(|name| {
-                        !required.is_some_and(|r| r.iter().any(|entry| entry.as_str() == Some(name)))
-                    })
+                    .filter(|name| !required.contains(name.as_str()))
                     .count();
             }
             let type_list = node

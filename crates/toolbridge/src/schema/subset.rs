@@ -10,7 +10,7 @@
 //! can be read as "absent" again.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -723,16 +723,18 @@ impl<'c, 'a> Walker<'c, 'a> {
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
+        let known: HashSet<&str> = names.iter().map(String::as_str).collect();
+        let mut listed: HashSet<String> = HashSet::new();
         let mut required: Vec<String> = Vec::new();
         let mut unknown: Vec<String> = Vec::new();
         let mut repeated: Vec<String> = Vec::new();
         for entry in &original {
             match entry.as_str() {
-                Some(name) if names.iter().any(|n| n == name) => {
-                    if required.iter().any(|r| r == name) {
-                        repeated.push(entry.to_string());
-                    } else {
+                Some(name) if known.contains(name) => {
+                    if listed.insert(name.to_string()) {
                         required.push(name.to_string());
+                    } else {
+                        repeated.push(entry.to_string());
                     }
                 }
                 _ => unknown.push(entry.to_string()),
@@ -765,8 +767,12 @@ impl<'c, 'a> Walker<'c, 'a> {
         }
         let optional: Vec<String> = names
             .iter()
-            .filter(|name| !required.contains(name))
+            .filter(|name| !listed.contains(*name))
             .cloned()
+            .collect();
+        let span_of: HashMap<&str, (usize, usize)> = spans
+            .iter()
+            .map(|(name, start, end)| (name.as_str(), (*start, *end)))
             .collect();
         for name in &optional {
             required.push(name.clone());
@@ -790,10 +796,9 @@ impl<'c, 'a> Walker<'c, 'a> {
             if self.accepts_null(schema, depth) {
                 continue;
             }
-            let (start, end) = spans
-                .iter()
-                .find(|(span_name, _, _)| span_name == name)
-                .map(|(_, start, end)| (*start, *end))
+            let (start, end) = span_of
+                .get(name.as_str())
+                .copied()
                 .unwrap_or((self.made_nullable.len(), self.made_nullable.len()));
             if make_nullable(schema) {
                 let at = self.out.len() + 2;
@@ -830,15 +835,17 @@ impl<'c, 'a> Walker<'c, 'a> {
         let Some(Value::Array(required)) = out.get_mut("required") else {
             return;
         };
+        let known: HashSet<&str> = names.iter().map(String::as_str).collect();
+        let is_known = |entry: &Value| entry.as_str().is_some_and(|name| known.contains(name));
         let unknown: Vec<String> = required
             .iter()
-            .filter(|entry| !entry.as_str().is_some_and(|name| names.iter().any(|n| n == name)))
+            .filter(|entry| !is_known(entry))
             .map(Value::to_string)
             .collect();
         if unknown.is_empty() {
             return;
         }
-        required.retain(|entry| entry.as_str().is_some_and(|name| names.iter().any(|n| n == name)));
+        required.retain(is_known);
         self.ctx.note(
             NoteKind::Dropped {
                 keyword: "required".into(),
