@@ -122,24 +122,9 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::note::{Note, NoteKind};
+    use crate::format::shared::own_notes;
+    use crate::note::NoteKind;
     use serde_json::json;
-
-    /// Notes outside the lowered schemas (schema lowering owns those).
-    fn own_notes(notes: &Notes) -> Vec<&Note> {
-        let schemas = [
-            Pointer::root().key("inputSchema"),
-            Pointer::root().key("outputSchema"),
-        ];
-        notes
-            .iter()
-            .filter(|note| {
-                !schemas
-                    .iter()
-                    .any(|schema| note.at.starts_with(schema) && note.at != *schema)
-            })
-            .collect()
-    }
 
     /// The entry without the lowered schema.
     fn without_schema(mut entry: Value) -> Value {

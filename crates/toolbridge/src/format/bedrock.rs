@@ -159,24 +159,9 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use crate::note::{Level, Note};
+    use crate::format::shared::own_notes;
+    use crate::note::Level;
     use serde_json::json;
-
-    /// Notes outside the lowered schemas (schema lowering owns those).
-    fn own_notes(notes: &Notes) -> Vec<&Note> {
-        let schemas = [
-            Pointer::root().key("inputSchema"),
-            Pointer::root().key("outputSchema"),
-        ];
-        notes
-            .iter()
-            .filter(|note| {
-                !schemas
-                    .iter()
-                    .any(|schema| note.at.starts_with(schema) && note.at != *schema)
-            })
-            .collect()
-    }
 
     fn read_value(doc: &Value) -> (Result<Tool>, Notes) {
         let mut notes = Notes::new();

@@ -59,24 +59,8 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::note::Note;
+    use crate::format::shared::own_notes;
     use serde_json::json;
-
-    /// Notes outside the lowered schemas (schema lowering owns those).
-    fn own_notes(notes: &Notes) -> Vec<&Note> {
-        let schemas = [
-            Pointer::root().key("inputSchema"),
-            Pointer::root().key("outputSchema"),
-        ];
-        notes
-            .iter()
-            .filter(|note| {
-                !schemas
-                    .iter()
-                    .any(|schema| note.at.starts_with(schema) && note.at != *schema)
-            })
-            .collect()
-    }
 
     #[test]
     fn reads_and_writes_the_chat_shape_without_strict() {

@@ -443,3 +443,21 @@ mod tests {
         assert_eq!(err.pointer().as_str(), "/inputSchema/minProperties");
     }
 }
+
+/// In writer tests: the notes outside the lowered schemas (schema lowering
+/// owns those, and its own tests check them).
+#[cfg(test)]
+pub(crate) fn own_notes(notes: &Notes) -> Vec<&crate::note::Note> {
+    let schemas = [
+        Pointer::root().key("inputSchema"),
+        Pointer::root().key("outputSchema"),
+    ];
+    notes
+        .iter()
+        .filter(|note| {
+            !schemas
+                .iter()
+                .any(|schema| note.at.starts_with(schema) && note.at != *schema)
+        })
+        .collect()
+}
