@@ -250,6 +250,7 @@ mod tests {
         assert!(!detect(&json!({"type": "function", "name": "a"})));
     }
 
+    /// Bedrock's strict mode is Claude's, with the same budget.
     #[test]
     fn strict_budget_is_checked_across_the_request() {
         let tool = |index: usize| {
@@ -260,24 +261,23 @@ mod tests {
         };
         let opts = WriteOptions::default().with_strict(true);
         let twenty: Vec<Tool> = (0..20).map(tool).collect();
-        assert_eq!(
-            crate::format::write(&twenty, Format::Anthropic, &opts).notes,
-            vec![]
-        );
         let twenty_one: Vec<Tool> = (0..21).map(tool).collect();
-        let notes = crate::format::write(&twenty_one, Format::Anthropic, &opts).notes;
-        assert_eq!(notes.len(), 1);
-        assert_eq!(
-            notes[0].kind,
-            NoteKind::OverLimit {
-                limit: "20 strict tools".into()
-            }
-        );
-        assert_eq!(
-            notes[0].message,
-            "the strict tools have 21 strict tools in all; Anthropic strict tool use allows 20 per request"
-        );
-        let not_strict = crate::format::write(&twenty_one, Format::Anthropic, &WriteOptions::default());
-        assert_eq!(not_strict.notes, vec![]);
+        for format in [Format::Anthropic, Format::Bedrock] {
+            assert_eq!(crate::format::write(&twenty, format, &opts).notes, vec![]);
+            let notes = crate::format::write(&twenty_one, format, &opts).notes;
+            assert_eq!(notes.len(), 1, "{format}");
+            assert_eq!(
+                notes[0].kind,
+                NoteKind::OverLimit {
+                    limit: "20 strict tools".into()
+                }
+            );
+            assert_eq!(
+                notes[0].message,
+                "the strict tools have 21 strict tools in all; Anthropic strict tool use allows 20 per request"
+            );
+            let not_strict = crate::format::write(&twenty_one, format, &WriteOptions::default());
+            assert_eq!(not_strict.notes, vec![]);
+        }
     }
 }

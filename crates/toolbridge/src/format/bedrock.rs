@@ -294,35 +294,4 @@ mod tests {
             ErrorKind::InvalidTool
         );
     }
-
-    #[test]
-    fn strict_budget_is_checked_across_the_request() {
-        let tool = |index: usize| {
-            Tool::new(
-                format!("t{index}"),
-                json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
-            )
-        };
-        let opts = WriteOptions::default().with_strict(true);
-        let twenty: Vec<Tool> = (0..20).map(tool).collect();
-        assert_eq!(
-            crate::format::write(&twenty, Format::Bedrock, &opts).notes,
-            vec![]
-        );
-        let twenty_one: Vec<Tool> = (0..21).map(tool).collect();
-        let notes = crate::format::write(&twenty_one, Format::Bedrock, &opts).notes;
-        assert_eq!(notes.len(), 1);
-        assert_eq!(
-            notes[0].kind,
-            NoteKind::OverLimit {
-                limit: "20 strict tools".into()
-            }
-        );
-        assert_eq!(
-            notes[0].message,
-            "the strict tools have 21 strict tools in all; Anthropic strict tool use allows 20 per request"
-        );
-        let not_strict = crate::format::write(&twenty_one, Format::Bedrock, &WriteOptions::default());
-        assert_eq!(not_strict.notes, vec![]);
-    }
 }

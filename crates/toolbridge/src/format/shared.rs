@@ -394,6 +394,24 @@ pub(crate) fn note_no_strict(
     );
 }
 
+/// In writer tests: the notes outside the lowered schemas (schema lowering
+/// owns those, and its own tests check them).
+#[cfg(test)]
+pub(crate) fn own_notes(notes: &Notes) -> Vec<&crate::note::Note> {
+    let schemas = [
+        Pointer::root().key("inputSchema"),
+        Pointer::root().key("outputSchema"),
+    ];
+    notes
+        .iter()
+        .filter(|note| {
+            !schemas
+                .iter()
+                .any(|schema| note.at.starts_with(schema) && note.at != *schema)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -442,22 +460,4 @@ mod tests {
             check_schema_value(&json!({"type": "object", "minProperties": -1}), &at, &mut notes).unwrap_err();
         assert_eq!(err.pointer().as_str(), "/inputSchema/minProperties");
     }
-}
-
-/// In writer tests: the notes outside the lowered schemas (schema lowering
-/// owns those, and its own tests check them).
-#[cfg(test)]
-pub(crate) fn own_notes(notes: &Notes) -> Vec<&crate::note::Note> {
-    let schemas = [
-        Pointer::root().key("inputSchema"),
-        Pointer::root().key("outputSchema"),
-    ];
-    notes
-        .iter()
-        .filter(|note| {
-            !schemas
-                .iter()
-                .any(|schema| note.at.starts_with(schema) && note.at != *schema)
-        })
-        .collect()
 }
