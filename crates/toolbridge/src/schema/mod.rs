@@ -37,7 +37,7 @@ pub use strict::{check_anthropic_strict_budget, check_cohere_strict_fields, chec
 use gemini::Gemini;
 use plain::Plain;
 use subset::{Subset, Walker};
-use walk::Ctx;
+use walk::{Ctx, Place};
 
 /// A target's schema dialect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,6 +209,9 @@ pub fn lower(
         Dialect::JsonSchema | Dialect::OpenAi { strict: false } | Dialect::Anthropic { strict: false }
     );
     if unchanged {
+        if dialect != Dialect::JsonSchema && (schema.is_object() || schema.is_boolean()) {
+            check_refs_resolve(schema, at, limits, target_name(dialect), notes);
+        }
         return Ok(Lowered {
             schema: schema.clone(),
             null_means_absent: Vec::new(),
@@ -275,6 +278,38 @@ pub fn lower(
         schema: lowered,
         null_means_absent,
     })
+}
+
+/// Where the schema goes to the provider as it is, a local `$ref` that
+/// points at nothing is an error note: the provider rejects the schema (or,
+/// not resolving it, leaves the model guessing). Written anyway, so that the
+/// rest of the tool set still comes out.
+fn check_refs_resolve(
+    schema: &Value,
+    at: &Pointer,
+    limits: &Limits,
+    target: &'static str,
+    notes: &mut Notes,
+) {
+    let mut broken = Vec::new();
+    let mut scratch = Notes::new();
+    let mut ctx = Ctx::new(schema, at, limits, &mut scratch, target);
+    for (node_at, _, node) in strict::schema_nodes(schema) {
+        if let Some(Value::String(reference)) = node.get("$ref") {
+            if let Err(err) = ctx.resolve(reference, &Place::original(at, &node_at)) {
+                broken.push((at.join(&node_at).key("$ref"), err.detail().to_string()));
+            }
+        }
+    }
+    for (place, detail) in broken {
+        notes.push(
+            NoteKind::Unsupported {
+                keyword: "$ref".into(),
+            },
+            place,
+            format!("{detail}; {target} rejects a schema with a reference it cannot resolve"),
+        );
+    }
 }
 
 /// The target's name, as messages say it.
@@ -368,8 +403,27 @@ mod tests {
         ] {
             let out = run(&schema, dialect);
             assert_eq!(out.schema, schema);
-            assert!(out.notes.is_empty());
+            let broken_ref = note_list(&[("unsupported", "/inputSchema/properties/a/$ref")]);
+            let expected = if dialect == Dialect::JsonSchema {
+                vec![]
+            } else {
+                broken_ref
+            };
+            assert_eq!(out.notes, expected, "{dialect:?}");
         }
+        let mut notes = Notes::new();
+        lower(
+            &schema,
+            Dialect::Anthropic { strict: false },
+            &at(),
+            &Limits::default(),
+            &mut notes,
+        )
+        .unwrap();
+        assert_eq!(
+            notes.as_slice()[0].message,
+            "\"#/$defs/nowhere\" points at nothing in this schema; Anthropic rejects a schema with a reference it cannot resolve"
+        );
     }
 
     #[test]

@@ -36,7 +36,7 @@ const COHERE_MAX_FIELDS: usize = 200;
 /// its nesting level: the number of subschema steps (`properties` entry,
 /// `items`, `anyOf` branch, definition, …) from the root. Iterative, so any
 /// depth is safe.
-fn schema_nodes(schema: &Value) -> Vec<(Pointer, usize, &Object)> {
+pub(super) fn schema_nodes(schema: &Value) -> Vec<(Pointer, usize, &Object)> {
     let mut nodes = Vec::new();
     let mut stack = vec![(Pointer::root(), 0usize, schema)];
     while let Some((at, level, value)) = stack.pop() {
