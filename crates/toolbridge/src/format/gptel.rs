@@ -1340,8 +1340,15 @@ impl ToolWriter<'_> {
         depth: usize,
         notes: &mut Notes,
     ) -> Result<Doc> {
+        // llm.el calls symbol-name on an argument's :type, so there any type
+        // name that reads back as the same symbol is written as one.
+        let argument_type_for_llm = self.flavor == Flavor::Llm && depth == 1;
         match value {
-            Value::String(text) if key == "type" && !in_vector && is_plain_symbol(text) => {
+            Value::String(text)
+                if key == "type"
+                    && !in_vector
+                    && (is_plain_symbol(text) || (argument_type_for_llm && is_escapable_symbol(text))) =>
+            {
                 Ok(Doc::Atom(symbol_text(text)))
             }
             _ => self.value(value, at, in_vector, depth, notes),
@@ -1407,6 +1414,12 @@ impl ToolWriter<'_> {
             }
         })
     }
+}
+
+/// A name [`symbol_text`] writes as a symbol with that name: not empty, not
+/// `nil` or `t`, not a keyword.
+pub(crate) fn is_escapable_symbol(text: &str) -> bool {
+    !text.is_empty() && text != "nil" && text != "t" && !text.starts_with(':')
 }
 
 /// A type name that reads back as the same symbol (`string`, `my-type`), and
@@ -1769,6 +1782,22 @@ mod tests {
             let (back, _) = read_one(&text);
             assert_eq!(back, original, "{text}");
         }
+    }
+
+    #[test]
+    fn llm_argument_types_are_always_symbols_where_they_can_be() {
+        let tool = json!({"name": "t", "description": "d", "inputSchema": {"type": "object", "properties": {
+            "a": {"type": "my type"}, "b": {"type": "1"}, "c": {"type": "nil"},
+            "d": {"type": "array", "items": {"type": "my type"}}
+        }, "required": ["a", "b", "c", "d"]},
+            "run": {"kind": "action", "handler": {"elisp": "#'ignore"}}});
+        let (text, _) = write_one(&tool, Flavor::Llm);
+        assert!(text.contains("'(:name \"a\" :type my\\ type)"), "{text}");
+        assert!(text.contains("'(:name \"b\" :type \\1)"), "{text}");
+        assert!(text.contains("'(:name \"c\" :type \"nil\")"), "{text}");
+        assert!(text.contains(":items (:type \"my type\")"), "{text}");
+        let (gptel, _) = write_one(&tool, Flavor::Gptel);
+        assert!(gptel.contains("'(:name \"a\" :type \"my type\")"), "{gptel}");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! argument's `required` and keywords such as `minimum` are dropped); every
 //! argument needs a `:type` symbol; `required` is left out when it is empty;
 //! inside `:items` and `:properties`, `nil` (an empty plist, our `{}`) goes
-//! out as `null`.
+//! out as `null` and `:null` (our `null`) as the string `":null"`.
 
 use serde_json::Value;
 
@@ -75,7 +75,14 @@ fn note_serialisation(tool: &Tool, notes: &mut Notes) {
             continue;
         };
         match schema.get("type") {
-            Some(Value::String(_)) => {}
+            Some(Value::String(name)) if gptel::is_escapable_symbol(name) => {}
+            Some(Value::String(name)) => notes.push(
+                NoteKind::Unsupported {
+                    keyword: "type".into(),
+                },
+                prop_at.key("type"),
+                format!("llm.el needs a :type symbol on every argument; {name:?} can only be written as a string, which it fails on"),
+            ),
             other => notes.push(
                 NoteKind::Unsupported {
                     keyword: "type".into(),
@@ -112,20 +119,27 @@ fn note_serialisation(tool: &Tool, notes: &mut Notes) {
     }
 }
 
-/// Empty objects inside `:items` / `:properties` (followed through plists,
-/// not vectors, which llm.el passes through) are written `nil`, which
-/// llm.el's converter sends as `null`.
+/// Values inside `:items` / `:properties` (followed through plists, not
+/// vectors, which llm.el passes through) that its converter
+/// (`llm-provider-utils-convert-to-serializable`) changes: an empty object is
+/// the empty plist `nil`, sent as `null`; `null` is written `:null`, a
+/// symbol, which the converter sends as its name, the string `":null"`.
 fn note_empty_objects(value: &Value, at: &Pointer, notes: &mut Notes) {
     let Some(object) = value.as_object() else { return };
     for (key, child) in object {
-        match child.as_object() {
-            Some(inner) if inner.is_empty() => notes.push(
+        match child {
+            Value::Object(inner) if inner.is_empty() => notes.push(
                 NoteKind::Unsupported { keyword: key.clone() },
                 at.key(key),
                 "an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties",
             ),
-            Some(_) => note_empty_objects(child, &at.key(key), notes),
-            None => {}
+            Value::Object(_) => note_empty_objects(child, &at.key(key), notes),
+            Value::Null => notes.push(
+                NoteKind::Unsupported { keyword: key.clone() },
+                at.key(key),
+                "null is written :null, which llm.el sends as the string \":null\" inside :items and :properties (its converter turns symbols into their names)",
+            ),
+            _ => {}
         }
     }
 }
@@ -156,7 +170,9 @@ mod tests {
                 "opts": {"type": "object", "properties": {"a": {"type": "number"}, "e": {}}, "required": ["a"]},
                 "n": {"type": "integer", "minimum": 1},
                 "u": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-                "l": {"type": "array", "items": {"type": "object", "properties": {}}}
+                "k": {"type": ":key"},
+                "l": {"type": "array", "items": {"type": "object", "properties": {}}},
+                "d": {"type": "array", "items": {"type": "string", "default": null, "enum": ["a", null]}}
             }, "required": []},
             "run": {"kind": "action", "handler": {"elisp": "#'ignore"}}
         }));
@@ -170,7 +186,9 @@ mod tests {
                 "loss /inputSchema/properties/n/minimum: written, but llm.el sends only type, description, enum, items and properties of an argument, so \"minimum\" does not reach the model",
                 "error /inputSchema/properties/u/type: llm.el needs a :type symbol on every argument; without one it sends \"type\": \"nil\"",
                 "loss /inputSchema/properties/u/anyOf: written, but llm.el sends only type, description, enum, items and properties of an argument, so \"anyOf\" does not reach the model",
+                "error /inputSchema/properties/k/type: llm.el needs a :type symbol on every argument; \":key\" can only be written as a string, which it fails on",
                 "error /inputSchema/properties/l/items/properties: an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties",
+                "error /inputSchema/properties/d/items/default: null is written :null, which llm.el sends as the string \":null\" inside :items and :properties (its converter turns symbols into their names)",
             ]
         );
     }
