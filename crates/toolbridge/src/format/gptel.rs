@@ -61,6 +61,7 @@ use crate::format::shared::{check_schema_value, note_uncarried};
 use crate::format::{Format, ReadOptions, TextCodec, WriteOptions};
 use crate::note::{Converted, NoteKind, Notes};
 use crate::pointer::Pointer;
+use crate::schema::{inferred_type, lower, Dialect};
 use crate::tool::{ActionRun, Confirm, Include, Run, Tool};
 
 pub(crate) const CODEC: TextCodec = TextCodec {
@@ -1194,7 +1195,10 @@ impl ToolWriter<'_> {
 
     fn args(&self, tool: &Tool, notes: &mut Notes) -> Result<Doc> {
         let at = Pointer::root().key("inputSchema");
-        let Some(schema) = tool.input_schema.as_object() else {
+        // An argument plist has no place for `$defs`, so every `$ref` is
+        // inlined first (and `$schema`/`$id` dropped), each with a note.
+        let lowered = lower(&tool.input_schema, Dialect::Elisp, &at, &self.opts.limits, notes)?;
+        let Some(schema) = lowered.schema.as_object() else {
             return Err(Error::new(
                 ErrorKind::Unrepresentable,
                 "the input schema is not an object, so it has no arguments to write",
@@ -1298,6 +1302,16 @@ impl ToolWriter<'_> {
                     continue;
                 }
                 Value::Object(object) => {
+                    if !object.contains_key("type") {
+                        if let Some(inferred) = inferred_type(object) {
+                            notes.push(
+                                NoteKind::Rewritten { keyword: "type".into() },
+                                prop_at.key("type"),
+                                format!("{package} needs a :type on every argument; \"type\": {inferred:?} was added, as the argument's values and keywords point at it"),
+                            );
+                            pairs.push((":type".into(), Doc::Atom(inferred.into())));
+                        }
+                    }
                     for (key, value) in object {
                         if key == "name" || key == "optional" {
                             notes.push(
@@ -1725,6 +1739,42 @@ mod tests {
     }
 
     #[test]
+    fn refs_are_inlined_and_missing_types_inferred() {
+        let tool = json!({
+            "name": "s", "description": "d",
+            "inputSchema": {"type": "object", "properties": {
+                "state": {"enum": ["open", "closed"]},
+                "when": {"$ref": "#/$defs/range"},
+                "any": {"description": "Anything."}},
+                "required": ["state"],
+                "$defs": {"range": {"type": "object", "properties": {"from": {"type": "string"}}}}}
+        });
+        for flavor in [Flavor::Gptel, Flavor::Llm] {
+            let (text, notes) = write_one(&tool, flavor);
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let package = if flavor == Flavor::Gptel {
+                "gptel"
+            } else {
+                "llm.el"
+            };
+            assert!(
+                text.contains("'(:name \"state\" :type string :enum [\"open\" \"closed\"])"),
+                "{text}"
+            );
+            assert!(
+                text.contains(
+                    "'(:name \"when\" :type object :properties (:from (:type string)) :optional t)"
+                ),
+                "{text}"
+            );
+            assert!(notes.contains(&format!(
+                "change /inputSchema/properties/state/type: {package} needs a :type on every argument; \"type\": \"string\" was added, as the argument's values and keywords point at it"
+            )), "{notes:?}");
+            assert!(notes.contains(&"change /inputSchema/properties/when: \"#/$defs/range\" was inlined because gptel and llm.el build each argument from :args, with no place for $defs".to_string()), "{notes:?}");
+        }
+    }
+
+    #[test]
     fn writer_notes_what_has_no_place() {
         let tool = json!({
             "name": "n", "title": "T",
@@ -1744,7 +1794,7 @@ mod tests {
                 "loss /title: gptel has no place for \"title\"",
                 "change /description: the tool has no description; gptel sends the slot as it is (nil would go out as {}), so wrote \"\"",
                 "loss /run: gptel runs Emacs Lisp functions only; the command run has no place, so wrote a placeholder :function",
-                "loss /inputSchema/$schema: gptel builds the argument object itself from :args; it has no place for \"$schema\" there",
+                "loss /inputSchema/$schema: \"$schema\" was dropped: gptel and llm.el build the argument object themselves, with no place for it",
                 "loss /inputSchema/additionalProperties: gptel builds the argument object itself from :args; it has no place for \"additionalProperties\" there",
                 "loss /inputSchema/required/2: \"ghost\" is required but is not a property; :args cannot say that",
                 "change /inputSchema/required: gptel lists required arguments in :args order, so \"required\" comes back in property order",

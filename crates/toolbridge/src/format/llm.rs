@@ -23,6 +23,7 @@ use crate::format::gptel::{self, Flavor};
 use crate::format::{ReadOptions, TextCodec, WriteOptions};
 use crate::note::{Converted, NoteKind, Notes};
 use crate::pointer::Pointer;
+use crate::schema::{inferred_type, lower, Dialect};
 use crate::tool::Tool;
 
 pub(crate) const CODEC: TextCodec = TextCodec {
@@ -45,15 +46,23 @@ fn read(text: &str, opts: &ReadOptions) -> Result<Vec<Result<Converted<Tool>>>> 
 
 fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<String> {
     let text = gptel::write_as(tool, opts, notes, Flavor::Llm)?;
-    note_serialisation(tool, notes);
+    // The arguments as written: `$ref`s inlined (the gptel writer noted that).
+    let written = lower(
+        &tool.input_schema,
+        Dialect::Elisp,
+        &Pointer::root().key("inputSchema"),
+        &opts.limits,
+        &mut Notes::new(),
+    )?;
+    note_serialisation(&written.schema, notes);
     Ok(text)
 }
 
-/// Notes for what llm.el leaves out or changes when it serialises the tool.
-fn note_serialisation(tool: &Tool, notes: &mut Notes) {
+/// Notes for what llm.el leaves out or changes when it serialises the
+/// arguments `input_schema` (with its `$ref`s inlined).
+fn note_serialisation(input_schema: &Value, notes: &mut Notes) {
     let at = Pointer::root().key("inputSchema");
-    if tool
-        .input_schema
+    if input_schema
         .get("required")
         .and_then(Value::as_array)
         .is_some_and(Vec::is_empty)
@@ -66,7 +75,7 @@ fn note_serialisation(tool: &Tool, notes: &mut Notes) {
             "llm.el leaves out an empty \"required\" (same meaning)",
         );
     }
-    let Some(properties) = tool.input_schema.get("properties").and_then(Value::as_object) else {
+    let Some(properties) = input_schema.get("properties").and_then(Value::as_object) else {
         return;
     };
     for (name, property) in properties {
@@ -74,7 +83,11 @@ fn note_serialisation(tool: &Tool, notes: &mut Notes) {
         let Some(schema) = property.as_object() else {
             continue;
         };
-        match schema.get("type") {
+        let written_type = schema
+            .get("type")
+            .cloned()
+            .or_else(|| inferred_type(schema).map(|inferred| Value::String(inferred.into())));
+        match written_type.as_ref() {
             Some(Value::String(name)) if gptel::is_escapable_symbol(name) => {}
             Some(Value::String(name)) => notes.push(
                 NoteKind::Unsupported {
@@ -94,7 +107,7 @@ fn note_serialisation(tool: &Tool, notes: &mut Notes) {
                 },
             ),
         }
-        let is_object = schema.get("type").and_then(Value::as_str) == Some("object");
+        let is_object = written_type.as_ref().and_then(Value::as_str) == Some("object");
         for key in schema.keys() {
             if SENT.contains(&key.as_str()) || key == "name" || key == "optional" {
                 continue;

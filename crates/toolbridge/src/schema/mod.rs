@@ -312,6 +312,23 @@ fn check_refs_resolve(
     }
 }
 
+/// The one type a schema without `type` evidently has: that of all its
+/// `enum` values or its `const`, else the type its keywords imply
+/// (`properties` → object, `minLength` → string, …). `None` when there is
+/// no such evidence, or it points at more than one type.
+pub(crate) fn inferred_type(node: &serde_json::Map<String, Value>) -> Option<&'static str> {
+    let from_values = match (node.get("enum"), node.get("const")) {
+        (Some(Value::Array(values)), _) => Some(keywords::value_types(values)),
+        (_, Some(value)) => Some(vec![keywords::json_type(value)]),
+        _ => None,
+    };
+    match from_values {
+        Some(types) if types.len() == 1 => Some(types[0]),
+        Some(_) => None,
+        None => node.keys().find_map(|key| keywords::implied_type(key)),
+    }
+}
+
 /// The target's name, as messages say it.
 fn target_name(dialect: Dialect) -> &'static str {
     match dialect {
