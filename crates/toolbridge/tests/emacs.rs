@@ -90,7 +90,8 @@ fn canonical_tools() -> Vec<Tool> {
     }
     let examples = manifest_dir().join("../../examples/tools");
     let fixtures = manifest_dir().join("tests/fixtures/toolbridge");
-    // search_issues and recursive_tree refer to the root's $defs, which :args has no place for.
+    // search_issues and recursive_tree use $refs: the Emacs writers inline them (with a note),
+    // the openai and anthropic writers keep them, so their JSON differs by design.
     for name in ["delete_file", "get_weather", "summarize_text"] {
         tools.extend(read_file(
             &examples.join(format!("{name}.json")),
