@@ -115,22 +115,8 @@ impl<'c, 'a> Gemini<'c, 'a> {
     }
 
     fn node(&mut self, value: &Value, place: &Place, depth: usize, nullable: bool) -> Result<Value> {
-        let node: Cow<'_, Object> = match value {
-            Value::Object(object) => Cow::Borrowed(object),
-            Value::Bool(accepts) => {
-                self.ctx.note(
-                    NoteKind::Rewritten {
-                        keyword: accepts.to_string(),
-                    },
-                    place.note.clone(),
-                    format!(
-                        "the boolean schema {accepts} was written as {}",
-                        Value::Object(bool_schema(*accepts))
-                    ),
-                );
-                Cow::Owned(bool_schema(*accepts))
-            }
-            other => return Ok(other.clone()),
+        let Some(node) = self.ctx.object_schema(value, place) else {
+            return Ok(value.clone());
         };
         let depth = self.ctx.enter(depth, place)?;
         if let Some(Value::String(reference)) = node.get("$ref") {

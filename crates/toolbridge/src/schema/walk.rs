@@ -3,6 +3,7 @@
 //! bookkeeping for inlining (which targets are being expanded, how many nodes
 //! inlining has cost so far).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -137,6 +138,29 @@ impl<'a> Ctx<'a> {
     /// Adds a note.
     pub(super) fn note(&mut self, kind: NoteKind, at: Pointer, message: impl Into<String>) {
         self.notes.push(kind, at, message);
+    }
+
+    /// A schema node as an object: an object as it is, a boolean schema as
+    /// its object form (`true` → `{}`, `false` → `{"not": {}}`) with a note,
+    /// anything else `None` (left as it is by the walks).
+    pub(super) fn object_schema<'v>(&mut self, value: &'v Value, place: &Place) -> Option<Cow<'v, Object>> {
+        match value {
+            Value::Object(object) => Some(Cow::Borrowed(object)),
+            Value::Bool(accepts) => {
+                self.note(
+                    NoteKind::Rewritten {
+                        keyword: accepts.to_string(),
+                    },
+                    place.note.clone(),
+                    format!(
+                        "the boolean schema {accepts} was written as {}",
+                        Value::Object(bool_schema(*accepts))
+                    ),
+                );
+                Some(Cow::Owned(bool_schema(*accepts)))
+            }
+            _ => None,
+        }
     }
 
     /// One level deeper: fails once the walk is deeper than `max_depth`, and
