@@ -5,44 +5,7 @@
 
 mod common;
 
-use serde_json::{Map, Value};
 use toolbridge::{Format, Note, Pointer, ReadOptions, Tool, WriteOptions};
-
-/// Places where `a` and `b` differ, as deep as both sides have structure.
-fn differences(a: &Value, b: &Value, at: Pointer, out: &mut Vec<Pointer>) {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            // A member missing on one side is compared with an empty object,
-            // so that the places inside it are reported one by one.
-            let empty = Value::Object(Map::new());
-            for (key, value) in x {
-                match y.get(key) {
-                    Some(other) => differences(value, other, at.key(key), out),
-                    None if is_nonempty_object(value) => differences(value, &empty, at.key(key), out),
-                    None => out.push(at.key(key)),
-                }
-            }
-            for (key, value) in y.iter().filter(|(key, _)| !x.contains_key(*key)) {
-                if is_nonempty_object(value) {
-                    differences(&empty, value, at.key(key), out);
-                } else {
-                    out.push(at.key(key));
-                }
-            }
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            for (index, (value, other)) in x.iter().zip(y).enumerate() {
-                differences(value, other, at.index(index), out);
-            }
-        }
-        _ if a == b => {}
-        _ => out.push(at),
-    }
-}
-
-fn is_nonempty_object(value: &Value) -> bool {
-    value.as_object().is_some_and(|object| !object.is_empty())
-}
 
 fn through(tool: &Tool, format: Format, strict: bool) -> (Tool, Vec<Note>) {
     let written = toolbridge::write(
@@ -84,13 +47,8 @@ fn r_tools_round_trip_through_every_format() {
                     if format == Format::Ellmer {
                         assert_eq!(&back, tool, "{}: {} through ellmer", path.display(), tool.name);
                     }
-                    let mut found = Vec::new();
-                    differences(&tool.to_value(), &back.to_value(), Pointer::root(), &mut found);
-                    let unexplained: Vec<&str> = found
-                        .iter()
-                        .filter(|place| !notes.iter().any(|note| place.starts_with(&note.at)))
-                        .map(Pointer::as_str)
-                        .collect();
+                    let unexplained = common::unexplained(tool, &back, &notes);
+                    let unexplained: Vec<&str> = unexplained.iter().map(Pointer::as_str).collect();
                     assert!(
                         unexplained.is_empty(),
                         "{}: {} through {format} changed without a note at {unexplained:?}\nnotes:\n{}",

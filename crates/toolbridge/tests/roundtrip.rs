@@ -11,51 +11,6 @@ use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 use toolbridge::{Format, Note, Pointer, ReadOptions, Tool, WriteOptions};
 
-/// Places where `a` and `b` differ, as deep as both sides have structure.
-fn differences(a: &Value, b: &Value, at: Pointer, out: &mut Vec<Pointer>) {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            // A member missing on one side is compared with an empty object,
-            // so that the places inside it are reported one by one.
-            let empty = Value::Object(Map::new());
-            for (key, value) in x {
-                match y.get(key) {
-                    Some(other) => differences(value, other, at.key(key), out),
-                    None if is_nonempty_object(value) => differences(value, &empty, at.key(key), out),
-                    None => out.push(at.key(key)),
-                }
-            }
-            for (key, value) in y.iter().filter(|(key, _)| !x.contains_key(*key)) {
-                if is_nonempty_object(value) {
-                    differences(&empty, value, at.key(key), out);
-                } else {
-                    out.push(at.key(key));
-                }
-            }
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            for (index, (value, other)) in x.iter().zip(y).enumerate() {
-                differences(value, other, at.index(index), out);
-            }
-        }
-        _ if a == b => {}
-        _ => out.push(at),
-    }
-}
-
-fn is_nonempty_object(value: &Value) -> bool {
-    value.as_object().is_some_and(|object| !object.is_empty())
-}
-
-fn unexplained(before: &Tool, after: &Tool, notes: &[Note]) -> Vec<Pointer> {
-    let mut found = Vec::new();
-    differences(&before.to_value(), &after.to_value(), Pointer::root(), &mut found);
-    found
-        .into_iter()
-        .filter(|place| !notes.iter().any(|note| place.starts_with(&note.at)))
-        .collect()
-}
-
 fn round_trip(tool: &Tool, format: Format, strict: bool) -> Result<(), TestCaseError> {
     let written = toolbridge::write(
         std::slice::from_ref(tool),
@@ -85,7 +40,7 @@ fn round_trip(tool: &Tool, format: Format, strict: bool) -> Result<(), TestCaseE
     if matches!(format, Format::Toolbridge | Format::Mcp) {
         prop_assert_eq!(&back, tool, "{} is lossless", format);
     }
-    let missing = unexplained(tool, &back, &notes);
+    let missing = common::unexplained(tool, &back, &notes);
     prop_assert!(
         missing.is_empty(),
         "{}{}: changed without a note at {:?}\nwent in: {}\ncame back: {}\nnotes:\n{}",

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use toolbridge::{Format, Note};
+use serde_json::{Map, Value};
+use toolbridge::{Format, Note, Pointer, Tool};
 
 /// The format a fixture belongs to: its directory name is the format id.
 pub fn fixture_format(path: &Path) -> Format {
@@ -28,5 +29,53 @@ pub fn note_lines<'a>(notes: impl IntoIterator<Item = &'a Note>) -> String {
     notes
         .into_iter()
         .map(|note| format!("{} {}: {}\n", note.level, note.at, note.message))
+        .collect()
+}
+
+/// Places where `a` and `b` differ, as deep as both sides have structure.
+pub fn differences(a: &Value, b: &Value, at: Pointer, out: &mut Vec<Pointer>) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            // A member missing on one side is compared with an empty object,
+            // so that the places inside it are reported one by one.
+            let empty = Value::Object(Map::new());
+            for (key, value) in x {
+                match y.get(key) {
+                    Some(other) => differences(value, other, at.key(key), out),
+                    None if is_nonempty_object(value) => differences(value, &empty, at.key(key), out),
+                    None => out.push(at.key(key)),
+                }
+            }
+            for (key, value) in y.iter().filter(|(key, _)| !x.contains_key(*key)) {
+                if is_nonempty_object(value) {
+                    differences(&empty, value, at.key(key), out);
+                } else {
+                    out.push(at.key(key));
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (index, (value, other)) in x.iter().zip(y).enumerate() {
+                differences(value, other, at.index(index), out);
+            }
+        }
+        _ if a == b => {}
+        _ => out.push(at),
+    }
+}
+
+/// True for an object with at least one member.
+fn is_nonempty_object(value: &Value) -> bool {
+    value.as_object().is_some_and(|object| !object.is_empty())
+}
+
+/// Places where `before` and `after` differ that no note covers (a note
+/// covers its own place and everything under it).
+pub fn unexplained(before: &Tool, after: &Tool, notes: &[Note]) -> Vec<Pointer> {
+    let mut found = Vec::new();
+    differences(&before.to_value(), &after.to_value(), Pointer::root(), &mut found);
+    found
+        .into_iter()
+        .filter(|place| !notes.iter().any(|note| place.starts_with(&note.at)))
         .collect()
 }
