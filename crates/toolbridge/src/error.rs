@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::format::Format;
+use crate::options::Format;
 use crate::pointer::Pointer;
 
 /// A `Result` whose error is [`Error`].
@@ -23,7 +23,7 @@ pub enum ErrorKind {
     NotATool,
     /// A tool definition is malformed: a field is missing or of the wrong type.
     InvalidTool,
-    /// A format id is not one of [`FORMATS`](crate::format::FORMATS).
+    /// A format id is not one of [`FORMATS`](crate::registry::FORMATS).
     UnknownFormat,
     /// The document's shape fits several formats equally well.
     AmbiguousFormat,

@@ -29,23 +29,29 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod check;
-mod error;
-pub mod format;
+// The layers, lowest first; a module imports only from modules above it in
+// this list (`scripts/layers` checks it in CI).
 mod limits;
-mod note;
 mod pointer;
-pub mod schema;
+mod suggest;
 pub mod tool;
+mod options;
+mod note;
+mod error;
+mod json;
+pub mod schema;
+mod codec;
+mod format;
+mod registry;
+mod pipeline;
 
 pub use error::{Error, ErrorKind, Result};
-pub use format::{
-    read, read_value, write, write_tool, Format, FormatInfo, Output, Read, ReadOptions, Shape, WriteOptions,
-    Written, WrittenTool, FORMATS,
-};
 pub use limits::Limits;
 pub use note::{Converted, Level, Note, NoteKind, Notes};
+pub use options::{Format, Output, ReadOptions, Shape, WriteOptions};
+pub use pipeline::{read, read_value, write, write_tool, Read, Written, WrittenTool};
 pub use pointer::Pointer;
+pub use registry::{FormatInfo, FORMATS};
 pub use tool::{Annotations, Tool, ToolSet};
 
 /// The README's Rust examples, compiled and run as doctests.

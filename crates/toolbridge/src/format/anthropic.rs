@@ -9,12 +9,14 @@
 
 use serde_json::{Map, Value};
 
+use crate::codec::JsonCodec;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared::{
     keep_unknown, merge_vendor, note_uncarried, read_input_schema, read_name, strict_flag,
 };
-use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::Node;
 use crate::note::Notes;
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{check_anthropic_strict_budget, lower, Dialect};
 use crate::tool::Tool;
@@ -263,8 +265,8 @@ mod tests {
         let twenty: Vec<Tool> = (0..20).map(tool).collect();
         let twenty_one: Vec<Tool> = (0..21).map(tool).collect();
         for format in [Format::Anthropic, Format::Bedrock] {
-            assert_eq!(crate::format::write(&twenty, format, &opts).notes, vec![]);
-            let notes = crate::format::write(&twenty_one, format, &opts).notes;
+            assert_eq!(crate::pipeline::write(&twenty, format, &opts).notes, vec![]);
+            let notes = crate::pipeline::write(&twenty_one, format, &opts).notes;
             assert_eq!(notes.len(), 1, "{format}");
             assert_eq!(
                 notes[0].kind,
@@ -276,7 +278,7 @@ mod tests {
                 notes[0].message,
                 "the strict tools have 21 strict tools in all; Anthropic strict tool use allows 20 per request"
             );
-            let not_strict = crate::format::write(&twenty_one, format, &WriteOptions::default());
+            let not_strict = crate::pipeline::write(&twenty_one, format, &WriteOptions::default());
             assert_eq!(not_strict.notes, vec![]);
         }
     }

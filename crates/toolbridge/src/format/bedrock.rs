@@ -7,13 +7,15 @@
 
 use serde_json::{Map, Value};
 
+use crate::codec::JsonCodec;
 use crate::error::Result;
 use crate::format::shared::{
     check_schema_value, keep_unknown, merge_vendor_nested, note_uncarried, read_input_schema, read_name,
     strict_flag,
 };
-use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::Node;
 use crate::note::{NoteKind, Notes};
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{check_anthropic_strict_budget, lower, Dialect};
 use crate::tool::Tool;

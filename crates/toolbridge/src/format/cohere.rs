@@ -7,11 +7,13 @@
 
 use serde_json::Value;
 
+use crate::codec::JsonCodec;
 use crate::error::Result;
 use crate::format::openai::{chat_entry, read_chat, with_properties};
 use crate::format::shared::note_no_strict;
-use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::Node;
 use crate::note::Notes;
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{check_cohere_strict_fields, lower, Dialect};
 use crate::tool::Tool;
@@ -133,7 +135,7 @@ mod tests {
         let at_limit = vec![tool(0, 100), tool(1, 100)];
         let over = vec![tool(0, 100), tool(1, 101)];
         let notes =
-            |tools: &[Tool], opts: &WriteOptions| crate::format::write(tools, Format::Cohere, opts).notes;
+            |tools: &[Tool], opts: &WriteOptions| crate::pipeline::write(tools, Format::Cohere, opts).notes;
         assert_eq!(notes(&at_limit, &opts), vec![]);
         let over_notes = notes(&over, &opts);
         assert_eq!(over_notes.len(), 1);

@@ -10,15 +10,17 @@
 
 use serde_json::{Map, Number, Value};
 
-use crate::check::validate::describe;
+use crate::codec::JsonCodec;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared::{
     check_schema_value, keep_unknown, merge_vendor, note_no_strict, note_uncarried, read_input_schema,
     read_name, read_output_schema,
 };
-use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::describe;
+use crate::json::Node;
 use crate::limits::Limits;
 use crate::note::{NoteKind, Notes};
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{lower, Dialect};
 use crate::tool::Tool;

@@ -8,10 +8,12 @@
 
 use serde_json::Value;
 
+use crate::codec::JsonCodec;
 use crate::error::Result;
 use crate::format::gemini::{check_set, detect_json, expand, read_declaration, wrap, write_declaration};
-use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::Node;
 use crate::note::Notes;
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::tool::Tool;
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {

@@ -52,16 +52,17 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::check::suggest::closest;
+use crate::codec::TextCodec;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::sexp::{
     self, eval_constant, keyword_text, string_literal, symbol_text, Doc, Kind, Sexp, Span,
 };
 use crate::format::shared::{check_schema_value, note_uncarried};
-use crate::format::{Format, ReadOptions, TextCodec, WriteOptions};
 use crate::note::{Converted, NoteKind, Notes};
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{inferred_type, lower, Dialect};
+use crate::suggest::closest;
 use crate::tool::{ActionRun, Confirm, Include, Run, Tool};
 
 pub(crate) const CODEC: TextCodec = TextCodec {
@@ -1449,8 +1450,8 @@ fn is_plain_symbol(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::Format;
     use crate::limits::Limits;
+    use crate::options::Format;
     use serde_json::json;
 
     fn read_tools(text: &str) -> Vec<Result<Converted<Tool>>> {

@@ -7,10 +7,12 @@
 
 use serde_json::{Map, Value};
 
+use crate::codec::JsonCodec;
 use crate::error::Result;
 use crate::format::toolbridge::{self, with_annotation_defaults, TOOLBRIDGE_ONLY};
-use crate::format::{JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::Node;
 use crate::note::{NoteKind, Notes};
+use crate::options::{ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::tool::Tool;
 

@@ -6,11 +6,13 @@
 
 use serde_json::Value;
 
+use crate::codec::JsonCodec;
 use crate::error::Result;
 use crate::format::openai::{chat_entry, read_chat, with_properties};
 use crate::format::shared::strict_flag;
-use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::Node;
 use crate::note::Notes;
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{lower, Dialect};
 use crate::tool::Tool;

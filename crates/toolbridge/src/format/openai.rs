@@ -8,12 +8,14 @@
 
 use serde_json::{Map, Value};
 
+use crate::codec::JsonCodec;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared::{
     keep_unknown, merge_vendor_nested, note_uncarried, read_input_schema, read_name, strict_flag,
 };
-use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::Node;
 use crate::note::{NoteKind, Notes};
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{lower, Dialect};
 use crate::tool::Tool;

@@ -8,13 +8,15 @@
 
 use serde_json::{Map, Value};
 
+use crate::codec::JsonCodec;
 use crate::error::Result;
 use crate::format::openai::{check_function_type, note_long_description, note_too_many_tools};
 use crate::format::shared::{
     keep_unknown, merge_vendor, note_uncarried, read_input_schema, read_name, read_output_schema,
 };
-use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::Node;
 use crate::note::{NoteKind, Notes};
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{lower, Dialect};
 use crate::tool::Tool;

@@ -3,51 +3,14 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::validate::{check_schema, describe};
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::{Format, Node, Shape, WriteOptions};
+use crate::json::describe;
+use crate::json::validate::check_schema;
+use crate::json::Node;
 use crate::note::{NoteKind, Notes};
+use crate::options::{Format, Shape, WriteOptions};
 use crate::pointer::Pointer;
 use crate::tool::Tool;
-
-/// Refuses JSON text nested deeper than `max_depth`, before parsing it, with
-/// the line and column where the limit is passed.
-pub(crate) fn check_json_depth(text: &str, max_depth: usize) -> Result<()> {
-    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
-    for c in text.chars() {
-        column += 1;
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '[' | '{' => {
-                depth += 1;
-                if depth > max_depth {
-                    return Err(Error::new(
-                        ErrorKind::LimitExceeded,
-                        format!("the document is nested more than {max_depth} levels deep"),
-                    )
-                    .with_position(line, column));
-                }
-            }
-            ']' | '}' => depth = depth.saturating_sub(1),
-            '\n' => {
-                line += 1;
-                column = 0;
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
 
 /// Finds the tool entries in a document: a list, a request body's `tools`,
 /// Bedrock's `toolConfig.tools`, an MCP `tools/list` result (bare or inside a
@@ -416,14 +379,6 @@ pub(crate) fn own_notes(notes: &Notes) -> Vec<&crate::note::Note> {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn depth_check_reports_position_and_ignores_strings() {
-        assert!(check_json_depth(r#"{"a": "[[[[[[[["}"#, 2).is_ok());
-        let err = check_json_depth("[\n [[[", 3).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::LimitExceeded);
-        assert_eq!(err.position(), Some((2, 4)));
-    }
 
     #[test]
     fn finds_tool_lists_in_every_container() {

@@ -47,11 +47,13 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::check::validate::describe;
+use crate::codec::JsonCodec;
 use crate::error::Result;
 use crate::format::shared::{merge_vendor, note_uncarried};
-use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::describe;
+use crate::json::Node;
 use crate::note::{NoteKind, Notes};
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::tool::{Creator, Icon, Metadata, PromptRun, Run, Tool};
 

@@ -45,11 +45,13 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use crate::check::validate::describe;
+use crate::codec::JsonCodec;
 use crate::error::Result;
 use crate::format::shared::{check_schema_value, note_uncarried, read_input_schema};
-use crate::format::{Format, JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::describe;
+use crate::json::Node;
 use crate::note::{NoteKind, Notes};
+use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{lower, Dialect};
 use crate::tool::{

@@ -9,13 +9,15 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::check::suggest::closest;
-use crate::check::validate::Compiled;
+use crate::codec::JsonCodec;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared::{check_schema_value, CANONICAL_FIELDS};
-use crate::format::{JsonCodec, Node, ReadOptions, WriteOptions};
+use crate::json::validate::Compiled;
+use crate::json::Node;
 use crate::note::{NoteKind, Notes};
+use crate::options::{ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
+use crate::suggest::closest;
 use crate::tool::{file, Tool};
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {

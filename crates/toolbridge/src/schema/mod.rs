@@ -25,8 +25,8 @@ mod walk;
 
 use serde_json::Value;
 
-use crate::check::validate::describe;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json::describe;
 use crate::limits::Limits;
 use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;

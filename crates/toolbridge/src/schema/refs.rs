@@ -13,8 +13,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::check::validate::describe as describe_value;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json::describe as describe_value;
 use crate::note::NoteKind;
 use crate::pointer::Pointer;
 

@@ -29,13 +29,13 @@ mod tests {
 
     #[test]
     fn the_file_schema_is_a_valid_schema() {
-        crate::check::validate::check_schema(schema()).unwrap();
+        crate::json::validate::check_schema(schema()).unwrap();
         assert!(schema()["$defs"]["tool"]["properties"]["inputSchema"].is_object());
     }
 
     #[test]
     fn syllable_fields_are_checked() {
-        let validator = crate::check::validate::Compiled::new(&tool_schema()).unwrap();
+        let validator = crate::json::validate::Compiled::new(&tool_schema()).unwrap();
         let good = serde_json::json!({"name": "t", "inputSchema": {"type": "object"},
             "run": {"kind": "context", "task": [{"type": "import", "name": "x"}]},
             "staticParameters": [{"name": "sources", "type": "dataSourceList", "required": true, "default": ["faq"]}],

@@ -86,7 +86,7 @@ mod write;
 
 use serde_json::Value;
 
-use crate::format::TextCodec;
+use crate::codec::TextCodec;
 use crate::pointer::Pointer;
 use crate::schema::names::NameRule;
 
@@ -238,8 +238,8 @@ mod testing {
     use serde_json::Value;
 
     use crate::error::Result;
-    use crate::format::{ReadOptions, WriteOptions};
     use crate::note::{Converted, Notes};
+    use crate::options::{ReadOptions, WriteOptions};
     use crate::tool::Tool;
 
     pub(super) fn read_one(text: &str) -> Result<Converted<Tool>> {
@@ -304,7 +304,7 @@ mod tests {
 
     use super::testing::*;
     use super::*;
-    use crate::format::{Format, Output, WriteOptions};
+    use crate::options::{Format, Output, WriteOptions};
 
     #[test]
     fn ignored_arguments_travel_in_vendor_fields() {
@@ -341,7 +341,7 @@ mod tests {
         }));
         let (text, _) = written(&tool);
         assert_eq!(read_value(&text), tool.to_value(), "{text}");
-        let written = crate::format::write_tool(&tool, Format::Ellmer, &WriteOptions::default()).unwrap();
+        let written = crate::pipeline::write_tool(&tool, Format::Ellmer, &WriteOptions::default()).unwrap();
         let Output::Text(again) = written.value else {
             panic!()
         };

@@ -4,13 +4,15 @@ use std::collections::HashSet;
 
 use serde_json::{json, Map, Number, Value};
 
-use crate::check::validate::{check_schema, describe};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::r::{self, Arg, Expr, ExprKind, Pos, Source, Tok};
-use crate::format::shared::{check_json_depth, check_schema_value};
-use crate::format::ReadOptions;
+use crate::format::shared::check_schema_value;
+use crate::json::check_depth;
+use crate::json::describe;
+use crate::json::validate::check_schema;
 use crate::limits::Limits;
 use crate::note::{Converted, NoteKind, Notes};
+use crate::options::ReadOptions;
 use crate::pointer::Pointer;
 use crate::tool::{ActionRun, Annotations, Run, Tool, HINTS};
 
@@ -720,7 +722,7 @@ impl Reader<'_, '_> {
     }
 
     fn json_schema(&self, text: &str, at: Pos) -> Result<Value> {
-        check_json_depth(text, self.limits.max_depth).map_err(|err| {
+        check_depth(text, self.limits.max_depth).map_err(|err| {
             at.error(
                 ErrorKind::LimitExceeded,
                 format!("type_from_schema(): {}", err.detail()),

@@ -4,14 +4,14 @@ use std::collections::HashSet;
 
 use serde_json::{json, Map, Value};
 
-use crate::check::validate::describe;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::r::{self, RExpr, Source, Tok};
 use crate::format::shared::note_uncarried;
 use crate::format::toolbridge::with_annotation_defaults;
-use crate::format::{Format, WriteOptions};
+use crate::json::describe;
 use crate::limits::Limits;
 use crate::note::{NoteKind, Notes};
+use crate::options::{Format, WriteOptions};
 use crate::pointer::Pointer;
 use crate::tool::{Run, Tool, HINTS};
 

@@ -5,6 +5,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::ValidationError;
 use serde_json::Value;
 
+use crate::json::describe;
 use crate::pointer::Pointer;
 
 /// A compiled schema.
@@ -130,18 +131,6 @@ fn article(word: &str) -> String {
         "array" | "integer" | "object" => format!("an {word}"),
         "null" => "null".to_string(),
         _ => format!("a {word}"),
-    }
-}
-
-/// "a number", "an object", … for a value.
-pub(crate) fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

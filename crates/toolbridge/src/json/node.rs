@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::validate::describe;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json::describe;
 use crate::pointer::Pointer;
 
 /// A value in an input document together with its JSON Pointer.
