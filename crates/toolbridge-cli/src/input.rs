@@ -9,35 +9,12 @@ use toolbridge::{Format, Limits, ReadOptions, FORMATS};
 
 use crate::cli::InputArgs;
 
-/// One input that was read: a file or stdin.
-pub struct Source {
-    /// The file name as given (or `<stdin>`).
-    pub origin: String,
-    /// What reading it produced.
-    pub read: toolbridge::Read,
-}
-
 /// The inputs that could be read, and the errors of those that could not.
 pub struct Inputs {
-    pub sources: Vec<Source>,
+    /// What reading each input produced (its origin is the file name as
+    /// given, or `<stdin>`).
+    pub reads: Vec<toolbridge::Read>,
     pub errors: Vec<anyhow::Error>,
-}
-
-impl Inputs {
-    /// Every tool read without error, in input order.
-    pub fn tools(&self) -> Vec<toolbridge::Tool> {
-        self.sources
-            .iter()
-            .flat_map(|source| source.read.tools.iter())
-            .filter_map(|tool| tool.as_ref().ok().map(|converted| converted.value.clone()))
-            .collect()
-    }
-
-    /// True when the input was exactly one tool written as a single entry.
-    pub fn is_single_tool(&self) -> bool {
-        matches!(self.sources.as_slice(), [only] if only.read.shape == toolbridge::Shape::Single
-            && only.read.tools.len() == 1)
-    }
 }
 
 /// Reads every file (directories: their tool files, sorted by name).
@@ -45,12 +22,12 @@ pub fn load(args: &InputArgs) -> Result<Inputs> {
     let from = args.from.as_deref().map(Format::from_id).transpose()?;
     let limits = Limits::default();
     let mut inputs = Inputs {
-        sources: Vec::new(),
+        reads: Vec::new(),
         errors: Vec::new(),
     };
     for path in expand(&args.files)? {
         match read_one(&path, from, &limits) {
-            Ok(source) => inputs.sources.push(source),
+            Ok(read) => inputs.reads.push(read),
             Err(err) => inputs.errors.push(err),
         }
     }
@@ -93,7 +70,7 @@ fn is_tool_file(path: &Path) -> bool {
             .any(|info| info.extension.eq_ignore_ascii_case(extension))
 }
 
-fn read_one(path: &Path, from: Option<Format>, limits: &Limits) -> Result<Source> {
+fn read_one(path: &Path, from: Option<Format>, limits: &Limits) -> Result<toolbridge::Read> {
     let stdin = path == Path::new("-");
     let origin = if stdin {
         "<stdin>".to_string()
@@ -122,6 +99,5 @@ fn read_one(path: &Path, from: Option<Format>, limits: &Limits) -> Result<Source
     if let Some(format) = from {
         options = options.with_from(format);
     }
-    let read = toolbridge::read(&text, &options)?;
-    Ok(Source { origin, read })
+    Ok(toolbridge::read(&text, &options)?)
 }

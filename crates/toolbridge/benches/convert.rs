@@ -22,7 +22,9 @@ fn hundred_tools() -> Vec<Tool> {
         .flat_map(|text| {
             toolbridge::read(text, &ReadOptions::default())
                 .unwrap()
-                .into_tools()
+                .into_converted()
+                .unwrap()
+                .value
         })
         .collect();
     (0..100)

@@ -77,10 +77,12 @@ impl fmt::Display for ErrorKind {
 ///     .at(Pointer::root().key("tools").index(0).key("name"));
 /// assert_eq!(err.to_string(), "invalid tool: \"name\" must be a string (at /tools/0/name)");
 /// ```
+#[derive(Clone)]
 pub struct Error {
     repr: Box<Repr>,
 }
 
+#[derive(Clone)]
 struct Repr {
     kind: ErrorKind,
     detail: String,
@@ -88,7 +90,7 @@ struct Repr {
     position: Option<(usize, usize)>,
     origin: Option<String>,
     format: Option<Format>,
-    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync + 'static>>,
 }
 
 impl Error {
@@ -113,13 +115,6 @@ impl Error {
         self
     }
 
-    /// Puts `base` in front of the error's pointer (for errors found in a part
-    /// of a larger document).
-    pub fn within(mut self, base: &Pointer) -> Error {
-        self.repr.at = base.join(&self.repr.at);
-        self
-    }
-
     /// Sets the 1-based line and column in a text input.
     pub fn with_position(mut self, line: usize, column: usize) -> Error {
         self.repr.position = Some((line, column));
@@ -140,7 +135,7 @@ impl Error {
 
     /// Attaches the lower-level error that caused this one.
     pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Error {
-        self.repr.source = Some(Box::new(source));
+        self.repr.source = Some(std::sync::Arc::new(source));
         self
     }
 

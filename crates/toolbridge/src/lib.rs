@@ -9,19 +9,22 @@
 //! writer has to make comes back as a [`Note`] with a JSON Pointer to the place.
 //!
 //! ```
-//! use toolbridge::{Format, ReadOptions, WriteOptions};
-//!
-//! let read = toolbridge::read(r#"{
-//!     "name": "get_weather",
-//!     "description": "Current weather for a city",
-//!     "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-//!     "annotations": {"readOnlyHint": true}
-//! }"#, &ReadOptions::default())?;
-//! let tools = read.into_tools();
-//! let written = toolbridge::write(&tools, Format::Mcp, &WriteOptions::default());
-//! assert!(written.is_complete());
+//! let input = r#"{"name": "get_weather", "title": "Get weather",
+//!     "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}"#;
+//! let converted = toolbridge::convert(input, toolbridge::Format::Gemini, &Default::default())?;
+//! assert!(converted.text.contains(r#""type": "OBJECT""#));
+//! let lines: Vec<String> = converted.findings.iter().map(|finding| finding.to_string()).collect();
+//! assert_eq!(lines, [
+//!     "get_weather: gemini: info: type names were written in uppercase (\"OBJECT\", \"STRING\", …), \
+//!      Gemini's spelling (at /inputSchema)",
+//!     "get_weather: gemini: loss: gemini has no place for \"title\" (at /title)",
+//! ]);
 //! # Ok::<(), toolbridge::Error>(())
 //! ```
+//!
+//! [`lint`] does the same for every target at once; [`read`] and [`write`]
+//! are the two halves. Each written tool carries an [`Inverse`]: what turns
+//! a call the model makes against it back into a call of the canonical tool.
 //!
 //! The library is sans-IO: it parses, converts and checks; it never touches
 //! the network, the file system or an async runtime.
@@ -33,6 +36,7 @@
 // this list (`scripts/layers` checks it in CI).
 mod limits;
 mod pointer;
+mod rewrite;
 mod suggest;
 pub mod tool;
 mod options;
@@ -49,10 +53,14 @@ pub use error::{Error, ErrorKind, Result};
 pub use limits::Limits;
 pub use note::{Converted, Level, Note, NoteKind, Notes};
 pub use options::{Format, Output, ReadOptions, Shape, WriteOptions};
-pub use pipeline::{read, read_value, write, write_tool, Read, Written, WrittenTool};
+pub use pipeline::{
+    convert, convert_read, lint, lint_read, read, read_value, write, write_tool, Conversion, Finding, Found,
+    Options, Place, Read, Report, Written, WrittenTool,
+};
 pub use pointer::Pointer;
 pub use registry::{FormatInfo, FORMATS};
-pub use tool::{Annotations, Tool, ToolSet};
+pub use rewrite::{Inverse, Rewrite};
+pub use tool::{Annotations, Tool};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -10,6 +10,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::pointer::Pointer;
+use crate::rewrite::Rewrite;
 
 /// How much a note matters, from least to most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -195,10 +196,17 @@ impl fmt::Display for Note {
     }
 }
 
-/// The notes collected while reading or writing.
+/// The notes collected while reading or writing, and — for a writer — the
+/// meaning-changing rewrites a call coming back must undo.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(transparent)]
-pub struct Notes(Vec<Note>);
+pub struct Notes {
+    notes: Vec<Note>,
+    /// Rewrites, each with the pointer of the schema it was made in
+    /// (`/inputSchema`, `/outputSchema`).
+    #[serde(skip)]
+    rewrites: Vec<(Pointer, Rewrite)>,
+}
 
 impl Notes {
     /// No notes yet.
@@ -208,42 +216,54 @@ impl Notes {
 
     /// Adds a note.
     pub fn push(&mut self, kind: NoteKind, at: Pointer, message: impl Into<String>) {
-        self.0.push(Note::new(kind, at, message));
+        self.notes.push(Note::new(kind, at, message));
     }
 
-    /// Adds every note of `other`.
+    /// Adds every note (and recorded rewrite) of `other`.
     pub fn extend(&mut self, other: Notes) {
-        self.0.extend(other.0);
+        self.notes.extend(other.notes);
+        self.rewrites.extend(other.rewrites);
     }
 
     /// The notes, in the order they were made.
     pub fn as_slice(&self) -> &[Note] {
-        &self.0
+        &self.notes
     }
 
     /// The number of notes.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.notes.len()
     }
 
     /// True when there are no notes.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The highest level among the notes.
-    pub fn max_level(&self) -> Option<Level> {
-        self.0.iter().map(Note::level).max()
+        self.notes.is_empty()
     }
 
     /// The notes as a vector.
     pub fn into_vec(self) -> Vec<Note> {
-        self.0
+        self.notes
     }
 
     /// Iterates over the notes.
     pub fn iter(&self) -> std::slice::Iter<'_, Note> {
-        self.0.iter()
+        self.notes.iter()
+    }
+
+    /// Records a rewrite made while lowering the schema at `schema`.
+    pub(crate) fn record(&mut self, schema: &Pointer, rewrite: Rewrite) {
+        self.rewrites.push((schema.clone(), rewrite));
+    }
+
+    /// The notes, and the rewrites made in the schema at `schema`.
+    pub(crate) fn into_parts(self, schema: &Pointer) -> (Vec<Note>, Vec<Rewrite>) {
+        let rewrites = self
+            .rewrites
+            .into_iter()
+            .filter(|(at, _)| at == schema)
+            .map(|(_, rewrite)| rewrite)
+            .collect();
+        (self.notes, rewrites)
     }
 }
 
@@ -251,7 +271,7 @@ impl IntoIterator for Notes {
     type Item = Note;
     type IntoIter = std::vec::IntoIter<Note>;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter()
+        self.notes.into_iter()
     }
 }
 
@@ -259,7 +279,7 @@ impl<'a> IntoIterator for &'a Notes {
     type Item = &'a Note;
     type IntoIter = std::slice::Iter<'a, Note>;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
+        self.notes.iter()
     }
 }
 

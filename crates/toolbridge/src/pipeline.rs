@@ -1,15 +1,20 @@
 //! The front door: read a document into tools, write tools in a format.
 
+use std::fmt;
+
 use serde_json::Value;
 
 use crate::codec::Codec;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared;
 use crate::json;
-use crate::note::{Converted, Note, NoteKind, Notes};
+use crate::note::{Converted, Level, Note, NoteKind, Notes};
 use crate::options::{Format, Output, ReadOptions, Shape, WriteOptions};
 use crate::pointer::Pointer;
 use crate::registry::{detect, detect_text};
+use crate::rewrite::Inverse;
+#[cfg(test)]
+use crate::rewrite::Rewrite;
 use crate::schema::names::NameMap;
 use crate::tool::Tool;
 
@@ -26,15 +31,64 @@ pub struct Read {
     /// Notes about the document as a whole (how its format was detected,
     /// list elements that are not tools).
     pub notes: Vec<Note>,
+    /// The input's name, from [`ReadOptions::origin`].
+    pub origin: Option<String>,
 }
 
 impl Read {
-    /// The tools that were read, dropping failures and notes.
-    pub fn into_tools(self) -> Vec<Tool> {
+    /// Every tool with every note (the document's first), or the first
+    /// tool's error if any tool could not be read.
+    ///
+    /// ```
+    /// let read = toolbridge::read(r#"{"name": "ping", "inputSchema": {"type": "object"}}"#,
+    ///     &toolbridge::ReadOptions::default())?;
+    /// let tools = read.into_converted()?;
+    /// assert_eq!((tools.value[0].name.as_str(), tools.notes.len()), ("ping", 0));
+    /// # Ok::<(), toolbridge::Error>(())
+    /// ```
+    pub fn into_converted(self) -> Result<Converted<Vec<Tool>>> {
+        let mut notes = self.notes;
+        let mut tools = Vec::with_capacity(self.tools.len());
+        for tool in self.tools {
+            let tool = tool?;
+            notes.extend(tool.notes);
+            tools.push(tool.value);
+        }
+        Ok(Converted { value: tools, notes })
+    }
+
+    /// The tools that were read without error.
+    pub fn ok_tools(&self) -> impl Iterator<Item = &Tool> {
         self.tools
-            .into_iter()
-            .filter_map(|tool| tool.ok().map(|c| c.value))
-            .collect()
+            .iter()
+            .filter_map(|tool| tool.as_ref().ok().map(|c| &c.value))
+    }
+
+    /// Every note and every failed tool, each with its place: the
+    /// document's notes, then each tool's notes or error, in input order.
+    pub fn findings(&self) -> Vec<Finding> {
+        let place = |tool: Option<&str>| Place {
+            origin: self.origin.clone(),
+            tool: tool.map(str::to_string),
+            format: None,
+        };
+        let mut findings: Vec<Finding> = self
+            .notes
+            .iter()
+            .map(|note| place(None).note(note.clone()))
+            .collect();
+        for tool in &self.tools {
+            match tool {
+                Ok(converted) => findings.extend(
+                    converted
+                        .notes
+                        .iter()
+                        .map(|note| place(Some(&converted.value.name)).note(note.clone())),
+                ),
+                Err(err) => findings.push(place(None).error(err.clone())),
+            }
+        }
+        findings
     }
 }
 
@@ -44,7 +98,7 @@ impl Read {
 /// let read = toolbridge::read(r#"{"name": "ping", "inputSchema": {"type": "object"}}"#,
 ///     &toolbridge::ReadOptions::default()).unwrap();
 /// assert_eq!(read.format, toolbridge::Format::Mcp);
-/// assert_eq!(read.into_tools()[0].name, "ping");
+/// assert_eq!(read.into_converted().unwrap().value[0].name, "ping");
 /// ```
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Read> {
     let located = |err: Error| match &opts.origin {
@@ -79,6 +133,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Read> {
             shape: Shape::List,
             tools,
             notes: Vec::new(),
+            origin: opts.origin.clone(),
         });
     }
     json::check_depth(text, opts.limits.max_depth).map_err(located)?;
@@ -136,6 +191,7 @@ pub fn read_value(doc: &Value, opts: &ReadOptions) -> Result<Read> {
         shape,
         tools,
         notes: notes.into_vec(),
+        origin: opts.origin.clone(),
     })
 }
 
@@ -147,6 +203,9 @@ pub struct WrittenTool {
     pub name: String,
     /// The entry with its notes, or why this tool could not be written.
     pub result: Result<Converted<Output>>,
+    /// What turns a call of the written tool back into a call of the
+    /// canonical one: the name it got and the rewrites to undo.
+    pub inverse: Inverse,
 }
 
 /// What writing a set of tools produced.
@@ -179,19 +238,65 @@ impl Written {
             .flat_map(|converted| converted.notes.iter())
             .chain(self.notes.iter())
     }
+
+    /// Every note and every tool that could not be written, each with its
+    /// place: each tool's in input order, then the set's.
+    pub fn findings(&self, origin: Option<&str>) -> Vec<Finding> {
+        let place = |tool: Option<&str>| Place {
+            origin: origin.map(str::to_string),
+            tool: tool.map(str::to_string),
+            format: Some(self.format),
+        };
+        let mut findings = Vec::new();
+        for tool in &self.tools {
+            match &tool.result {
+                Ok(converted) => findings.extend(
+                    converted
+                        .notes
+                        .iter()
+                        .map(|note| place(Some(&tool.name)).note(note.clone())),
+                ),
+                Err(err) => findings.push(place(Some(&tool.name)).error(err.clone())),
+            }
+        }
+        findings.extend(self.notes.iter().map(|note| place(None).note(note.clone())));
+        findings
+    }
+
+    /// The tool's entry alone when `single` and exactly one tool was
+    /// written; otherwise the list (empty text when no entry came out of a
+    /// source-text format).
+    fn text(&self, single: bool) -> String {
+        if single {
+            if let [only] = self.tools.as_slice() {
+                if let Ok(converted) = &only.result {
+                    return converted.value.to_text();
+                }
+            }
+        }
+        match &self.output {
+            Output::Text(text) if text.is_empty() => String::new(),
+            output => output.to_text(),
+        }
+    }
 }
 
 /// Writes `tools` in format `to`, each on its own: a tool that cannot be
 /// written is reported in [`Written::tools`] and the others still come out.
 pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
+    let tools: Vec<&Tool> = tools.iter().collect();
+    write_all(&tools, to, opts)
+}
+
+fn write_all(tools: &[&Tool], to: Format, opts: &WriteOptions) -> Written {
     let info = to.info();
     let names = NameMap::build(
         tools.iter().map(|tool| tool.name.as_str()),
         info.name_rule.as_ref(),
     );
+    let input_schema = Pointer::root().key("inputSchema");
     let mut written = Vec::with_capacity(tools.len());
-    let mut entries = Vec::with_capacity(tools.len());
-    for (index, tool) in tools.iter().enumerate() {
+    for (index, &tool) in tools.iter().enumerate() {
         let mut notes = Notes::new();
         let target_name = names.target_at(index).unwrap_or(&tool.name);
         let renamed;
@@ -220,23 +325,23 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
             Codec::Text(codec) => (codec.write)(tool_to_write, opts, &mut notes).map(Output::Text),
         }
         .map_err(|err| err.with_format(to));
-        if let Ok(output) = &result {
-            entries.push(output.clone());
-        }
+        let (notes, rewrites) = notes.into_parts(&input_schema);
         written.push(WrittenTool {
             name: tool.name.clone(),
-            result: result.map(|value| Converted {
-                value,
-                notes: notes.into_vec(),
-            }),
+            inverse: Inverse {
+                name: tool.name.clone(),
+                written_name: target_name.to_string(),
+                rewrites,
+            },
+            result: result.map(|value| Converted { value, notes }),
         });
     }
     let mut set_notes = Notes::new();
+    let entries = written.iter().filter_map(|tool| tool.result.as_ref().ok());
     let output = match &info.codec {
         Codec::Json(codec) => {
             let values: Vec<Value> = entries
-                .into_iter()
-                .filter_map(|entry| entry.as_json().cloned())
+                .filter_map(|entry| entry.value.as_json().cloned())
                 .collect();
             if let Some(check_set) = codec.check_set {
                 check_set(&values, opts, &mut set_notes);
@@ -245,9 +350,8 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
         }
         Codec::Text(codec) => Output::Text((codec.join)(
             entries
-                .into_iter()
-                .filter_map(|entry| match entry {
-                    Output::Text(text) => Some(text),
+                .filter_map(|entry| match &entry.value {
+                    Output::Text(text) => Some(text.clone()),
                     Output::Json(_) => None,
                 })
                 .collect(),
@@ -264,8 +368,441 @@ pub fn write(tools: &[Tool], to: Format, opts: &WriteOptions) -> Written {
 
 /// Writes one tool in format `to`: the entry alone, not wrapped in a list.
 pub fn write_tool(tool: &Tool, to: Format, opts: &WriteOptions) -> Result<Converted<Output>> {
-    let mut written = write(std::slice::from_ref(tool), to, opts);
+    let mut written = write_all(&[tool], to, opts);
     let mut only = written.tools.remove(0).result?;
     only.notes.extend(written.notes);
     Ok(only)
+}
+
+/// Options for [`convert`] and [`lint`]: how to read, how to write.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Options {
+    /// How the input is read.
+    pub read: ReadOptions,
+    /// How the tools are written.
+    pub write: WriteOptions,
+}
+
+impl Options {
+    /// Sets the read options.
+    pub fn with_read(mut self, read: ReadOptions) -> Options {
+        self.read = read;
+        self
+    }
+
+    /// Sets the write options.
+    pub fn with_write(mut self, write: WriteOptions) -> Options {
+        self.write = write;
+        self
+    }
+}
+
+/// What [`convert`] produced: the output, every tool as written, and every
+/// note and failure of reading and writing.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Conversion {
+    /// The output as text: one entry when the input was one tool written as
+    /// a single entry, else the target's list.
+    pub text: String,
+    /// The written set, with each tool's entry and [`Inverse`].
+    pub written: Written,
+    /// Every note and failed tool: reading's first, then writing's.
+    pub findings: Vec<Finding>,
+}
+
+impl Conversion {
+    /// True when some finding is at or above `deny`, or is an error (the
+    /// target would reject the output, or a tool was left out).
+    pub fn is_denied(&self, deny: Option<Level>) -> bool {
+        self.findings.iter().any(|finding| finding.is_denied(deny))
+    }
+}
+
+/// Reads `input` (any format, detected unless [`ReadOptions::from`] says)
+/// and writes its tools in format `to`.
+///
+/// ```
+/// let input = r#"{"name": "get_weather", "title": "Weather",
+///     "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}"#;
+/// let converted = toolbridge::convert(input, toolbridge::Format::Gemini, &Default::default())?;
+/// assert!(converted.text.contains("\"type\": \"OBJECT\""));
+/// let lines: Vec<String> = converted.findings.iter().map(|finding| finding.to_string()).collect();
+/// assert_eq!(lines, [
+///     "get_weather: gemini: info: type names were written in uppercase (\"OBJECT\", \"STRING\", …), \
+///      Gemini's spelling (at /inputSchema)",
+///     "get_weather: gemini: loss: gemini has no place for \"title\" (at /title)",
+/// ]);
+/// # Ok::<(), toolbridge::Error>(())
+/// ```
+pub fn convert(input: &str, to: Format, options: &Options) -> Result<Conversion> {
+    let read = read(input, &options.read)?;
+    Ok(convert_read(std::slice::from_ref(&read), to, &options.write))
+}
+
+/// Writes the tools of one or more documents already read in format `to`
+/// (the tools of every document together, as one set).
+pub fn convert_read(reads: &[Read], to: Format, opts: &WriteOptions) -> Conversion {
+    let tools: Vec<&Tool> = reads.iter().flat_map(Read::ok_tools).collect();
+    let written = write_all(&tools, to, opts);
+    let single = matches!(reads, [only] if only.shape == Shape::Single && only.tools.len() == 1);
+    let mut findings: Vec<Finding> = reads.iter().flat_map(Read::findings).collect();
+    findings.extend(written.findings(None));
+    Conversion {
+        text: written.text(single),
+        written,
+        findings,
+    }
+}
+
+/// What [`lint`] found: every note and failure for every target.
+#[derive(Debug, Default)]
+#[non_exhaustive]
+pub struct Report {
+    /// How many tools were read.
+    pub tools: usize,
+    /// The targets checked.
+    pub targets: Vec<Format>,
+    /// Reading's findings, then each target's in the order of `targets`.
+    pub findings: Vec<Finding>,
+}
+
+impl Report {
+    /// An empty report for `targets` (every format but `toolbridge` when
+    /// empty), to [extend](Report::extend) with each input's.
+    pub fn new(targets: &[Format]) -> Report {
+        Report {
+            targets: lint_targets(targets),
+            ..Report::default()
+        }
+    }
+
+    /// How many findings are at `level` (failed tools count as errors).
+    pub fn count(&self, level: Level) -> usize {
+        self.findings
+            .iter()
+            .filter(|finding| finding.level() == level)
+            .count()
+    }
+
+    /// True when some finding is at or above `deny`, or is an error.
+    pub fn is_denied(&self, deny: Option<Level>) -> bool {
+        self.findings.iter().any(|finding| finding.is_denied(deny))
+    }
+
+    /// Adds another input's report to this one (same targets).
+    pub fn extend(&mut self, other: Report) {
+        self.tools += other.tools;
+        self.findings.extend(other.findings);
+    }
+
+    /// One line: `lint: 3 tools for 15 targets: 1 error, 4 loss, 2 change, 0 info`.
+    pub fn summary(&self) -> String {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        format!(
+            "lint: {} tool{} for {} target{}: {} error, {} loss, {} change, {} info",
+            self.tools,
+            plural(self.tools),
+            self.targets.len(),
+            plural(self.targets.len()),
+            self.count(Level::Error),
+            self.count(Level::Loss),
+            self.count(Level::Change),
+            self.count(Level::Info),
+        )
+    }
+}
+
+/// Reads `input` and writes its tools for every format in `targets`,
+/// collecting what each would change, lose or get rejected for; every
+/// format but `toolbridge` when `targets` is empty.
+///
+/// ```
+/// let input = r#"{"name": "f", "inputSchema": {"type": "object",
+///     "properties": {"n": {"type": "integer", "minimum": 1}}}}"#;
+/// let report = toolbridge::lint(input, &[toolbridge::Format::Gemini], &Default::default())?;
+/// assert_eq!(report.summary(), "lint: 1 tool for 1 target: 0 error, 0 loss, 0 change, 1 info");
+/// # Ok::<(), toolbridge::Error>(())
+/// ```
+pub fn lint(input: &str, targets: &[Format], options: &Options) -> Result<Report> {
+    let read = read(input, &options.read)?;
+    Ok(lint_read(&read, targets, &options.write))
+}
+
+/// [`lint`] for a document already read.
+pub fn lint_read(read: &Read, targets: &[Format], opts: &WriteOptions) -> Report {
+    let targets = lint_targets(targets);
+    let tools: Vec<&Tool> = read.ok_tools().collect();
+    let mut findings = read.findings();
+    for &format in &targets {
+        findings.extend(write_all(&tools, format, opts).findings(read.origin.as_deref()));
+    }
+    Report {
+        tools: tools.len(),
+        targets,
+        findings,
+    }
+}
+
+/// The formats to lint for: `targets`, or every format but `toolbridge`.
+fn lint_targets(targets: &[Format]) -> Vec<Format> {
+    if targets.is_empty() {
+        Format::all()
+            .filter(|format| *format != Format::Toolbridge)
+            .collect()
+    } else {
+        targets.to_vec()
+    }
+}
+
+/// Where a finding belongs: the input, the tool, the format written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Place {
+    /// The input's name (usually a file name), if it had one.
+    pub origin: Option<String>,
+    /// The tool's canonical name; `None` for the document or set as a whole.
+    pub tool: Option<String>,
+    /// The format written; `None` while reading.
+    pub format: Option<Format>,
+}
+
+impl Place {
+    fn note(self, note: Note) -> Finding {
+        Finding {
+            place: self,
+            found: Found::Note(note),
+        }
+    }
+
+    fn error(self, error: Error) -> Finding {
+        Finding {
+            place: self,
+            found: Found::Error(error),
+        }
+    }
+}
+
+/// A note, or a tool left out by an error, with its place.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Finding {
+    /// Where it belongs.
+    pub place: Place,
+    /// What was found.
+    pub found: Found,
+}
+
+/// What a [`Finding`] is.
+#[derive(Clone, Debug)]
+pub enum Found {
+    /// Output was produced, and this is what changed.
+    Note(Note),
+    /// This tool could not be read or written; the rest went on.
+    Error(Error),
+}
+
+impl Finding {
+    /// The note's level, or [`Level::Error`] for a tool that failed.
+    pub fn level(&self) -> Level {
+        match &self.found {
+            Found::Note(note) => note.level(),
+            Found::Error(_) => Level::Error,
+        }
+    }
+
+    /// True for an error, or a note at or above `deny`.
+    pub fn is_denied(&self, deny: Option<Level>) -> bool {
+        let level = self.level();
+        level == Level::Error || deny.is_some_and(|deny| level >= deny)
+    }
+
+    /// The place as `origin: tool: format`, the parts it has.
+    fn prefix(&self) -> String {
+        let place = &self.place;
+        let parts = [
+            place.origin.as_deref(),
+            place.tool.as_deref(),
+            place.format.map(Format::id),
+        ];
+        parts.into_iter().flatten().collect::<Vec<_>>().join(": ")
+    }
+
+    /// The finding as one JSON object: the place, then the note's fields
+    /// (or `level`, `message`, `at` for an error, then the place).
+    pub fn to_json(&self) -> Value {
+        let place = [
+            ("origin", self.place.origin.as_deref()),
+            ("tool", self.place.tool.as_deref()),
+            ("format", self.place.format.map(Format::id)),
+        ];
+        let mut object = serde_json::Map::new();
+        match &self.found {
+            Found::Note(note) => {
+                object.extend(
+                    place
+                        .iter()
+                        .filter_map(|(k, v)| v.map(|v| (k.to_string(), v.into()))),
+                );
+                if let Ok(Value::Object(fields)) = serde_json::to_value(note) {
+                    object.extend(fields);
+                }
+            }
+            Found::Error(err) => {
+                object.insert("level".into(), "error".into());
+                object.insert("message".into(), err.to_string().into());
+                object.insert("at".into(), err.pointer().as_str().into());
+                object.extend(
+                    place
+                        .iter()
+                        .filter_map(|(k, v)| v.map(|v| (k.to_string(), v.into()))),
+                );
+            }
+        }
+        Value::Object(object)
+    }
+}
+
+/// `origin: tool: format: level: message (at pointer)`, or
+/// `origin: tool: format: error: …` for a tool that failed.
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let prefix = self.prefix();
+        if !prefix.is_empty() {
+            write!(f, "{prefix}: ")?;
+        }
+        match &self.found {
+            Found::Note(note) => write!(f, "{}: {} (at {})", note.level(), note.message, note.at),
+            Found::Error(err) => write!(f, "error: {err}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const TWO_TOOLS: &str = r#"[
+        {"name": "ok", "title": "OK", "inputSchema": {"type": "object",
+            "properties": {"unit": {"type": "string"}, "n": {"type": "integer"}}, "required": ["n"]}},
+        {"name": "bad", "inputSchema": {"type": "int"}}
+    ]"#;
+
+    fn lines(findings: &[Finding]) -> Vec<String> {
+        findings.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn reading_keeps_failures_and_notes_with_their_place() {
+        let read = read(TWO_TOOLS, &ReadOptions::default().with_origin("t.json")).unwrap();
+        assert_eq!(
+            lines(&read.findings()),
+            ["t.json: error: invalid tool: must be \"object\"; found \"int\" (at /1/inputSchema/type)"]
+        );
+        assert_eq!(
+            read.ok_tools().map(|tool| tool.name.as_str()).collect::<Vec<_>>(),
+            ["ok"]
+        );
+        assert_eq!(
+            read.into_converted().unwrap_err().kind(),
+            ErrorKind::InvalidTool
+        );
+    }
+
+    #[test]
+    fn findings_print_as_lines_and_json_objects() {
+        let options = Options::default().with_read(ReadOptions::default().with_origin("t.json"));
+        let conversion = convert(TWO_TOOLS, Format::Gemini, &options).unwrap();
+        assert_eq!(
+            lines(&conversion.findings)[1..],
+            [
+                "ok: gemini: info: type names were written in uppercase (\"OBJECT\", \"STRING\", …), \
+                 Gemini's spelling (at /inputSchema)",
+                "ok: gemini: loss: gemini has no place for \"title\" (at /title)",
+            ]
+        );
+        assert_eq!(
+            conversion.findings[0].to_json(),
+            json!({"level": "error", "message": "invalid tool: must be \"object\"; found \"int\" (at /1/inputSchema/type)",
+                "at": "/1/inputSchema/type", "origin": "t.json"})
+        );
+        assert_eq!(
+            conversion.findings[2].to_json().to_string(),
+            r#"{"tool":"ok","format":"gemini","kind":"dropped","keyword":"title","level":"loss","at":"/title","message":"gemini has no place for \"title\""}"#
+        );
+        assert!(
+            conversion.is_denied(None),
+            "a tool that failed to read is an error"
+        );
+        assert_eq!(conversion.findings[2].level(), Level::Loss);
+        assert!(conversion.findings[2].is_denied(Some(Level::Loss)));
+        assert!(!conversion.findings[2].is_denied(Some(Level::Error)));
+    }
+
+    #[test]
+    fn a_single_entry_stays_single_and_a_list_stays_a_list() {
+        let one = r#"{"name": "f", "inputSchema": {"type": "object"}}"#;
+        let single = convert(one, Format::Anthropic, &Options::default()).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(&single.text).unwrap(),
+            json!({"name": "f", "input_schema": {"type": "object"}})
+        );
+        let list = convert(&format!("[{one}]"), Format::Anthropic, &Options::default()).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(&list.text).unwrap(),
+            json!([{"name": "f", "input_schema": {"type": "object"}}])
+        );
+    }
+
+    #[test]
+    fn written_tools_carry_their_inverse() {
+        let options = Options::default().with_write(WriteOptions::default().with_strict(true));
+        let tool = r#"{"name": "github.search", "inputSchema": {"type": "object", "properties": {
+            "q": {"type": "string"}, "filters": {"type": "array", "items": {"type": "object",
+                "properties": {"label": {"type": "string"}}}}}, "required": ["q"]}}"#;
+        let conversion = convert(tool, Format::OpenAi, &options).unwrap();
+        let inverse = &conversion.written.tools[0].inverse;
+        assert_eq!(
+            (inverse.name.as_str(), inverse.written_name.as_str()),
+            ("github.search", "github_search")
+        );
+        let places: Vec<&str> = inverse
+            .rewrites
+            .iter()
+            .map(|rewrite| match rewrite {
+                Rewrite::NullMeansAbsent { at } => at.as_str(),
+            })
+            .collect();
+        assert_eq!(places, ["/filters", "/filters/*/label"]);
+        let mut arguments = json!({"q": "x", "filters": [{"label": null}, {"label": "bug"}]});
+        inverse.restore(&mut arguments);
+        assert_eq!(arguments, json!({"q": "x", "filters": [{}, {"label": "bug"}]}));
+        // Not strict: nothing to undo.
+        let plain = convert(tool, Format::OpenAi, &Options::default()).unwrap();
+        assert_eq!(plain.written.tools[0].inverse.rewrites, []);
+    }
+
+    #[test]
+    fn lint_counts_every_target_and_reading() {
+        let report = lint(
+            TWO_TOOLS,
+            &[Format::Gemini, Format::Anthropic],
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            report.summary(),
+            "lint: 1 tool for 2 targets: 1 error, 2 loss, 0 change, 1 info"
+        );
+        let mut all = Report::new(&[]);
+        all.extend(lint_read(
+            &read(TWO_TOOLS, &ReadOptions::default()).unwrap(),
+            &[],
+            &WriteOptions::default(),
+        ));
+        assert_eq!(all.targets.len(), Format::ALL.len() - 1);
+        assert_eq!(all.tools, 1);
+    }
 }

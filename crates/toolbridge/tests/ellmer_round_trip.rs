@@ -38,7 +38,9 @@ fn r_tools_round_trip_through_every_format() {
         let text = std::fs::read_to_string(path).unwrap();
         let tools = toolbridge::read(&text, &ReadOptions::default().with_from(Format::Ellmer))
             .unwrap()
-            .into_tools();
+            .into_converted()
+            .unwrap()
+            .value;
         assert!(!tools.is_empty());
         for tool in &tools {
             for format in Format::all() {
@@ -67,7 +69,9 @@ fn the_seed_writes_as_current_ellmer() {
     let seed = include_str!("fixtures/ellmer/tool_rnorm.R");
     let tool = toolbridge::read(seed, &ReadOptions::default().with_origin("tool_rnorm.R"))
         .unwrap()
-        .into_tools()
+        .into_converted()
+        .unwrap()
+        .value
         .remove(0);
     let written = toolbridge::write_tool(&tool, Format::Ellmer, &WriteOptions::default()).unwrap();
     assert_eq!(

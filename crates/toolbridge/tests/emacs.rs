@@ -68,7 +68,9 @@ fn read_file(path: &Path, from: Format) -> Vec<Tool> {
     let origin = path.file_name().unwrap().to_string_lossy().to_string();
     toolbridge::read(&text, &ReadOptions::default().with_from(from).with_origin(origin))
         .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
-        .into_tools()
+        .into_converted()
+        .unwrap()
+        .value
 }
 
 /// The canonical tools to check: the seed tools read from the gptel and llm

@@ -173,7 +173,7 @@ fn read_and_write_everywhere(text: &str) {
     let Ok(read) = toolbridge::read(text, &ReadOptions::default()) else {
         return;
     };
-    let tools = read.into_tools();
+    let tools: Vec<_> = read.ok_tools().cloned().collect();
     for format in Format::all() {
         for strict in [false, true] {
             let written = toolbridge::write(&tools, format, &WriteOptions::default().with_strict(strict));
@@ -200,7 +200,9 @@ fn ref_fan_out_is_bounded() {
     let bomb = ref_bomb(40);
     let tools = toolbridge::read(&bomb, &ReadOptions::default())
         .unwrap()
-        .into_tools();
+        .into_converted()
+        .unwrap()
+        .value;
     let started = std::time::Instant::now();
     for format in Format::all() {
         let written = toolbridge::write(&tools, format, &WriteOptions::default());

@@ -87,7 +87,7 @@ fn every_provider_fixture_reads_or_fails_as_named() {
             assert!(written.is_complete(), "{id}/{name} could not be written");
             let document = written.output.as_json().unwrap();
             let back = read_value(document, &ReadOptions::default().with_from(format)).unwrap();
-            let back: Vec<Tool> = back.into_tools();
+            let back: Vec<Tool> = back.into_converted().unwrap().value;
             assert_eq!(back.len(), tools.len(), "{id}/{name}");
             for (before, after) in tools.iter().zip(&back) {
                 assert_eq!(

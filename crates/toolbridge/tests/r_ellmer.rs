@@ -28,7 +28,9 @@ fn cases() -> Vec<Case> {
     let seed = std::fs::read_to_string(fixture("tool_rnorm.R")).unwrap();
     let rnorm = toolbridge::read(&seed, &ReadOptions::default().with_origin("tool_rnorm.R"))
         .unwrap()
-        .into_tools()
+        .into_converted()
+        .unwrap()
+        .value
         .remove(0);
     vec![
         Case {
@@ -322,7 +324,9 @@ fn every_fixture_of_every_format_written_as_ellmer_runs_in_r() {
             tools.extend(
                 toolbridge::read(&text, &ReadOptions::default().with_from(from).with_origin(origin))
                     .unwrap()
-                    .into_tools(),
+                    .into_converted()
+                    .unwrap()
+                    .value,
             );
         }
     }

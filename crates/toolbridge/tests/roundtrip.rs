@@ -255,7 +255,9 @@ fn the_examples_round_trip_through_every_format() {
         let text = std::fs::read_to_string(path).unwrap();
         for tool in toolbridge::read(&text, &ReadOptions::default())
             .unwrap()
-            .into_tools()
+            .into_converted()
+            .unwrap()
+            .value
         {
             for format in Format::all() {
                 for strict in [false, true] {

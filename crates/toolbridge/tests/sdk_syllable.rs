@@ -108,7 +108,13 @@ fn fixture_tools() -> Vec<Tool> {
         for path in paths {
             let text = fs::read_to_string(&path).unwrap();
             let options = ReadOptions::default().with_from(common::fixture_format(&path));
-            tools.extend(toolbridge::read(&text, &options).unwrap().into_tools());
+            tools.extend(
+                toolbridge::read(&text, &options)
+                    .unwrap()
+                    .into_converted()
+                    .unwrap()
+                    .value,
+            );
         }
     }
     tools

@@ -62,7 +62,9 @@ fn check_every_format(path: &Path) {
         let text = written.output.to_text();
         let back = toolbridge::read(&text, &ReadOptions::default().with_from(format))
             .unwrap_or_else(|err| panic!("{case} → {format}: the output does not read back: {err}\n{text}"))
-            .into_tools();
+            .into_converted()
+            .unwrap()
+            .value;
         assert_eq!(back.len(), tools.len(), "{case} → {format}: {text}");
         for ((tool, written_tool), again) in tools.iter().zip(&written.tools).zip(&back) {
             let converted = written_tool
@@ -128,7 +130,9 @@ fn syllable_and_skydeck_read_back_their_own_output_unchanged() {
             &ReadOptions::default().with_from(format),
         )
         .unwrap()
-        .into_tools();
+        .into_converted()
+        .unwrap()
+        .value;
         assert_eq!(back, tools, "{}", path.display());
     });
 }

@@ -32,7 +32,9 @@ fn canonical_fixtures_in_every_format() {
         let text = fs::read_to_string(path).unwrap();
         let tools = toolbridge::read(&text, &ReadOptions::default().with_from(Format::Toolbridge))
             .unwrap()
-            .into_tools();
+            .into_converted()
+            .unwrap()
+            .value;
         let case = path.file_stem().unwrap().to_string_lossy().to_string();
         for format in Format::all() {
             let plain = render(&tools, format, false);

@@ -1,14 +1,13 @@
 //! `toolbridge convert`.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use toolbridge::{Format, Level, Output, WriteOptions};
+use toolbridge::{Format, WriteOptions};
 
 use crate::cli::ConvertArgs;
-use crate::input::{self, Inputs};
-use crate::output::{self, Place};
+use crate::input;
+use crate::output;
 
 pub fn run(args: &ConvertArgs) -> Result<ExitCode> {
     let targets: Vec<Format> = if args.to.eq_ignore_ascii_case("all") {
@@ -21,128 +20,41 @@ pub fn run(args: &ConvertArgs) -> Result<ExitCode> {
         bail!("--to all writes one file per format: give a directory with -o DIR");
     }
     let deny = args.notes.deny.as_deref().map(output::parse_level).transpose()?;
+    let style = args.notes.notes;
     let inputs = input::load(&args.input)?;
-    let mut report = Report {
-        style: args.notes.notes,
-        deny,
-        refused: false,
-    };
     for err in &inputs.errors {
         output::print_error(err);
     }
-    report_reading(&inputs, &mut report)?;
-    let tools = inputs.tools();
-    if tools.is_empty() && !inputs.errors.is_empty() {
-        return Ok(super::exit_code(true, report.refused));
+    let unreadable = !inputs.errors.is_empty();
+    let mut denied = false;
+    if unreadable && inputs.reads.iter().all(|read| read.ok_tools().next().is_none()) {
+        for finding in inputs.reads.iter().flat_map(toolbridge::Read::findings) {
+            denied |= finding.is_denied(deny);
+            output::print_finding(style, &finding)?;
+        }
+        return Ok(super::exit_code(true, denied));
     }
     let options = WriteOptions::default()
         .with_strict(args.strict)
         .with_annotation_defaults(args.annotation_defaults);
-    for format in targets {
-        let written = toolbridge::write(&tools, format, &options);
-        for tool in &written.tools {
-            let place = Place {
-                format: Some(format.id()),
-                origin: None,
-                tool: Some(&tool.name),
-            };
-            match &tool.result {
-                Ok(converted) => {
-                    for note in &converted.notes {
-                        report.note(&place, note)?;
-                    }
-                }
-                Err(err) => {
-                    output::print_tool_error(report.style, &place, err)?;
-                    report.refused = true;
-                }
-            }
+    for (index, format) in targets.into_iter().enumerate() {
+        let conversion = toolbridge::convert_read(&inputs.reads, format, &options);
+        // Reading's findings come with every target; print them once.
+        let findings = conversion
+            .findings
+            .iter()
+            .filter(|finding| index == 0 || finding.place.format.is_some());
+        for finding in findings {
+            denied |= finding.is_denied(deny);
+            output::print_finding(style, finding)?;
         }
-        let set_place = Place {
-            format: Some(format.id()),
-            origin: None,
-            tool: None,
-        };
-        for note in &written.notes {
-            report.note(&set_place, note)?;
-        }
-        let text = output_text(&inputs, &written);
         let path = if all {
             let dir = args.output.as_ref().expect("checked above");
             Some(dir.join(format!("{}.{}", format.id(), format.info().extension)))
         } else {
             args.output.clone()
         };
-        emit_output(path, &text)?;
+        output::emit(path.as_deref(), &conversion.text).context("cannot write the output")?;
     }
-    Ok(super::exit_code(!inputs.errors.is_empty(), report.refused))
-}
-
-/// One tool read from a single-tool document comes out as one entry; anything
-/// else as the target's list.
-fn output_text(inputs: &Inputs, written: &toolbridge::Written) -> String {
-    if inputs.is_single_tool() {
-        if let [only] = written.tools.as_slice() {
-            if let Ok(converted) = &only.result {
-                return converted.value.to_text();
-            }
-        }
-    }
-    let text = written.output.to_text();
-    match &written.output {
-        Output::Text(text) if text.is_empty() => String::new(),
-        _ => text,
-    }
-}
-
-fn emit_output(path: Option<PathBuf>, text: &str) -> Result<()> {
-    output::emit(path.as_deref(), text).with_context(|| "cannot write the output".to_string())
-}
-
-fn report_reading(inputs: &Inputs, report: &mut Report) -> Result<()> {
-    for source in &inputs.sources {
-        let place = Place {
-            format: None,
-            origin: Some(&source.origin),
-            tool: None,
-        };
-        for note in &source.read.notes {
-            report.note(&place, note)?;
-        }
-        for tool in &source.read.tools {
-            match tool {
-                Ok(converted) => {
-                    let place = Place {
-                        format: None,
-                        origin: Some(&source.origin),
-                        tool: Some(&converted.value.name),
-                    };
-                    for note in &converted.notes {
-                        report.note(&place, note)?;
-                    }
-                }
-                Err(err) => {
-                    output::print_tool_error(report.style, &place, err)?;
-                    report.refused = true;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Prints notes and remembers whether any reached the refusal level.
-struct Report {
-    style: crate::cli::NotesStyle,
-    deny: Option<Level>,
-    refused: bool,
-}
-
-impl Report {
-    fn note(&mut self, place: &Place<'_>, note: &toolbridge::Note) -> Result<()> {
-        if note.level == Level::Error || self.deny.is_some_and(|deny| note.level >= deny) {
-            self.refused = true;
-        }
-        output::print_note(self.style, place, note)
-    }
+    Ok(super::exit_code(unreadable, denied))
 }

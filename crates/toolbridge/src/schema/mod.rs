@@ -30,6 +30,7 @@ use crate::json::describe;
 use crate::limits::Limits;
 use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;
+use crate::rewrite::{remove_null_at, Rewrite};
 
 pub use names::{NameMap, NameRule};
 pub use strict::{check_anthropic_strict_budget, check_cohere_strict_fields, check_openai_strict_limits};
@@ -99,45 +100,8 @@ impl Lowered {
     /// arguments the model sent, so that absent-means-default applies again.
     pub fn restore_absent(&self, arguments: &mut Value) {
         for place in &self.null_means_absent {
-            let tokens: Vec<String> = place.tokens().collect();
-            remove_null_at(arguments, &tokens);
+            remove_null_at(arguments, place);
         }
-    }
-}
-
-fn remove_null_at(value: &mut Value, tokens: &[String]) {
-    let Some((first, rest)) = tokens.split_first() else {
-        return;
-    };
-    if first == "**" {
-        remove_null_at(value, rest);
-        match value {
-            Value::Object(object) => object
-                .values_mut()
-                .for_each(|child| remove_null_at(child, tokens)),
-            Value::Array(items) => items.iter_mut().for_each(|item| remove_null_at(item, tokens)),
-            _ => {}
-        }
-        return;
-    }
-    match value {
-        Value::Object(object)
-            if rest.is_empty() && object.get(first.as_str()).is_some_and(Value::is_null) =>
-        {
-            object.shift_remove(first.as_str());
-        }
-        Value::Object(_) if rest.is_empty() => {}
-        Value::Object(object) => {
-            if let Some(child) = object.get_mut(first.as_str()) {
-                remove_null_at(child, rest);
-            }
-        }
-        Value::Array(items) if first == "*" => {
-            for item in items {
-                remove_null_at(item, rest);
-            }
-        }
-        _ => {}
     }
 }
 
@@ -235,6 +199,10 @@ pub fn lower(
             let lowered = walker.run()?;
             let made_nullable = std::mem::take(&mut walker.made_nullable);
             null_means_absent = strict::absent_paths(&lowered, &made_nullable, limits, at)?;
+            for place in &null_means_absent {
+                ctx.notes
+                    .record(at, Rewrite::NullMeansAbsent { at: place.clone() });
+            }
             check_openai_strict_limits(&lowered, at, ctx.notes);
             lowered
         }

@@ -232,25 +232,6 @@ pub enum Include {
     None,
 }
 
-/// Several tools, in order: what a file with a list or a directory holds.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ToolSet {
-    /// The tools.
-    pub tools: Vec<Tool>,
-}
-
-impl ToolSet {
-    /// A set holding `tools`.
-    pub fn new(tools: Vec<Tool>) -> ToolSet {
-        ToolSet { tools }
-    }
-
-    /// The tool called `name`, if any.
-    pub fn get(&self, name: &str) -> Option<&Tool> {
-        self.tools.iter().find(|tool| tool.name == name)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
