@@ -705,10 +705,7 @@ mod tests {
             read.ok_tools().map(|tool| tool.name.as_str()).collect::<Vec<_>>(),
             ["ok"]
         );
-        assert_eq!(
-            read.into_converted().unwrap_err().kind(),
-            ErrorKind::InvalidTool
-        );
+        assert_eq!(read.into_converted().unwrap_err().kind(), ErrorKind::InvalidTool);
     }
 
     #[test]

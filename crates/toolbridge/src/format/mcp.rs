@@ -9,12 +9,12 @@ use serde_json::{Map, Value};
 
 use crate::codec::JsonCodec;
 use crate::error::Result;
-use crate::format::toolbridge::{self, with_annotation_defaults, TOOLBRIDGE_ONLY};
+use crate::format::toolbridge::{self, with_annotation_defaults};
 use crate::json::Node;
 use crate::note::{NoteKind, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
-use crate::tool::Tool;
+use crate::tool::{self as canonical, toolbridge_only, Tool};
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {
     detect: Some(detect),
@@ -87,7 +87,7 @@ fn unpack_meta(entry: &Value) -> Option<Value> {
                     }
                 }
             }
-            (Some(field), _) if TOOLBRIDGE_ONLY.contains(&field) && !object.contains_key(field) => {
+            (Some(field), _) if is_toolbridge_only(field) && !object.contains_key(field) => {
                 object.insert(field.to_string(), value.clone());
             }
             _ => {
@@ -103,12 +103,17 @@ fn unpack_meta(entry: &Value) -> Option<Value> {
     Some(Value::Object(object))
 }
 
+/// A field MCP lacks, which the writer moves under `_meta`.
+fn is_toolbridge_only(key: &str) -> bool {
+    canonical::field(key).is_some_and(|field| field.toolbridge_only)
+}
+
 /// The field a `_meta` key carries: a toolbridge-only field, or one of the
 /// extra-key holders.
 fn meta_field(meta_key: &str) -> Option<&str> {
     meta_key
         .strip_prefix(META_PREFIX)
-        .filter(|field| TOOLBRIDGE_ONLY.contains(field) || [EXTRA_KEY, ANNOTATION_EXTRA_KEY].contains(field))
+        .filter(|field| is_toolbridge_only(field) || [EXTRA_KEY, ANNOTATION_EXTRA_KEY].contains(field))
 }
 
 /// Maps a pointer into the unpacked entry back to `_meta` when it points into
@@ -116,7 +121,7 @@ fn meta_field(meta_key: &str) -> Option<&str> {
 fn meta_pointer(entry_at: &Pointer, at: &Pointer) -> Option<Pointer> {
     let relative: Vec<String> = at.tokens().skip(entry_at.tokens().count()).collect();
     let field = relative.first()?;
-    if !TOOLBRIDGE_ONLY.contains(&field.as_str()) {
+    if !is_toolbridge_only(field) {
         return None;
     }
     let mut pointer = entry_at.key("_meta").key(&format!("{META_PREFIX}{field}"));
@@ -141,7 +146,7 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
         );
         moved.insert(key, value);
     };
-    for field in TOOLBRIDGE_ONLY {
+    for field in toolbridge_only() {
         if let Some(value) = object.shift_remove(field) {
             move_to_meta(
                 field,

@@ -10,7 +10,7 @@ use crate::json::Node;
 use crate::note::{NoteKind, Notes};
 use crate::options::{Format, Shape, WriteOptions};
 use crate::pointer::Pointer;
-use crate::tool::Tool;
+use crate::tool::{field, Tool};
 
 /// Finds the tool entries in a document: a list, a request body's `tools`,
 /// Bedrock's `toolConfig.tools`, an MCP `tools/list` result (bare or inside a
@@ -122,75 +122,43 @@ pub(crate) fn check_schema_value(value: &Value, at: &Pointer, notes: &mut Notes)
 /// carried `"vendor"` means the format's own vendor fields; other formats'
 /// vendor fields are noted one by one.
 pub(crate) fn note_uncarried(tool: &Tool, carried: &[&str], format: Format, notes: &mut Notes) {
-    let Value::Object(fields) = tool.to_value() else {
-        return;
-    };
-    for (key, value) in &fields {
-        if carried.contains(&key.as_str()) && key != "vendor" {
+    debug_assert!(
+        carried.iter().all(|key| field(key).is_some()),
+        "{carried:?} names a field the canonical tool does not have"
+    );
+    for key in tool.present_keys() {
+        let at = Pointer::root().key(key);
+        if key == "vendor" {
+            for owner in tool.vendor.iter().flat_map(|vendor| vendor.keys()) {
+                if owner == format.id() && carried.contains(&"vendor") {
+                    continue;
+                }
+                notes.push(
+                    NoteKind::Dropped {
+                        keyword: owner.clone(),
+                    },
+                    at.key(owner),
+                    format!("fields kept for {owner} have no place in {}", format.id()),
+                );
+            }
             continue;
         }
-        let at = Pointer::root().key(key);
-        match key.as_str() {
-            "vendor" => {
-                for (owner, _) in value.as_object().into_iter().flatten() {
-                    if owner == format.id() && carried.contains(&"vendor") {
-                        continue;
-                    }
-                    notes.push(
-                        NoteKind::Dropped {
-                            keyword: owner.clone(),
-                        },
-                        at.key(owner),
-                        format!("fields kept for {owner} have no place in {}", format.id()),
-                    );
-                }
-            }
-            key if is_canonical_field(key) => notes.push(
-                NoteKind::Dropped {
-                    keyword: key.to_string(),
-                },
-                at,
-                format!("{} has no place for {key:?}", format.id()),
-            ),
-            key => notes.push(
-                NoteKind::Dropped {
-                    keyword: key.to_string(),
-                },
-                at,
-                format!("the unknown key {key:?} has no place in {}", format.id()),
-            ),
+        if carried.contains(&key) {
+            continue;
         }
+        let message = if field(key).is_some() {
+            format!("{} has no place for {key:?}", format.id())
+        } else {
+            format!("the unknown key {key:?} has no place in {}", format.id())
+        };
+        notes.push(
+            NoteKind::Dropped {
+                keyword: key.to_string(),
+            },
+            at,
+            message,
+        );
     }
-}
-
-/// The canonical tool's own field names, in order.
-pub(crate) const CANONICAL_FIELDS: [&str; 22] = [
-    "name",
-    "title",
-    "description",
-    "inputSchema",
-    "outputSchema",
-    "annotations",
-    "icons",
-    "execution",
-    "strict",
-    "async",
-    "confirm",
-    "include",
-    "category",
-    "run",
-    "defaults",
-    "staticParameters",
-    "fixedResult",
-    "propagateResult",
-    "metadata",
-    "vendor",
-    "_meta",
-    "extra",
-];
-
-fn is_canonical_field(key: &str) -> bool {
-    CANONICAL_FIELDS.contains(&key) && key != "extra"
 }
 
 /// Copies `tool`'s vendor fields for `format` into an output object; a key the

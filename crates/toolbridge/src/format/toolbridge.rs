@@ -11,14 +11,14 @@ use serde_json::Value;
 
 use crate::codec::JsonCodec;
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::shared::{check_schema_value, CANONICAL_FIELDS};
+use crate::format::shared::check_schema_value;
 use crate::json::validate::Compiled;
 use crate::json::Node;
 use crate::note::{NoteKind, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::suggest::closest;
-use crate::tool::{file, Tool};
+use crate::tool::{file, toolbridge_only, Tool, FIELDS};
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {
     detect: Some(detect),
@@ -29,26 +29,10 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     check_set: None,
 };
 
-/// Fields only the canonical format has; their presence marks a toolbridge file.
-pub(crate) const TOOLBRIDGE_ONLY: [&str; 12] = [
-    "strict",
-    "async",
-    "confirm",
-    "include",
-    "category",
-    "run",
-    "defaults",
-    "staticParameters",
-    "fixedResult",
-    "propagateResult",
-    "metadata",
-    "vendor",
-];
-
 fn detect(entry: &Value) -> bool {
     entry.get("name").is_some_and(Value::is_string)
         && entry.get("inputSchema").is_some()
-        && TOOLBRIDGE_ONLY.iter().any(|key| entry.get(key).is_some())
+        && toolbridge_only().any(|key| entry.get(key).is_some())
 }
 
 fn validator() -> &'static Compiled {
@@ -77,7 +61,7 @@ pub(crate) fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> R
     let tool: Tool = serde_json::from_value(value)
         .map_err(|err| Error::new(ErrorKind::InvalidTool, err.to_string()).at(entry.at.clone()))?;
     for key in tool.extra.keys() {
-        let known = CANONICAL_FIELDS.iter().copied().filter(|field| *field != "extra");
+        let known = FIELDS.iter().map(|field| field.key);
         let hint = match closest(key, known) {
             Some(near) => format!("; did you mean {near:?}?"),
             None => String::new(),

@@ -7,6 +7,7 @@
 
 mod annotations;
 mod defaults;
+mod fields;
 pub mod file;
 mod metadata;
 mod run;
@@ -14,6 +15,8 @@ mod static_parameter;
 
 pub use annotations::{Annotations, HINTS};
 pub use defaults::{Condition, ParameterDefault, Transform, TransformAction};
+pub(crate) use fields::toolbridge_only;
+pub use fields::{field, Field, FIELDS};
 pub use metadata::{Creator, Metadata};
 pub use run::{ActionRun, ArgumentLocation, CommandRun, ContextRun, EndpointRun, HttpMethod, PromptRun, Run};
 pub use static_parameter::{StaticParameter, StaticParameterType};
