@@ -1,6 +1,9 @@
 //! Conversion speed: reading a tool set and writing it in each format.
 //!
-//! Ids: `convert/read/<format>`, `convert/<format>/write`, `convert/<format>/write-strict`.
+//! Ids: `convert/read/<format>`, `convert/<format>/write`, `convert/<format>/write-strict`,
+//! `convert/<format>/convert` (the whole `toolbridge::convert` of an MCP
+//! `tools/list` to that format: read, write, text) beside `convert/serde-floor`
+//! (one `serde_json` parse and pretty-print of the same document, the floor).
 //! The input is the README's examples repeated to 100 tools (an MCP server's
 //! worth), so the numbers are per 100-tool `tools/list`. `lower/<dialect>/<width>`
 //! lowers one schema of 100 or 1000 properties, to show how lowering scales.
@@ -40,7 +43,20 @@ fn convert(c: &mut Criterion) {
     let tools = hundred_tools();
     let mut group = c.benchmark_group("convert");
     group.throughput(Throughput::Elements(tools.len() as u64));
+    let mcp_list = toolbridge::write(&tools, Format::Mcp, &WriteOptions::default())
+        .output
+        .to_text();
+    group.bench_function("serde-floor", |b| {
+        b.iter(|| {
+            let value: serde_json::Value = serde_json::from_str(&mcp_list).unwrap();
+            serde_json::to_string_pretty(&value).unwrap()
+        })
+    });
+    let from_mcp = toolbridge::Options::default().with_read(ReadOptions::default().with_from(Format::Mcp));
     for format in Format::all() {
+        group.bench_function(format!("{}/convert", format.id()), |b| {
+            b.iter(|| toolbridge::convert(&mcp_list, format, &from_mcp).unwrap())
+        });
         let written = toolbridge::write(&tools, format, &WriteOptions::default());
         let text = written.output.to_text();
         group.bench_with_input(BenchmarkId::new("read", format.id()), &text, |b, text| {

@@ -69,21 +69,27 @@ pub(crate) fn read_input_schema(
 
 /// Checks a schema value that must describe an object (see [`read_input_schema`]).
 pub(crate) fn check_schema_value(value: &Value, at: &Pointer, notes: &mut Notes) -> Result<Value> {
-    let Some(object) = value.as_object() else {
+    let mut schema = value.clone();
+    check_schema_in_place(&mut schema, at, notes)?;
+    Ok(schema)
+}
+
+/// [`check_schema_value`] on a schema the caller already owns: no copy.
+pub(crate) fn check_schema_in_place(schema: &mut Value, at: &Pointer, notes: &mut Notes) -> Result<()> {
+    let Some(object) = schema.as_object_mut() else {
         return Err(Error::new(
             ErrorKind::InvalidSchema,
-            format!("an input schema must be a JSON object, found {}", describe(value)),
+            format!(
+                "an input schema must be a JSON object, found {}",
+                describe(schema)
+            ),
         )
         .at(at.clone()));
     };
-    let mut schema = object.clone();
-    match schema.get("type") {
+    match object.get("type") {
         Some(Value::String(ty)) if ty == "object" => {}
         None => {
-            let mut with_type = Map::new();
-            with_type.insert("type".into(), Value::String("object".into()));
-            with_type.extend(schema);
-            schema = with_type;
+            object.shift_insert(0, "type".into(), Value::String("object".into()));
             notes.push(
                 NoteKind::Normalized { field: "type".into() },
                 at.key("type"),
@@ -91,7 +97,7 @@ pub(crate) fn check_schema_value(value: &Value, at: &Pointer, notes: &mut Notes)
             );
         }
         Some(Value::Array(types)) if types.iter().any(|ty| ty == "object") => {
-            schema.insert("type".into(), Value::String("object".into()));
+            object.insert("type".into(), Value::String("object".into()));
             notes.push(
                 NoteKind::Rewritten {
                     keyword: "type".into(),
@@ -110,11 +116,9 @@ pub(crate) fn check_schema_value(value: &Value, at: &Pointer, notes: &mut Notes)
             .at(at.key("type")));
         }
     }
-    let schema = Value::Object(schema);
-    check_schema(&schema).map_err(|violation| {
+    check_schema(schema).map_err(|violation| {
         Error::new(ErrorKind::InvalidSchema, violation.message).at(at.join(&violation.at))
-    })?;
-    Ok(schema)
+    })
 }
 
 /// The canonical fields a format has no place for: every present top-level

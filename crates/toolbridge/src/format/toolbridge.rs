@@ -7,11 +7,12 @@
 
 use std::sync::OnceLock;
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::codec::JsonCodec;
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::shared::check_schema_value;
+use crate::format::shared::check_schema_in_place;
 use crate::json::validate::Compiled;
 use crate::json::Node;
 use crate::note::{NoteKind, Notes};
@@ -54,12 +55,11 @@ pub(crate) fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> R
                 .at(entry.at.join(&first.at)),
         );
     }
-    let mut value = entry.value.clone();
-    let schema_at = entry.at.key("inputSchema");
-    let checked = check_schema_value(&entry.value["inputSchema"], &schema_at, notes)?;
-    value["inputSchema"] = checked;
-    let tool: Tool = serde_json::from_value(value)
+    // Deserialised from the borrowed document: the only copy of each value
+    // is the one the tool keeps.
+    let mut tool = Tool::deserialize(entry.value)
         .map_err(|err| Error::new(ErrorKind::InvalidTool, err.to_string()).at(entry.at.clone()))?;
+    check_schema_in_place(&mut tool.input_schema, &entry.at.key("inputSchema"), notes)?;
     for key in tool.extra.keys() {
         let known = FIELDS.iter().map(|field| field.key);
         let hint = match closest(key, known) {

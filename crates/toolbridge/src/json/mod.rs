@@ -15,24 +15,30 @@ pub(crate) use node::Node;
 /// Refuses JSON text nested deeper than `max_depth`, before parsing it, with
 /// the line and column where the limit is passed.
 pub(crate) fn check_depth(text: &str, max_depth: usize) -> Result<()> {
-    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
-    for c in text.chars() {
-        column += 1;
+    // Bytes, not chars: every byte that matters here is ASCII, and a UTF-8
+    // continuation byte is never one of them. The column is counted only
+    // when the limit is passed.
+    let bytes = text.as_bytes();
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (offset, &byte) in bytes.iter().enumerate() {
         if in_string {
-            match c {
+            match byte {
                 _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
                 _ => {}
             }
             continue;
         }
-        match c {
-            '"' => in_string = true,
-            '[' | '{' => {
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
                 depth += 1;
                 if depth > max_depth {
+                    let before = &text[..offset];
+                    let line = before.matches('\n').count() + 1;
+                    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+                    let column = text[line_start..=offset].chars().count();
                     return Err(Error::new(
                         ErrorKind::LimitExceeded,
                         format!("the document is nested more than {max_depth} levels deep"),
@@ -40,11 +46,7 @@ pub(crate) fn check_depth(text: &str, max_depth: usize) -> Result<()> {
                     .with_position(line, column));
                 }
             }
-            ']' | '}' => depth = depth.saturating_sub(1),
-            '\n' => {
-                line += 1;
-                column = 0;
-            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
@@ -73,5 +75,8 @@ mod tests {
         let err = check_depth("[\n [[[", 3).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::LimitExceeded);
         assert_eq!(err.position(), Some((2, 4)));
+        // Columns count characters, not bytes.
+        let err = check_depth("[\"é\", [", 1).unwrap_err();
+        assert_eq!(err.position(), Some((1, 7)));
     }
 }
