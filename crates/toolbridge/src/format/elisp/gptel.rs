@@ -54,9 +54,6 @@ use serde_json::{json, Map, Value};
 
 use crate::codec::TextCodec;
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::sexp::{
-    self, eval_constant, keyword_text, string_literal, symbol_text, Doc, Kind, Sexp, Span,
-};
 use crate::format::shared::{check_schema_value, note_uncarried};
 use crate::note::{Converted, NoteKind, Notes};
 use crate::options::{Format, ReadOptions, WriteOptions};
@@ -64,6 +61,8 @@ use crate::pointer::Pointer;
 use crate::schema::{inferred_type, lower, Dialect};
 use crate::suggest::closest;
 use crate::tool::{ActionRun, Confirm, Include, Run, Tool};
+
+use super::sexp::{self, eval_constant, keyword_text, string_literal, symbol_text, Doc, Kind, Sexp, Span};
 
 pub(crate) const CODEC: TextCodec = TextCodec {
     detect,

@@ -20,12 +20,13 @@ use serde_json::Value;
 
 use crate::codec::TextCodec;
 use crate::error::Result;
-use crate::format::gptel::{self, Flavor};
 use crate::note::{Converted, NoteKind, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{inferred_type, lower, Dialect};
 use crate::tool::Tool;
+
+use super::gptel::{self, Flavor};
 
 pub(crate) const CODEC: TextCodec = TextCodec {
     detect,
