@@ -9,7 +9,6 @@
 pub(crate) mod shared;
 
 mod elisp;
-mod r;
 
 pub(crate) mod anthropic;
 pub(crate) mod bedrock;

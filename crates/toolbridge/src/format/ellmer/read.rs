@@ -5,7 +5,6 @@ use std::collections::HashSet;
 use serde_json::{json, Map, Number, Value};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::r::{self, Arg, Expr, ExprKind, Pos, Source, Tok};
 use crate::format::shared::check_schema_value;
 use crate::json::check_depth;
 use crate::json::describe;
@@ -16,6 +15,7 @@ use crate::options::ReadOptions;
 use crate::pointer::Pointer;
 use crate::tool::{ActionRun, Annotations, Run, Tool, HINTS};
 
+use super::r::{self, Arg, Expr, ExprKind, Pos, Source, Tok};
 use super::{
     fragment, refs_of, rewrite_refs, ANNOTATION_FORMALS, DEF_KEYS, ID, NAME_RULE, PLACEHOLDER_END,
     PLACEHOLDER_START,

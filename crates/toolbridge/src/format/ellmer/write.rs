@@ -5,7 +5,6 @@ use std::collections::HashSet;
 use serde_json::{json, Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::r::{self, RExpr, Source, Tok};
 use crate::format::shared::note_uncarried;
 use crate::format::toolbridge::with_annotation_defaults;
 use crate::json::describe;
@@ -15,6 +14,7 @@ use crate::options::{Format, WriteOptions};
 use crate::pointer::Pointer;
 use crate::tool::{Run, Tool, HINTS};
 
+use super::r::{self, RExpr, Source, Tok};
 use super::{
     fragment, refs_of, rewrite_refs, root_def_of, ANNOTATION_FORMALS, DEF_KEYS, ID, PLACEHOLDER_END,
     PLACEHOLDER_START,
