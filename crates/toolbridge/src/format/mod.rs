@@ -8,8 +8,7 @@
 
 pub(crate) mod shared;
 
-mod r;
-mod sexp;
+mod elisp;
 
 pub(crate) mod anthropic;
 pub(crate) mod bedrock;
@@ -17,8 +16,6 @@ pub(crate) mod cohere;
 pub(crate) mod ellmer;
 pub(crate) mod gemini;
 pub(crate) mod gemini_json;
-pub(crate) mod gptel;
-pub(crate) mod llm;
 pub(crate) mod mcp;
 pub(crate) mod mistral;
 pub(crate) mod ollama;
@@ -27,3 +24,5 @@ pub(crate) mod openai_responses;
 pub(crate) mod skydeck;
 pub(crate) mod syllable;
 pub(crate) mod toolbridge;
+
+pub(crate) use elisp::{gptel, llm};

@@ -78,9 +78,10 @@
 //!   `FALSE`) and `ignore` (the `type_ignore()` arguments, hidden from the
 //!   model but needed to match the function's formals).
 //!
-//! The R itself is read and printed by [`super::r`]; `read.rs` maps R calls to
-//! the canonical tool and `write.rs` maps it back.
+//! The R itself is read and printed by [`r`]; `read/` maps R calls to
+//! the canonical tool and `write/` maps it back.
 
+mod r;
 mod read;
 mod write;
 

@@ -1,25 +1,23 @@
 //! Reading: every `tool()` call in R source to a canonical tool.
+//!
+//! The argument types, ellmer's `type_*()` calls, are read in `types.rs`.
+
+mod types;
 
 use std::collections::HashSet;
 
 use serde_json::{json, Map, Number, Value};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::r::{self, Arg, Expr, ExprKind, Pos, Source, Tok};
 use crate::format::shared::check_schema_value;
-use crate::json::check_depth;
-use crate::json::describe;
-use crate::json::validate::check_schema;
 use crate::limits::Limits;
 use crate::note::{Converted, NoteKind, Notes};
 use crate::options::ReadOptions;
 use crate::pointer::Pointer;
 use crate::tool::{ActionRun, Annotations, Run, Tool, HINTS};
 
-use super::{
-    fragment, refs_of, rewrite_refs, ANNOTATION_FORMALS, DEF_KEYS, ID, NAME_RULE, PLACEHOLDER_END,
-    PLACEHOLDER_START,
-};
+use super::r::{self, Arg, Expr, ExprKind, Pos, Source, Tok};
+use super::{ANNOTATION_FORMALS, ID, NAME_RULE, PLACEHOLDER_END, PLACEHOLDER_START};
 
 const TOOL_FORMALS: [&str; 11] = [
     "fun",
@@ -34,8 +32,6 @@ const TOOL_FORMALS: [&str; 11] = [
     ".convert",
     ".annotations",
 ];
-const BASIC_FORMALS: [&str; 2] = ["description", "required"];
-const OBJECT_FORMALS: [&str; 4] = [".description", "...", ".required", ".additional_properties"];
 
 /// A `tool(` call found in the source.
 struct ToolCall {
@@ -464,349 +460,6 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// Reads a `type_*()` call: its schema and whether it is required. `rel`
-    /// is its place in the input schema, `rpath` its place in the R call (for
-    /// notes).
-    fn read_type(&mut self, expr: &Expr, rel: &Pointer, rpath: &Pointer) -> Result<(Value, bool)> {
-        let Some((function, open)) = expr.call_of(&["ellmer"]) else {
-            return Err(self.invalid(
-                expr.at,
-                format!(
-                    "an argument type must be a type_*() call, found {}",
-                    expr.describe()
-                ),
-            ));
-        };
-        let args = self.args(open)?;
-        match function {
-            "type_boolean" | "type_integer" | "type_number" | "type_string" => {
-                let matched = r::match_args(function, &BASIC_FORMALS, &args)?;
-                let mut schema = Map::new();
-                schema.insert("type".into(), json!(&function[5..]));
-                self.describe_into(&mut schema, matched.bound[0], function)?;
-                let required = self.flag(matched.bound[1], "required", function)?;
-                Ok((Value::Object(schema), required))
-            }
-            "type_enum" => {
-                let (formals, old) = self.order(&args, ["values", "description", "required"], |first, second| {
-                    matches!(first, ExprKind::Str(_) | ExprKind::Null)
-                        && second.is_some_and(|second| !matches!(second, ExprKind::Str(_) | ExprKind::Null))
-                })?;
-                let matched = r::match_args(function, &formals, &args)?;
-                let values_arg = matched.get(&formals, "values");
-                let Some(values_arg) = values_arg else {
-                    return Err(self.invalid(expr.at, "type_enum() needs its values"));
-                };
-                let values = self.enum_values(values_arg)?;
-                let mut schema = Map::new();
-                schema.insert("type".into(), json!("string"));
-                self.describe_into(&mut schema, matched.get(&formals, "description"), function)?;
-                schema.insert("enum".into(), Value::Array(values));
-                if old {
-                    self.old_order_note(rpath, expr.at, function);
-                }
-                let required = self.flag(matched.get(&formals, "required"), "required", function)?;
-                Ok((Value::Object(schema), required))
-            }
-            "type_array" => {
-                let (formals, old) = self.order(&args, ["items", "description", "required"], |first, second| {
-                    matches!(first, ExprKind::Str(_) | ExprKind::Null) && second.is_some()
-                })?;
-                let matched = r::match_args(function, &formals, &args)?;
-                let Some(items_arg) = matched.get(&formals, "items") else {
-                    return Err(self.invalid(expr.at, "type_array() needs the type of its items"));
-                };
-                let items_expr = self.value(items_arg)?;
-                let (items, _) = self.read_type(&items_expr, &rel.key("items"), &rpath.key("items"))?;
-                let mut schema = Map::new();
-                schema.insert("type".into(), json!("array"));
-                self.describe_into(&mut schema, matched.get(&formals, "description"), function)?;
-                schema.insert("items".into(), items);
-                if old {
-                    self.old_order_note(rpath, expr.at, function);
-                }
-                let required = self.flag(matched.get(&formals, "required"), "required", function)?;
-                Ok((Value::Object(schema), required))
-            }
-            "type_object" => {
-                let matched = r::match_args(function, &OBJECT_FORMALS, &args)?;
-                let mut schema = Map::new();
-                schema.insert("type".into(), json!("object"));
-                self.describe_into(&mut schema, matched.bound[0], function)?;
-                let mut properties = Map::new();
-                let mut required = Vec::new();
-                for arg in &matched.dots {
-                    let Some(name) = arg.name.as_deref() else {
-                        return Err(self.invalid(arg.at, "type_object(): every property needs a name"));
-                    };
-                    if properties.contains_key(name) {
-                        return Err(self.invalid(arg.at, format!("type_object(): the property `{name}` is given twice")));
-                    }
-                    let child = self.value(arg)?;
-                    let (child_schema, is_required) =
-                        self.read_type(&child, &rel.key("properties").key(name), &rpath.key(name))?;
-                    if is_required {
-                        required.push(Value::String(name.to_string()));
-                    }
-                    properties.insert(name.to_string(), child_schema);
-                }
-                schema.insert("properties".into(), Value::Object(properties));
-                if !required.is_empty() {
-                    schema.insert("required".into(), Value::Array(required));
-                }
-                if let Some(arg) = matched.bound[3] {
-                    let allowed = self.flag(Some(arg), ".additional_properties", function)?;
-                    schema.insert("additionalProperties".into(), Value::Bool(allowed));
-                }
-                let required = self.flag(matched.bound[2], ".required", function)?;
-                Ok((Value::Object(schema), required))
-            }
-            "type_from_schema" => {
-                let formals = ["text", "path"];
-                let matched = r::match_args(function, &formals, &args)?;
-                if let Some(path) = matched.bound[1] {
-                    return Err(self.invalid(
-                        path.at,
-                        "type_from_schema(path = …) reads a file, and toolbridge reads no files: put the JSON in \
-                         type_from_schema(text = '…')",
-                    ));
-                }
-                let Some(text_arg) = matched.bound[0] else {
-                    return Err(self.invalid(expr.at, "type_from_schema() needs text = '<JSON schema>'"));
-                };
-                let text_expr = self.value(text_arg)?;
-                let ExprKind::Str(text) = &text_expr.kind else {
-                    return Err(self.invalid(
-                        text_expr.at,
-                        format!("type_from_schema(text = …) must be a string, found {}", text_expr.describe()),
-                    ));
-                };
-                let schema = self.json_schema(text, text_expr.at)?;
-                self.from_schema.push(rel.clone());
-                Ok((schema, true))
-            }
-            "type_ignore" => Err(self.invalid(
-                expr.at,
-                "type_ignore() marks a tool argument; it cannot appear inside type_array() or type_object()",
-            )),
-            other => Err(self.invalid(
-                expr.at,
-                format!(
-                    "{other}() is not one of ellmer's types (type_boolean, type_integer, type_number, type_string, \
-                     type_enum, type_array, type_object, type_from_schema, type_ignore)"
-                ),
-            )),
-        }
-    }
-
-    /// The formals of `type_enum()`/`type_array()`: ≥ 0.3.0's order, or 0.2's
-    /// (description first) when `old_order(first, second)` says so for the
-    /// first two positional arguments and no name settles it.
-    fn order(
-        &self,
-        args: &[Arg],
-        current: [&'static str; 3],
-        old_order: impl Fn(&ExprKind, Option<&ExprKind>) -> bool,
-    ) -> Result<([&'static str; 3], bool)> {
-        let named_first = args.iter().any(|arg| {
-            arg.name.as_deref().is_some_and(|name| {
-                !name.is_empty() && (current[0].starts_with(name) || current[1].starts_with(name))
-            })
-        });
-        let positional: Vec<&Arg> = args.iter().filter(|arg| arg.name.is_none()).collect();
-        if named_first || positional.is_empty() {
-            return Ok((current, false));
-        }
-        let first = self.value(positional[0])?.kind;
-        let second = match positional.get(1) {
-            Some(arg) => Some(self.value(arg)?.kind),
-            None => None,
-        };
-        if old_order(&first, second.as_ref()) {
-            Ok(([current[1], current[0], current[2]], true))
-        } else {
-            Ok((current, false))
-        }
-    }
-
-    fn old_order_note(&mut self, rpath: &Pointer, at: Pos, function: &str) {
-        self.note(
-            NoteKind::Normalized {
-                field: function.to_string(),
-            },
-            rpath.clone(),
-            at,
-            format!("{function}() has its description first, as in ellmer 0.2; read in that order"),
-        );
-    }
-
-    fn describe_into(
-        &self,
-        schema: &mut Map<String, Value>,
-        arg: Option<&Arg>,
-        function: &str,
-    ) -> Result<()> {
-        let Some(arg) = arg else { return Ok(()) };
-        let expr = self.value(arg)?;
-        match expr.kind {
-            ExprKind::Str(text) => {
-                schema.insert("description".into(), Value::String(text));
-                Ok(())
-            }
-            ExprKind::Null => Ok(()),
-            _ => Err(self.invalid(
-                expr.at,
-                format!(
-                    "{function}(): the description must be a string or NULL, found {}",
-                    expr.describe()
-                ),
-            )),
-        }
-    }
-
-    fn flag(&self, arg: Option<&Arg>, what: &str, function: &str) -> Result<bool> {
-        let Some(arg) = arg else { return Ok(true) };
-        let expr = self.value(arg)?;
-        match expr.kind {
-            ExprKind::Bool(value) => Ok(value),
-            _ => Err(self.invalid(
-                expr.at,
-                format!(
-                    "{function}(): `{what}` must be TRUE or FALSE, found {}",
-                    expr.describe()
-                ),
-            )),
-        }
-    }
-
-    fn enum_values(&self, arg: &Arg) -> Result<Vec<Value>> {
-        let expr = self.value(arg)?;
-        let elements: Vec<Expr> = match (&expr.kind, expr.call_of(&["base"])) {
-            (ExprKind::Str(_), _) => vec![expr.clone()],
-            (_, Some(("c", open))) => {
-                let mut elements = Vec::new();
-                for element in self.args(open)? {
-                    if element.name.is_some() {
-                        return Err(self.invalid(element.at, "type_enum(): the values must not be named"));
-                    }
-                    elements.push(self.value(&element)?);
-                }
-                elements
-            }
-            _ => {
-                return Err(self.invalid(
-                    expr.at,
-                    format!(
-                        "type_enum(): the values must be c(\"a\", \"b\", …), found {}",
-                        expr.describe()
-                    ),
-                ))
-            }
-        };
-        if elements.is_empty() {
-            return Err(self.invalid(expr.at, "type_enum(): there must be at least one value"));
-        }
-        elements
-            .into_iter()
-            .map(|element| match element.kind {
-                ExprKind::Str(text) => Ok(Value::String(text)),
-                _ => Err(self.invalid(
-                    element.at,
-                    format!(
-                        "type_enum(): every value must be a string, found {}",
-                        element.describe()
-                    ),
-                )),
-            })
-            .collect()
-    }
-
-    fn json_schema(&self, text: &str, at: Pos) -> Result<Value> {
-        check_depth(text, self.limits.max_depth).map_err(|err| {
-            at.error(
-                ErrorKind::LimitExceeded,
-                format!("type_from_schema(): {}", err.detail()),
-            )
-        })?;
-        let value: Value = serde_json::from_str(text).map_err(|err| {
-            let (line, column) = (err.line(), err.column());
-            let detail = Error::from(err).detail().to_string();
-            at.error(
-                ErrorKind::InvalidJson,
-                format!("type_from_schema(): {detail} (JSON line {line}, column {column})"),
-            )
-        })?;
-        if !value.is_object() {
-            return Err(at.error(
-                ErrorKind::InvalidSchema,
-                format!(
-                    "type_from_schema() needs a JSON object, found {}",
-                    describe(&value)
-                ),
-            ));
-        }
-        check_schema(&value).map_err(|violation| {
-            at.error(
-                ErrorKind::InvalidSchema,
-                format!(
-                    "type_from_schema(): {} (at {} in its JSON)",
-                    violation.message, violation.at
-                ),
-            )
-        })?;
-        Ok(value)
-    }
-
-    /// Moves definitions that writing embedded in `type_from_schema()` values
-    /// back to the root, and their `$ref`s with them.
-    fn hoist_defs(&mut self, schema: &mut Value) {
-        for place in std::mem::take(&mut self.from_schema) {
-            for key in DEF_KEYS {
-                let prefix = format!("#{}/{key}/", fragment(&place));
-                let Some(node) = schema.pointer_mut(place.as_str()) else {
-                    continue;
-                };
-                let has_refs = refs_of(node)
-                    .iter()
-                    .any(|reference| reference.starts_with(&prefix));
-                let Some(defs) = node
-                    .get(key)
-                    .and_then(Value::as_object)
-                    .filter(|_| has_refs)
-                    .cloned()
-                else {
-                    continue;
-                };
-                let root_defs = schema.get(key).and_then(Value::as_object);
-                let mut moved_value = Value::Object(defs);
-                rewrite_refs(&mut moved_value, &prefix, &format!("#/{key}/"));
-                let clashes = moved_value.as_object().into_iter().flatten().any(|(name, def)| {
-                    root_defs
-                        .and_then(|root| root.get(name))
-                        .is_some_and(|existing| existing != def)
-                });
-                if clashes {
-                    continue;
-                }
-                let Some(node) = schema.pointer_mut(place.as_str()) else {
-                    continue;
-                };
-                if let Some(object) = node.as_object_mut() {
-                    object.shift_remove(key);
-                }
-                rewrite_refs(node, &prefix, &format!("#/{key}/"));
-                if let Value::Object(root) = schema {
-                    let target = root.entry(key).or_insert_with(|| Value::Object(Map::new()));
-                    if let (Value::Object(target), Value::Object(moved)) = (target, moved_value) {
-                        for (name, def) in moved {
-                            target.entry(name).or_insert(def);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     fn annotations(&mut self, arg: &Arg) -> Result<Option<Annotations>> {
         let expr = self.value(arg)?;
         let entries: Vec<(String, Arg)> = match (&expr.kind, expr.call_of(&["ellmer", "base"])) {
@@ -1033,54 +686,6 @@ mod tests {
             notes,
             ["`.description`, `.annotations`, argument types in `...` belong to ellmer's deprecated pre-0.3.0 tool() \
               form; read as the current form (line 2, column 15)"]
-        );
-    }
-
-    #[test]
-    fn reads_every_type_in_both_argument_orders() {
-        let text = r#"
-tool(function(a, b, c, d, e, f, g = NULL, h = NULL) NULL, "Every type.", arguments = list(
-  a = type_enum(c("x", "y"), "New order."),
-  b = type_enum("Old order.", c("x", "y")),
-  c = type_array(type_string("Item."), "New order."),
-  d = type_array("Old order.", type_boolean()),
-  e = ellmer::type_object(.description = NULL, p = type_number(), q = type_integer(required = F)),
-  f = type_enum(values = "one", desc = "Partial name."),
-  g = type_from_schema(text = '{"type": "string", "format": "date"}'),
-  h = type_string(NULL, FALSE)
-), name = "every_type", convert = FALSE)
-"#;
-        let converted = read_one(text).unwrap();
-        assert_eq!(
-            converted.value.to_value(),
-            json!({
-                "name": "every_type",
-                "description": "Every type.",
-                "inputSchema": {"type": "object", "properties": {
-                    "a": {"type": "string", "description": "New order.", "enum": ["x", "y"]},
-                    "b": {"type": "string", "description": "Old order.", "enum": ["x", "y"]},
-                    "c": {"type": "array", "description": "New order.", "items": {"type": "string", "description": "Item."}},
-                    "d": {"type": "array", "description": "Old order.", "items": {"type": "boolean"}},
-                    "e": {"type": "object", "properties": {"p": {"type": "number"}, "q": {"type": "integer"}}, "required": ["p"]},
-                    "f": {"type": "string", "description": "Partial name.", "enum": ["one"]},
-                    "g": {"type": "string", "format": "date"},
-                    "h": {"type": "string"}
-                }, "required": ["a", "b", "c", "d", "e", "f", "g"]},
-                "run": {"kind": "action", "handler": {"r": "function(a, b, c, d, e, f, g = NULL, h = NULL) NULL"}},
-                "vendor": {"ellmer": {"convert": false}}
-            })
-        );
-        let notes: Vec<String> = converted
-            .notes
-            .iter()
-            .map(|note| format!("{} {}", note.at, note.message))
-            .collect();
-        assert_eq!(
-            notes,
-            [
-                "/arguments/b type_enum() has its description first, as in ellmer 0.2; read in that order (line 4, column 7)",
-                "/arguments/d type_array() has its description first, as in ellmer 0.2; read in that order (line 6, column 7)",
-            ]
         );
     }
 

@@ -1,7 +1,7 @@
 //! `llm`: Emacs Lisp `(llm-make-tool …)` forms (llm.el 0.31).
 //!
 //! llm.el takes gptel's tool plist (its README says so), so reading and
-//! writing are gptel's ([`super::gptel`]) with three differences: the
+//! writing are gptel's ([`super`]) with three differences: the
 //! constructor is `llm-make-tool`; gptel's `:category`, `:confirm` and
 //! `:include` are read (llm.el accepts and ignores them, noted) but not
 //! written (a loss, noted); JSON `false` is written `:false`, which llm.el's
@@ -20,33 +20,36 @@ use serde_json::Value;
 
 use crate::codec::TextCodec;
 use crate::error::Result;
-use crate::format::gptel::{self, Flavor};
 use crate::note::{Converted, NoteKind, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
 use crate::schema::{inferred_type, lower, Dialect};
 use crate::tool::Tool;
 
+use super::read::read_as;
+use super::write::{is_escapable_symbol, write_as};
+use super::{first_head, join, Flavor};
+
 pub(crate) const CODEC: TextCodec = TextCodec {
     detect,
     read,
     write,
-    join: gptel::join,
+    join,
 };
 
 /// The keywords of an argument llm.el copies into the JSON it sends.
 const SENT: [&str; 5] = ["type", "description", "enum", "items", "properties"];
 
 fn detect(text: &str) -> bool {
-    gptel::first_head(text) == Some(Flavor::Llm)
+    first_head(text) == Some(Flavor::Llm)
 }
 
 fn read(text: &str, opts: &ReadOptions) -> Result<Vec<Result<Converted<Tool>>>> {
-    gptel::read_as(text, opts, Flavor::Llm)
+    read_as(text, opts, Flavor::Llm)
 }
 
 fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<String> {
-    let text = gptel::write_as(tool, opts, notes, Flavor::Llm)?;
+    let text = write_as(tool, opts, notes, Flavor::Llm)?;
     // The arguments as written: `$ref`s inlined (the gptel writer noted that).
     let written = lower(
         &tool.input_schema,
@@ -89,7 +92,7 @@ fn note_serialisation(input_schema: &Value, notes: &mut Notes) {
             .cloned()
             .or_else(|| inferred_type(schema).map(|inferred| Value::String(inferred.into())));
         match written_type.as_ref() {
-            Some(Value::String(name)) if gptel::is_escapable_symbol(name) => {}
+            Some(Value::String(name)) if is_escapable_symbol(name) => {}
             Some(Value::String(name)) => notes.push(
                 NoteKind::Unsupported {
                     keyword: "type".into(),

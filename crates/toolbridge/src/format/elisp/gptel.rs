@@ -1,0 +1,44 @@
+//! `gptel`: Emacs Lisp `(gptel-make-tool …)` forms (gptel 0.9.9).
+//!
+//! Reading and writing are shared with llm.el (the mapping is documented in
+//! [`super`]).
+//!
+//! What gptel does to the JSON it sends (gptel--parse-tools, documented in
+//! `reference/seeds.md` §1.3, so not noted per tool): it always sends
+//! `required` (`[]` when every argument is optional), gives object-typed
+//! arguments `required: []` when they have none; for OpenAI, Ollama and
+//! Bedrock it adds `additionalProperties: false` to the root and to
+//! object-typed arguments and sends a no-argument tool as `{"type": "object",
+//! "properties": {}}`; for Anthropic a no-argument tool is `{"type": "object",
+//! "properties": {}, "required": []}`; for Gemini it removes
+//! `additionalProperties` everywhere, removes `format` from top-level string
+//! arguments, and sends a no-argument tool with `parameters: null`.
+
+use crate::codec::TextCodec;
+use crate::error::Result;
+use crate::note::{Converted, Notes};
+use crate::options::{ReadOptions, WriteOptions};
+use crate::tool::Tool;
+
+use super::read::read_as;
+use super::write::write_as;
+use super::{first_head, join, Flavor};
+
+pub(crate) const CODEC: TextCodec = TextCodec {
+    detect,
+    read,
+    write,
+    join,
+};
+
+fn detect(text: &str) -> bool {
+    first_head(text) == Some(Flavor::Gptel)
+}
+
+fn read(text: &str, opts: &ReadOptions) -> Result<Vec<Result<Converted<Tool>>>> {
+    read_as(text, opts, Flavor::Gptel)
+}
+
+fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<String> {
+    write_as(tool, opts, notes, Flavor::Gptel)
+}

@@ -1,0 +1,914 @@
+//! Reading: every `(gptel-make-tool …)` and `(llm-make-tool …)` form in
+//! Emacs Lisp to a canonical tool.
+
+use serde_json::{json, Map, Value};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::shared::check_schema_value;
+use crate::note::{Converted, NoteKind, Notes};
+use crate::options::ReadOptions;
+use crate::pointer::Pointer;
+use crate::suggest::closest;
+use crate::tool::{ActionRun, Confirm, Include, Run, Tool};
+
+use super::sexp::{self, eval_constant, keyword_text, Kind, Sexp, Span};
+use super::{last_token, Flavor, GPTEL_ONLY, PLACEHOLDER_MESSAGE, SLOTS};
+
+/// Schema keywords whose value maps names to schemas.
+const SCHEMA_MAPS: [&str; 5] = [
+    "properties",
+    "$defs",
+    "definitions",
+    "patternProperties",
+    "dependentSchemas",
+];
+
+/// Schema keywords whose value is an array, so that `nil` there means `[]`.
+const ARRAY_KEYWORDS: [&str; 8] = [
+    "required",
+    "enum",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "prefixItems",
+    "examples",
+    "type",
+];
+
+/// Reads every `(gptel-make-tool …)` and `(llm-make-tool …)` form in `text`
+/// (both constructors take the same plist; `flavor` decides how slots only
+/// one of them has are treated and where unknown keys are kept).
+pub(crate) fn read_as(
+    text: &str,
+    opts: &ReadOptions,
+    flavor: Flavor,
+) -> Result<Vec<Result<Converted<Tool>>>> {
+    let forms = sexp::read_all(text, opts.limits.max_depth)?;
+    let mut found = Vec::new();
+    for form in &forms {
+        collect_tool_forms(form, &mut found);
+    }
+    if found.is_empty() {
+        return Err(Error::new(
+            ErrorKind::NotATool,
+            format!(
+                "found no ({} …) form (nor its {} twin) in the Emacs Lisp",
+                flavor.head(),
+                match flavor {
+                    Flavor::Gptel => Flavor::Llm.head(),
+                    Flavor::Llm => Flavor::Gptel.head(),
+                }
+            ),
+        ));
+    }
+    if found.len() > opts.limits.max_tools {
+        return Err(Error::new(
+            ErrorKind::LimitExceeded,
+            format!(
+                "the file holds {} tools; the limit is {}",
+                found.len(),
+                opts.limits.max_tools
+            ),
+        ));
+    }
+    Ok(found
+        .into_iter()
+        .enumerate()
+        .map(|(index, (head, form))| {
+            let mut reader = ToolReader {
+                text,
+                flavor,
+                notes: Notes::new(),
+            };
+            reader
+                .read_tool(form, head, Pointer::root().index(index))
+                .map(|tool| Converted {
+                    value: tool,
+                    notes: reader.notes.into_vec(),
+                })
+        })
+        .collect())
+}
+
+fn collect_tool_forms<'s>(form: &'s Sexp, found: &mut Vec<(Flavor, &'s Sexp)>) {
+    if let Kind::List(items) = &form.kind {
+        if let Some(flavor) = items.first().and_then(Sexp::symbol).and_then(Flavor::of_head) {
+            found.push((flavor, form));
+            return;
+        }
+    }
+    for child in form.children() {
+        collect_tool_forms(child, found);
+    }
+}
+
+/// Where a value sits, which decides what `nil` means there.
+#[derive(Clone, Copy)]
+enum Place<'k> {
+    /// The value of a plist keyword.
+    Key(&'k str),
+    /// A schema in a map of schemas (a property's schema).
+    Schema,
+    /// An element of a vector or list.
+    Element,
+}
+
+struct ToolReader<'t> {
+    text: &'t str,
+    flavor: Flavor,
+    notes: Notes,
+}
+
+/// One `:key value` pair of a plist, with the key as written.
+struct Pair<'s> {
+    key: String,
+    value: &'s Sexp,
+}
+
+impl<'t> ToolReader<'t> {
+    fn source(&self, span: Span) -> &'t str {
+        &self.text[span.start..span.end]
+    }
+
+    fn position(&self, span: Span) -> (usize, usize) {
+        sexp::line_column(self.text, span.start)
+    }
+
+    fn note(&mut self, kind: NoteKind, at: Pointer, span: Span, message: impl Into<String>) {
+        let (line, column) = self.position(span);
+        self.notes.push(
+            kind,
+            at,
+            format!("{} (line {line}, column {column})", message.into()),
+        );
+    }
+
+    fn fail(&self, at: Pointer, span: Span, detail: impl Into<String>) -> Error {
+        let (line, column) = self.position(span);
+        Error::new(ErrorKind::InvalidTool, detail)
+            .at(at)
+            .with_position(line, column)
+    }
+
+    /// The keyword/value pairs of a plist; a repeated key keeps its first
+    /// value (as `plist-get`, `&key` and `json-serialize` do), with a note.
+    fn plist<'s>(&mut self, items: &'s [Sexp], at: &Pointer, what: &str) -> Result<Vec<Pair<'s>>> {
+        let mut pairs: Vec<Pair<'s>> = Vec::new();
+        let mut chunks = items.chunks(2);
+        for chunk in chunks.by_ref() {
+            let key_form = &chunk[0];
+            let Some(key) = key_form.keyword() else {
+                return Err(self.fail(
+                    at.clone(),
+                    key_form.span,
+                    format!(
+                        "{what} must be a plist of :keyword value pairs; found {} where a keyword belongs",
+                        key_form.describe()
+                    ),
+                ));
+            };
+            let Some(value) = chunk.get(1) else {
+                return Err(self.fail(
+                    at.key(key),
+                    key_form.span,
+                    format!("{} has no value in {what}", keyword_text(key)),
+                ));
+            };
+            if pairs.iter().any(|pair| pair.key == key) {
+                self.note(
+                    NoteKind::Dropped {
+                        keyword: key.to_string(),
+                    },
+                    at.key(key),
+                    key_form.span,
+                    format!(
+                        "{} appears twice in {what}; the first value counts, as in Emacs",
+                        keyword_text(key)
+                    ),
+                );
+                continue;
+            }
+            pairs.push(Pair {
+                key: key.to_string(),
+                value,
+            });
+        }
+        Ok(pairs)
+    }
+
+    fn constant(&self, value: &Sexp, at: &Pointer) -> Result<Sexp> {
+        eval_constant(value).map_err(|refused| self.fail(at.clone(), refused.span, refused.detail))
+    }
+
+    fn read_tool(&mut self, form: &Sexp, head: Flavor, base: Pointer) -> Result<Tool> {
+        let Kind::List(items) = &form.kind else {
+            unreachable!("tool forms are lists");
+        };
+        if head != self.flavor {
+            self.note(
+                NoteKind::Normalized { field: "form".into() },
+                base.clone(),
+                form.span,
+                format!(
+                    "read a ({} …) form as {}; both take the same plist",
+                    head.head(),
+                    self.flavor.format().id()
+                ),
+            );
+        }
+        let what = format!("({} …)", head.head());
+        let pairs = self.plist(&items[1..], &base, &what)?;
+        let slot = |name: &str| pairs.iter().find(|pair| pair.key == name).map(|pair| pair.value);
+
+        let Some(name_form) = slot("name") else {
+            return Err(self.fail(base.key("name"), form.span, format!("{what} has no :name")));
+        };
+        let name = match self.constant(name_form, &base.key("name"))?.kind {
+            Kind::Str(name) => name,
+            _ => {
+                return Err(self.fail(
+                    base.key("name"),
+                    name_form.span,
+                    format!(":name must be a string, found {}", name_form.describe()),
+                ))
+            }
+        };
+
+        let schema = match slot("args") {
+            Some(args) => self.read_args(args, &base.key("args"))?,
+            None => json!({"type": "object", "properties": {}}),
+        };
+        let schema_at = base.key("args");
+        let mut schema_notes = Notes::new();
+        let schema = check_schema_value(&schema, &schema_at, &mut schema_notes).map_err(|err| {
+            let at = Self::schema_pointer(&schema, err.pointer(), &schema_at);
+            let span = slot("args").map_or(form.span, |args| args.span);
+            let (line, column) = self.position(span);
+            Error::new(err.kind(), err.detail())
+                .at(at)
+                .with_position(line, column)
+        })?;
+        self.notes.extend(schema_notes);
+
+        let mut tool = Tool::new(name, schema);
+        if let Some(value) = slot("description") {
+            let at = base.key("description");
+            let evaluated = self.constant(value, &at)?;
+            match &evaluated.kind {
+                Kind::Str(text) => tool.description = Some(text.clone()),
+                _ if evaluated.is_nil() => {}
+                _ => {
+                    return Err(self.fail(
+                        at,
+                        value.span,
+                        format!(":description must be a string, found {}", value.describe()),
+                    ))
+                }
+            }
+        }
+        if let Some(value) = slot("function") {
+            tool.run = self.read_function(value, &base.key("function"));
+        }
+        if let Some(value) = slot("async") {
+            tool.is_async = Some(self.read_flag(value, &base.key("async"), "async")?);
+        }
+        for gptel_slot in GPTEL_ONLY {
+            if let Some(value) = slot(gptel_slot) {
+                let at = base.key(gptel_slot);
+                match gptel_slot {
+                    "category" => tool.category = self.read_category(value, &at)?,
+                    "confirm" => tool.confirm = Some(self.read_confirm(value)),
+                    _ => tool.include = Some(self.read_include(value, &at)?),
+                }
+                if self.flavor == Flavor::Llm {
+                    self.note(
+                        NoteKind::Kept {
+                            key: gptel_slot.into(),
+                        },
+                        at,
+                        value.span,
+                        format!("llm.el ignores :{gptel_slot}, a gptel slot; kept"),
+                    );
+                }
+            }
+        }
+        let mut vendor = Map::new();
+        for pair in &pairs {
+            if SLOTS.contains(&pair.key.as_str()) {
+                continue;
+            }
+            let hint = match closest(&pair.key, SLOTS) {
+                Some(near) => format!("; did you mean :{near}?"),
+                None => String::new(),
+            };
+            self.note(
+                NoteKind::Kept {
+                    key: pair.key.clone(),
+                },
+                base.key(&pair.key),
+                pair.value.span,
+                format!(
+                    "{} is not a {} slot ({} ignores it); kept as source text in vendor.{}{hint}",
+                    keyword_text(&pair.key),
+                    self.flavor.head(),
+                    self.flavor.package(),
+                    self.flavor.format().id()
+                ),
+            );
+            vendor.insert(
+                pair.key.clone(),
+                Value::String(self.source(pair.value.span).to_string()),
+            );
+        }
+        tool.set_vendor_fields(self.flavor.format().id(), vendor);
+        Ok(tool)
+    }
+
+    /// Maps a pointer into the built input schema back to the argument plists
+    /// (`/properties/unit/enum` → `/args/1/enum`).
+    fn schema_pointer(schema: &Value, inner: &Pointer, schema_at: &Pointer) -> Pointer {
+        let tokens: Vec<String> = inner.tokens().skip(schema_at.tokens().count()).collect();
+        let mut at = schema_at.clone();
+        let mut rest = tokens.as_slice();
+        if let [first, name, tail @ ..] = rest {
+            let index = schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .and_then(|properties| properties.keys().position(|key| key == name));
+            if let (true, Some(index)) = (first == "properties", index) {
+                at = at.index(index);
+                rest = tail;
+            }
+        }
+        for token in rest {
+            at = at.key(token);
+        }
+        at
+    }
+
+    fn read_flag(&mut self, value: &Sexp, at: &Pointer, slot: &str) -> Result<bool> {
+        let evaluated = self.constant(value, at)?;
+        if evaluated.is_t() {
+            Ok(true)
+        } else if evaluated.is_nil() {
+            Ok(false)
+        } else {
+            Err(self.fail(
+                at.clone(),
+                value.span,
+                format!(":{slot} must be t or nil, found {}", value.describe()),
+            ))
+        }
+    }
+
+    fn read_category(&mut self, value: &Sexp, at: &Pointer) -> Result<Option<String>> {
+        let evaluated = self.constant(value, at)?;
+        match evaluated.kind {
+            Kind::Str(text) => Ok(Some(text)),
+            _ if evaluated.is_nil() => Ok(None),
+            _ => Err(self.fail(
+                at.clone(),
+                value.span,
+                format!(":category must be a string, found {}", value.describe()),
+            )),
+        }
+    }
+
+    fn read_confirm(&mut self, value: &Sexp) -> Confirm {
+        if value.is_t() {
+            Confirm::Always(true)
+        } else if value.is_nil() {
+            Confirm::Always(false)
+        } else {
+            let mut code = indexmap::IndexMap::new();
+            code.insert("elisp".to_string(), self.source(value.span).to_string());
+            Confirm::When(code)
+        }
+    }
+
+    fn read_include(&mut self, value: &Sexp, at: &Pointer) -> Result<Include> {
+        if value.is_t() {
+            return Ok(Include::All);
+        }
+        if value.is_nil() {
+            return Ok(Include::None);
+        }
+        if value.unquoted().and_then(Sexp::symbol) == Some("call") {
+            return Ok(Include::Call);
+        }
+        if value.symbol() == Some("call") {
+            self.note(
+                NoteKind::Normalized {
+                    field: "include".into(),
+                },
+                at.clone(),
+                value.span,
+                ":include call refers to a variable named call (the value is evaluated); read as 'call",
+            );
+            return Ok(Include::Call);
+        }
+        Err(self.fail(
+            at.clone(),
+            value.span,
+            format!(":include must be t, 'call or nil, found {}", value.describe()),
+        ))
+    }
+
+    fn read_function(&mut self, value: &Sexp, at: &Pointer) -> Option<Run> {
+        if value.is_nil() {
+            return None;
+        }
+        if is_placeholder(value) {
+            self.note(
+                NoteKind::Placeholder { field: "function".into() },
+                at.clone(),
+                value.span,
+                "the placeholder toolbridge writes for a tool without an Emacs Lisp function; read as no handler",
+            );
+            return None;
+        }
+        let mut handler = indexmap::IndexMap::new();
+        handler.insert("elisp".to_string(), self.source(value.span).to_string());
+        Some(Run::Action(ActionRun {
+            handler: Some(handler),
+        }))
+    }
+
+    fn read_args(&mut self, value: &Sexp, at: &Pointer) -> Result<Value> {
+        let evaluated = self.constant(value, at)?;
+        let Some(args) = evaluated.list() else {
+            return Err(self.fail(
+                at.clone(),
+                value.span,
+                format!(
+                    ":args must be a list of argument plists, found {}",
+                    evaluated.describe()
+                ),
+            ));
+        };
+        if args.first().is_some_and(|first| first.keyword().is_some()) {
+            return Err(self.fail(
+                at.clone(),
+                value.span,
+                ":args holds one plist, not a list of them; write (list '(:name …)) or '((:name …))",
+            ));
+        }
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        for (index, arg) in args.iter().enumerate() {
+            let arg_at = at.index(index);
+            let Some(items) = arg.list() else {
+                return Err(self.fail(
+                    arg_at,
+                    arg.span,
+                    format!(
+                        "each argument must be a plist (:name … :type …), found {}",
+                        arg.describe()
+                    ),
+                ));
+            };
+            let what = format!("argument {}", index + 1);
+            let pairs = self.plist(items, &arg_at, &what)?;
+            let Some(name_pair) = pairs.iter().find(|pair| pair.key == "name") else {
+                return Err(self.fail(arg_at.key("name"), arg.span, format!("{what} has no :name")));
+            };
+            let name = match &name_pair.value.kind {
+                Kind::Str(name) => name.clone(),
+                _ => match name_pair.value.keyword() {
+                    Some(keyword) => keyword.to_string(),
+                    None => {
+                        return Err(self.fail(
+                            arg_at.key("name"),
+                            name_pair.value.span,
+                            format!(
+                                "an argument's :name must be a string, found {}",
+                                name_pair.value.describe()
+                            ),
+                        ))
+                    }
+                },
+            };
+            let is_object = pairs.iter().any(|pair| {
+                pair.key == "type"
+                    && matches!(&pair.value.kind, Kind::Symbol(t) | Kind::Str(t) if t == "object")
+            });
+            let mut optional = false;
+            let mut schema = Map::new();
+            for pair in &pairs {
+                let key_at = arg_at.key(&pair.key);
+                match pair.key.as_str() {
+                    "name" => {}
+                    "optional" => {
+                        optional = !pair.value.is_nil();
+                        if optional && !pair.value.is_t() {
+                            self.note(
+                                NoteKind::Coerced {
+                                    from: pair.value.describe(),
+                                    to: "true".into(),
+                                },
+                                key_at,
+                                pair.value.span,
+                                format!(
+                                    ":optional is a flag: {} is not nil, so the argument is optional",
+                                    pair.value.describe()
+                                ),
+                            );
+                        }
+                    }
+                    "required" if pair.value.is_t() || (pair.value.is_nil() && !is_object) => {
+                        self.note(
+                            NoteKind::Dropped { keyword: "required".into() },
+                            key_at,
+                            pair.value.span,
+                            "a per-argument :required flag is an old llm.el marker that llm.el ignores (gptel would send it as is); arguments are required unless :optional t",
+                        );
+                    }
+                    key => {
+                        let value = self.datum_json(pair.value, &key_at, Place::Key(key))?;
+                        if key.ends_with(':') && key.len() > 1 {
+                            self.note_typo(key, &key_at, pair.value.span);
+                        }
+                        schema.insert(key.to_string(), value);
+                    }
+                }
+            }
+            if properties.contains_key(&name) {
+                return Err(self.fail(
+                    arg_at.key("name"),
+                    name_pair.value.span,
+                    format!("two arguments are named {name:?}"),
+                ));
+            }
+            if !optional {
+                required.push(Value::String(name.clone()));
+            }
+            properties.insert(name, Value::Object(schema));
+        }
+        let mut schema = Map::new();
+        schema.insert("type".into(), Value::String("object".into()));
+        schema.insert("properties".into(), Value::Object(properties));
+        if !required.is_empty() {
+            schema.insert("required".into(), Value::Array(required));
+        }
+        Ok(Value::Object(schema))
+    }
+
+    fn note_typo(&mut self, key: &str, at: &Pointer, span: Span) {
+        let trimmed = key.trim_end_matches(':');
+        self.note(
+            NoteKind::Kept { key: key.into() },
+            at.clone(),
+            span,
+            format!(
+                "the keyword :{key} ends in a colon, so the JSON key is {key:?}; it looks like a typo of {trimmed:?} (kept as written, as gptel sends it)"
+            ),
+        );
+    }
+
+    /// A value as JSON, the way `json-serialize` sends it (with the readings
+    /// of `nil` described in the module docs).
+    fn datum_json(&mut self, datum: &Sexp, at: &Pointer, place: Place<'_>) -> Result<Value> {
+        let fail_json = |this: &Self, what: &str| {
+            this.fail(
+                at.clone(),
+                datum.span,
+                format!("{} cannot be sent as JSON{what}", datum.describe()),
+            )
+        };
+        match &datum.kind {
+            Kind::Str(text) => Ok(Value::String(text.clone())),
+            Kind::Integer(value) => Ok(Value::from(*value)),
+            Kind::BigInteger(digits) => Err(self.fail(
+                at.clone(),
+                datum.span,
+                format!("the integer {digits} is beyond 64 bits; json-serialize cannot send it"),
+            )),
+            Kind::Float(value) => serde_json::Number::from_f64(*value)
+                .map(Value::Number)
+                .ok_or_else(|| fail_json(self, " (JSON has no infinity or NaN)")),
+            Kind::Symbol(name) => Ok(match name.as_str() {
+                "t" => Value::Bool(true),
+                "nil" => self.nil_value(at, datum.span, place),
+                ":json-false" => Value::Bool(false),
+                ":false" => {
+                    if self.flavor == Flavor::Gptel {
+                        self.note(
+                            NoteKind::Normalized { field: "false".into() },
+                            at.clone(),
+                            datum.span,
+                            "gptel sends false as :json-false; its json-serialize fails on :false; read as false",
+                        );
+                    }
+                    Value::Bool(false)
+                }
+                ":null" => Value::Null,
+                other => Value::String(other.to_string()),
+            }),
+            Kind::List(items) if items.is_empty() => Ok(self.nil_value(at, datum.span, place)),
+            Kind::Quote(inner) => {
+                self.note_inner_quote(inner, at, datum.span);
+                self.datum_json(inner, at, place)
+            }
+            Kind::List(items) => {
+                if let Some(inner) = datum.unquoted() {
+                    self.note_inner_quote(inner, at, datum.span);
+                    return self.datum_json(inner, at, place);
+                }
+                if items.len() % 2 == 0 && items.iter().step_by(2).all(|key| key.keyword().is_some()) {
+                    let parent = match place {
+                        Place::Key(key) => Some(key),
+                        _ => None,
+                    };
+                    return self.plist_object(items, at, parent);
+                }
+                if items.iter().all(|item| matches!(&item.kind, Kind::Dotted(head, _) if head.len() == 1 && head[0].symbol().is_some())) {
+                    let mut object = Map::new();
+                    for item in items {
+                        let Kind::Dotted(head, tail) = &item.kind else { continue };
+                        let key = head[0].symbol().unwrap_or_default();
+                        let key = key.strip_prefix(':').unwrap_or(key).to_string();
+                        if !object.contains_key(&key) {
+                            let value = self.datum_json(tail, &at.key(&key), Place::Key(&key))?;
+                            object.insert(key, value);
+                        }
+                    }
+                    return Ok(Value::Object(object));
+                }
+                self.note(
+                    NoteKind::Normalized { field: last_token(at) },
+                    at.clone(),
+                    datum.span,
+                    "a list where a vector belongs: json-serialize cannot send a list that is not a plist; read as an array (write [ … ])",
+                );
+                let mut array = Vec::with_capacity(items.len());
+                for (index, item) in items.iter().enumerate() {
+                    array.push(self.datum_json(item, &at.index(index), Place::Element)?);
+                }
+                Ok(Value::Array(array))
+            }
+            Kind::Vector(items) => {
+                let mut array = Vec::with_capacity(items.len());
+                for (index, item) in items.iter().enumerate() {
+                    array.push(self.datum_json(item, &at.index(index), Place::Element)?);
+                }
+                Ok(Value::Array(array))
+            }
+            _ => Err(fail_json(self, "")),
+        }
+    }
+
+    fn plist_object(&mut self, items: &[Sexp], at: &Pointer, parent: Option<&str>) -> Result<Value> {
+        let pairs = self.plist(items, at, "a plist")?;
+        let children_are_schemas = parent.is_some_and(|key| SCHEMA_MAPS.contains(&key));
+        let mut object = Map::new();
+        for pair in pairs {
+            let key_at = at.key(&pair.key);
+            let place = if children_are_schemas {
+                Place::Schema
+            } else {
+                Place::Key(&pair.key)
+            };
+            let value = self.datum_json(pair.value, &key_at, place)?;
+            if !children_are_schemas && pair.key.ends_with(':') && pair.key.len() > 1 {
+                self.note_typo(&pair.key, &key_at, pair.value.span);
+            }
+            object.insert(pair.key.clone(), value);
+        }
+        Ok(Value::Object(object))
+    }
+
+    fn note_inner_quote(&mut self, inner: &Sexp, at: &Pointer, span: Span) {
+        self.note(
+            NoteKind::Normalized { field: last_token(at) },
+            at.clone(),
+            span,
+            format!(
+                "a quote inside quoted data is the list (quote {}), which gptel cannot send (gptel issue #1059); read as {}",
+                self.source(inner.span),
+                self.source(inner.span)
+            ),
+        );
+    }
+
+    fn nil_value(&mut self, at: &Pointer, span: Span, place: Place<'_>) -> Value {
+        match place {
+            Place::Schema => Value::Object(Map::new()),
+            Place::Key(key) if SCHEMA_MAPS.contains(&key) => Value::Object(Map::new()),
+            Place::Key(key) if ARRAY_KEYWORDS.contains(&key) => {
+                self.note(
+                    NoteKind::Normalized { field: key.into() },
+                    at.clone(),
+                    span,
+                    format!(":{key} nil is an empty list; json-serialize would send it as {{}}; read as []"),
+                );
+                Value::Array(Vec::new())
+            }
+            _ => {
+                let llm = match self.flavor {
+                    Flavor::Llm => " (llm.el sends nil inside :items and :properties as null)",
+                    Flavor::Gptel => "",
+                };
+                self.note(
+                    NoteKind::Coerced {
+                        from: "nil".into(),
+                        to: "object".into(),
+                    },
+                    at.clone(),
+                    span,
+                    format!(
+                        "nil is the empty plist, which json-serialize sends as {{}}{llm}; read as {{}}; write :null for null or :json-false for false"
+                    ),
+                );
+                Value::Object(Map::new())
+            }
+        }
+    }
+}
+
+/// True for the placeholder function [`write_as`](super::write::write_as)
+/// writes for a tool without an Emacs Lisp handler.
+fn is_placeholder(form: &Sexp) -> bool {
+    let Some([params, body]) = form.call_of("lambda") else {
+        return false;
+    };
+    let params_ok = matches!(params.list(), Some([rest, ignored])
+        if rest.symbol() == Some("&rest") && ignored.symbol() == Some("_"));
+    let body_ok = matches!(body.call_of("error"), Some([message, name])
+        if message.kind == Kind::Str(PLACEHOLDER_MESSAGE.into()) && matches!(name.kind, Kind::Str(_)));
+    params_ok && body_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+    use serde_json::json;
+
+    fn read_tools(text: &str) -> Vec<Result<Converted<Tool>>> {
+        read_as(text, &ReadOptions::default(), Flavor::Gptel).unwrap()
+    }
+
+    fn read_one(text: &str) -> (Value, Vec<String>) {
+        let mut tools = read_tools(text);
+        assert_eq!(tools.len(), 1);
+        let converted = tools.remove(0).unwrap_or_else(|err| panic!("{err}"));
+        let notes = converted
+            .notes
+            .iter()
+            .map(|note| format!("{} {}: {}", note.level, note.at, note.message))
+            .collect();
+        (converted.value.to_value(), notes)
+    }
+
+    fn error_of(text: &str) -> String {
+        let mut tools = read_tools(text);
+        tools.remove(0).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn reads_the_weather_seed() {
+        let text = r#"(gptel-make-tool :function (lambda (location unit) (url-retrieve-synchronously (format "api.weather.com/..." location unit))) :name "get_weather" :description "Get the current weather in a given location" :args (list '(:name "location" :type string :description "The city and state, e.g. San Francisco, CA") '(:name "unit" :type string :enum ["celsius" "farenheit"] :description "The unit of temperature, either 'celsius' or 'fahrenheit'" :optional t)))"#;
+        let (tool, notes) = read_one(text);
+        assert_eq!(
+            tool,
+            json!({
+                "name": "get_weather",
+                "description": "Get the current weather in a given location",
+                "inputSchema": {"type": "object", "properties": {
+                    "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+                    "unit": {"type": "string", "enum": ["celsius", "farenheit"],
+                        "description": "The unit of temperature, either 'celsius' or 'fahrenheit'"}
+                }, "required": ["location"]},
+                "run": {"kind": "action", "handler": {"elisp":
+                    "(lambda (location unit) (url-retrieve-synchronously (format \"api.weather.com/...\" location unit)))"}}
+            })
+        );
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn reader_table() {
+        let cases: &[(&str, Value)] = &[
+            (
+                "(gptel-make-tool :name \"ping\" :function #'ignore :description \"d\" :args nil)",
+                json!({"name": "ping", "description": "d", "inputSchema": {"type": "object", "properties": {}},
+                    "run": {"kind": "action", "handler": {"elisp": "#'ignore"}}}),
+            ),
+            (
+                "(gptel-make-tool :name \"a\" :args '((:name \"x\" :type integer :minimum 1 :maximum 9.5 :default :null :deprecated :json-false :readOnly t)) :async t :category \"c\" :confirm nil :include 'call)",
+                json!({"name": "a", "inputSchema": {"type": "object", "properties": {"x": {"type": "integer",
+                    "minimum": 1, "maximum": 9.5, "default": null, "deprecated": false, "readOnly": true}},
+                    "required": ["x"]}, "async": true, "confirm": false, "include": "call", "category": "c"}),
+            ),
+            (
+                "(gptel-make-tool :name \"o\" :function 'my-fn :confirm (lambda (p) (string-prefix-p \"/\" p)) :include nil :args `((:name \"opts\" :type object :properties (:a (:type number) :b (:type string :format \"date-time\")) :required [\"a\"] :optional t)))",
+                json!({"name": "o", "inputSchema": {"type": "object", "properties": {"opts": {"type": "object",
+                    "properties": {"a": {"type": "number"}, "b": {"type": "string", "format": "date-time"}},
+                    "required": ["a"]}}}, "confirm": {"elisp": "(lambda (p) (string-prefix-p \"/\" p))"},
+                    "include": "none", "run": {"kind": "action", "handler": {"elisp": "'my-fn"}}}),
+            ),
+            (
+                "(gptel-make-tool :name \"v\" :args (list (list :name \"tags\" :type 'array :items '(:type string :enum [\"a\" \"b\"])) '(:name \"u\" :type [\"string\" \"null\"] :anyOf [(:type \"string\") (:type \"null\")])))",
+                json!({"name": "v", "inputSchema": {"type": "object", "properties": {
+                    "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}},
+                    "u": {"type": ["string", "null"], "anyOf": [{"type": "string"}, {"type": "null"}]}},
+                    "required": ["tags", "u"]}}),
+            ),
+            (
+                "(gptel-make-tool :name \"w\" :description (concat \"a\" \"b\") :function (lambda (&rest _) (error \"toolbridge: tool %s has no Emacs Lisp function; define one\" \"w\")) :extra-slot (foo 1))",
+                json!({"name": "w", "description": "ab", "inputSchema": {"type": "object", "properties": {}},
+                    "vendor": {"gptel": {"extra-slot": "(foo 1)"}}}),
+            ),
+        ];
+        for (text, expected) in cases {
+            let (tool, _) = read_one(text);
+            assert_eq!(&tool, expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn reader_notes_say_what_and_where() {
+        let text = "(gptel-make-tool :name \"n\"\n  :args '((:name \"x\" :type 'string :description: \"typo\" :default nil :enum nil\n            :required t :optional :json-false))\n  :descripton \"oops\")";
+        let (tool, notes) = read_one(text);
+        assert_eq!(
+            tool["inputSchema"],
+            json!({"type": "object", "properties": {"x": {"type": "string", "description:": "typo", "default": {}, "enum": []}}})
+        );
+        assert_eq!(
+            notes,
+            [
+                "info /0/args/0/type: a quote inside quoted data is the list (quote string), which gptel cannot send (gptel issue #1059); read as string (line 2, column 28)",
+                "info /0/args/0/description:: the keyword :description: ends in a colon, so the JSON key is \"description:\"; it looks like a typo of \"description\" (kept as written, as gptel sends it) (line 2, column 50)",
+                "change /0/args/0/default: nil is the empty plist, which json-serialize sends as {}; read as {}; write :null for null or :json-false for false (line 2, column 66)",
+                "info /0/args/0/enum: :enum nil is an empty list; json-serialize would send it as {}; read as [] (line 2, column 76)",
+                "loss /0/args/0/required: a per-argument :required flag is an old llm.el marker that llm.el ignores (gptel would send it as is); arguments are required unless :optional t (line 3, column 23)",
+                "change /0/args/0/optional: :optional is a flag: the keyword :json-false is not nil, so the argument is optional (line 3, column 35)",
+                "info /0/descripton: :descripton is not a gptel-make-tool slot (gptel ignores it); kept as source text in vendor.gptel; did you mean :description? (line 4, column 15)",
+            ]
+        );
+    }
+
+    #[test]
+    fn tool_errors_have_line_and_column() {
+        let cases: &[(&str, &str)] = &[
+            ("(gptel-make-tool :name 5)", "invalid tool: :name must be a string, found an integer (at /0/name, line 1, column 24)"),
+            ("(gptel-make-tool :description \"x\")", "invalid tool: (gptel-make-tool …) has no :name (at /0/name, line 1, column 1)"),
+            ("(gptel-make-tool :name \"a\"\n :args \"x\")", "invalid tool: :args must be a list of argument plists, found a string (at /0/args, line 2, column 8)"),
+            ("(gptel-make-tool :name \"a\" :args '((:type string)))", "invalid tool: argument 1 has no :name (at /0/args/0/name, line 1, column 36)"),
+            ("(gptel-make-tool :name \"a\" :args my-args)", "invalid tool: my-args is a variable; toolbridge does not evaluate Emacs Lisp, so write the value itself (quote a symbol: 'my-args) (at /0/args, line 1, column 34)"),
+            ("(gptel-make-tool :name \"a\" :args '(:name \"x\"))", "invalid tool: :args holds one plist, not a list of them; write (list '(:name …)) or '((:name …)) (at /0/args, line 1, column 34)"),
+            ("(gptel-make-tool :name \"a\" :args '((:name \"x\") (:name \"x\")))", "invalid tool: two arguments are named \"x\" (at /0/args/1/name, line 1, column 55)"),
+            ("(gptel-make-tool :name \"a\" :async 1)", "invalid tool: :async must be t or nil, found an integer (at /0/async, line 1, column 35)"),
+            ("(gptel-make-tool :name \"a\" :include 'all)", "invalid tool: :include must be t, 'call or nil, found a quoted form (at /0/include, line 1, column 37)"),
+            ("(gptel-make-tool :name \"a\" :args '((:name \"x\" :type)))", "invalid tool: :type has no value in argument 1 (at /0/args/0/type, line 1, column 47)"),
+            ("(gptel-make-tool :name \"a\" \"stray\")", "invalid tool: (gptel-make-tool …) must be a plist of :keyword value pairs; found a string where a keyword belongs (at /0, line 1, column 28)"),
+            ("(gptel-make-tool :name \"a\" :args '((:name \"x\" :type 1.0e+INF)))", "invalid tool: a float cannot be sent as JSON (JSON has no infinity or NaN) (at /0/args/0/type, line 1, column 53)"),
+            ("(gptel-make-tool :name \"a\" :args '((:name \"x\" :type string :minLength -1)))", "invalid schema: -1 is less than the minimum of 0 (at /0/args/0/minLength, line 1, column 34)"),
+        ];
+        for (text, message) in cases {
+            assert_eq!(error_of(text), *message, "{text}");
+        }
+    }
+
+    #[test]
+    fn one_bad_tool_does_not_fail_the_others() {
+        let text = "(setq my-tools (list (gptel-make-tool :name \"a\") (gptel-make-tool :name 5) (gptel-make-tool :name \"c\")))";
+        let tools = read_tools(text);
+        assert_eq!(tools.len(), 3);
+        assert!(tools[0].is_ok() && tools[1].is_err() && tools[2].is_ok());
+        let err = read_as(
+            "(gptel-make-tool :name \"a\"",
+            &ReadOptions::default(),
+            Flavor::Gptel,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Emacs Lisp syntax error: unterminated list: this ( is never closed (line 1, column 1)"
+        );
+        let err = read_as(";; nothing\n(setq x 1)", &ReadOptions::default(), Flavor::Gptel).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotATool);
+    }
+
+    #[test]
+    fn limits_are_enforced() {
+        let opts = ReadOptions::default().with_limits(Limits::default().with_max_tools(1));
+        let err = read_as(
+            "(gptel-make-tool :name \"a\") (gptel-make-tool :name \"b\")",
+            &opts,
+            Flavor::Gptel,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "limit exceeded: the file holds 2 tools; the limit is 1"
+        );
+        let deep = format!(
+            "(gptel-make-tool :name \"a\" :args '((:name \"x\" :default {}{})))",
+            "(:a ".repeat(200),
+            ")".repeat(200)
+        );
+        let err = read_as(&deep, &ReadOptions::default(), Flavor::Gptel).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+    }
+}
