@@ -160,13 +160,12 @@ impl NoteKind {
 }
 
 /// One change or loss, at one place.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+///
+/// Its [level](Note::level) follows from its kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Note {
     /// What happened.
-    #[serde(flatten)]
     pub kind: NoteKind,
-    /// The level of `kind`, repeated for readers of the JSON form.
-    pub level: Level,
     /// Where: in the canonical tool (writers) or in the input document (readers).
     pub at: Pointer,
     /// A plain sentence saying what happened and why.
@@ -177,22 +176,42 @@ impl Note {
     /// A note of `kind` at `at`.
     pub fn new(kind: NoteKind, at: Pointer, message: impl Into<String>) -> Note {
         Note {
-            level: kind.level(),
             kind,
             at,
             message: message.into(),
         }
     }
 
-    /// The level of the note.
+    /// The level of the note, fixed by its kind.
     pub fn level(&self) -> Level {
-        self.level
+        self.kind.level()
+    }
+}
+
+/// The JSON form: the kind's tag and fields, then `level`, `at`, `message`.
+impl Serialize for Note {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Flat<'a> {
+            #[serde(flatten)]
+            kind: &'a NoteKind,
+            level: Level,
+            at: &'a Pointer,
+            message: &'a str,
+        }
+        Flat {
+            kind: &self.kind,
+            level: self.level(),
+            at: &self.at,
+            message: &self.message,
+        }
+        .serialize(serializer)
     }
 }
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {} (at {})", self.level, self.message, self.at)
+        write!(f, "{}: {} (at {})", self.level(), self.message, self.at)
     }
 }
 

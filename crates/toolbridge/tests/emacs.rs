@@ -628,7 +628,7 @@ fn llm_output_loads_in_emacs_and_sends_what_our_writers_send() {
         .filter(|tool| {
             let (_, notes) = written_text(tool, Format::Llm);
             !notes.iter().any(|note| {
-                note.level == Level::Error && note.message.starts_with("llm.el needs a :type symbol")
+                note.level() == Level::Error && note.message.starts_with("llm.el needs a :type symbol")
             })
         })
         .collect();

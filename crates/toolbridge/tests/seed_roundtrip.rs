@@ -117,7 +117,7 @@ fn syllable_and_skydeck_read_back_their_own_output_unchanged() {
         let written = toolbridge::write(&tools, format, &WriteOptions::default());
         for tool in &written.tools {
             let notes = &tool.result.as_ref().unwrap().notes;
-            let losses: Vec<&Note> = notes.iter().filter(|note| note.level >= Level::Loss).collect();
+            let losses: Vec<&Note> = notes.iter().filter(|note| note.level() >= Level::Loss).collect();
             assert!(
                 losses.is_empty(),
                 "{}: {}",

@@ -255,7 +255,7 @@ mod tests {
         let spec = json!({"toolSpec": {"name": "a"}});
         assert!(expand(Node::root(&spec), &mut notes).is_none());
         assert_eq!(notes.as_slice()[0].at.as_str(), "/toolConfig/tools/2/cachePoint");
-        assert_eq!(notes.as_slice()[0].level, Level::Info);
+        assert_eq!(notes.as_slice()[0].level(), Level::Info);
         assert_eq!(
             notes.as_slice()[1].message,
             "the system tool \"nova_grounding\" is defined by the model provider, not here; skipped"

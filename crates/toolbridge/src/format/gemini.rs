@@ -1010,7 +1010,7 @@ mod tests {
                 "/tools/0/function_declarations/1"
             ]
         );
-        let levels: Vec<Level> = notes.iter().map(|note| note.level).collect();
+        let levels: Vec<Level> = notes.iter().map(|note| note.level()).collect();
         assert_eq!(levels, [Level::Info, Level::Info, Level::Loss]);
         assert!(expand(Node::root(&json!({"name": "a"})), &mut notes).is_none());
         let err = expand(Node::root(&json!({"functionDeclarations": {}})), &mut notes)
@@ -1125,7 +1125,7 @@ mod tests {
         assert_eq!(wrap(Vec::new()), json!([]));
         let mut notes = Notes::new();
         check_set(&vec![json!({}); 129], &WriteOptions::default(), &mut notes);
-        assert_eq!(notes.as_slice()[0].level, Level::Error);
+        assert_eq!(notes.as_slice()[0].level(), Level::Error);
         let mut notes = Notes::new();
         check_set(&vec![json!({}); 128], &WriteOptions::default(), &mut notes);
         assert!(notes.is_empty());

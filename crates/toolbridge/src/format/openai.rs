@@ -271,7 +271,7 @@ mod tests {
         let (tool, notes) = read_value(&doc);
         assert_eq!(tool.unwrap().input_schema, json!({"type": "object"}));
         assert_eq!(notes.as_slice()[0].at.as_str(), "/function/parameters");
-        assert_eq!(notes.as_slice()[0].level, Level::Info);
+        assert_eq!(notes.as_slice()[0].level(), Level::Info);
     }
 
     #[test]
@@ -415,7 +415,7 @@ mod tests {
         let notes = own_notes(&notes);
         assert_eq!(notes.len(), 1);
         assert_eq!(
-            (notes[0].level, notes[0].at.as_str()),
+            (notes[0].level(), notes[0].at.as_str()),
             (Level::Error, "/description")
         );
         tool.description = Some("x".repeat(1024));
@@ -432,7 +432,7 @@ mod tests {
             notes.as_slice()[0].message,
             "129 tools in one request; OpenAI accepts at most 128"
         );
-        assert_eq!(notes.as_slice()[0].level, Level::Error);
+        assert_eq!(notes.as_slice()[0].level(), Level::Error);
     }
 
     #[test]

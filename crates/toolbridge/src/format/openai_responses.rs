@@ -235,7 +235,7 @@ mod tests {
                 field: "strict".into()
             }
         );
-        assert_eq!((notes[0].level, notes[0].at.as_str()), (Level::Info, "/strict"));
+        assert_eq!((notes[0].level(), notes[0].at.as_str()), (Level::Info, "/strict"));
         let (written, notes) = write_value(&tool, &WriteOptions::default().with_strict(true));
         assert_eq!(written["strict"], json!(true));
         let notes = own_notes(&notes);

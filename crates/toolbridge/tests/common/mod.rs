@@ -28,7 +28,7 @@ pub fn is_error_fixture(path: &Path) -> bool {
 pub fn note_lines<'a>(notes: impl IntoIterator<Item = &'a Note>) -> String {
     notes
         .into_iter()
-        .map(|note| format!("{} {}: {}\n", note.level, note.at, note.message))
+        .map(|note| format!("{} {}: {}\n", note.level(), note.at, note.message))
         .collect()
 }
 

@@ -174,7 +174,7 @@ mod tests {
             text,
             notes
                 .iter()
-                .map(|note| format!("{} {}: {}", note.level, note.at, note.message))
+                .map(|note| format!("{} {}: {}", note.level(), note.at, note.message))
                 .collect(),
         )
     }

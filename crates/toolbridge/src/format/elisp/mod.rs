@@ -213,7 +213,7 @@ mod tests {
         let notes = converted
             .notes
             .iter()
-            .map(|note| format!("{} {}: {}", note.level, note.at, note.message))
+            .map(|note| format!("{} {}: {}", note.level(), note.at, note.message))
             .collect();
         (converted.value.to_value(), notes)
     }
@@ -224,7 +224,7 @@ mod tests {
         let text = write_as(&tool, &WriteOptions::default(), &mut notes, flavor).unwrap();
         let notes = notes
             .iter()
-            .map(|note| format!("{} {}: {}", note.level, note.at, note.message))
+            .map(|note| format!("{} {}: {}", note.level(), note.at, note.message))
             .collect();
         (text, notes)
     }

@@ -755,7 +755,7 @@ mod tests {
         let notes = converted
             .notes
             .iter()
-            .map(|note| format!("{} {}: {}", note.level, note.at, note.message))
+            .map(|note| format!("{} {}: {}", note.level(), note.at, note.message))
             .collect();
         (converted.value.to_value(), notes)
     }

@@ -524,7 +524,7 @@ mod tests {
         let text = write_as(&tool, &WriteOptions::default(), &mut notes, flavor).unwrap();
         let notes = notes
             .iter()
-            .map(|note| format!("{} {}: {}", note.level, note.at, note.message))
+            .map(|note| format!("{} {}: {}", note.level(), note.at, note.message))
             .collect();
         (text, notes)
     }

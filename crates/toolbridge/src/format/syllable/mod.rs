@@ -87,7 +87,7 @@ mod tests {
         let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
         let lines = notes
             .iter()
-            .map(|note| format!("{} {}", note.level, note.at))
+            .map(|note| format!("{} {}", note.level(), note.at))
             .collect();
         (tool, lines)
     }

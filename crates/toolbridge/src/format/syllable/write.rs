@@ -276,7 +276,7 @@ mod tests {
         let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
         let lines = notes
             .iter()
-            .map(|note| format!("{} {}: {}", note.level, note.at, note.message))
+            .map(|note| format!("{} {}: {}", note.level(), note.at, note.message))
             .collect();
         (written, lines)
     }
