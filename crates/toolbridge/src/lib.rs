@@ -43,6 +43,7 @@ mod options;
 mod note;
 mod error;
 mod json;
+pub mod call;
 pub mod schema;
 mod codec;
 mod format;
