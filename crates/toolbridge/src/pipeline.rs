@@ -136,8 +136,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Read> {
             origin: opts.origin.clone(),
         });
     }
-    json::check_depth(text, opts.limits.max_depth).map_err(located)?;
-    let doc: Value = serde_json::from_str(text).map_err(|err| located(Error::from(err)))?;
+    let doc = json::parse(text, opts.limits.max_depth).map_err(located)?;
     read_value(&doc, opts).map_err(located)
 }
 

@@ -5,6 +5,7 @@
 //! keys the schema does not define are kept and noted (with a suggestion
 //! when one looks like a typo).
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
@@ -80,11 +81,15 @@ pub(crate) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
 }
 
 /// The tool with absent MCP hints filled in, when the options ask for it.
-pub(crate) fn with_annotation_defaults(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Tool {
-    let mut tool = tool.clone();
+pub(crate) fn with_annotation_defaults<'t>(
+    tool: &'t Tool,
+    opts: &WriteOptions,
+    notes: &mut Notes,
+) -> Cow<'t, Tool> {
     if !opts.annotation_defaults {
-        return tool;
+        return Cow::Borrowed(tool);
     }
+    let mut tool = tool.clone();
     let given = tool.annotations.clone().unwrap_or_default();
     let filled = given.with_defaults();
     for (name, _, default) in crate::tool::HINTS {
@@ -99,5 +104,5 @@ pub(crate) fn with_annotation_defaults(tool: &Tool, opts: &WriteOptions, notes: 
         }
     }
     tool.annotations = Some(filled);
-    tool
+    Cow::Owned(tool)
 }

@@ -12,6 +12,37 @@ use crate::error::{Error, ErrorKind, Result};
 
 pub(crate) use node::Node;
 
+/// How deep `serde_json` itself lets a document nest: its recursion limit
+/// of 128 refuses the 128th level already.
+const SERDE_JSON_DEPTH: usize = 127;
+
+/// Parses JSON text, refusing a document nested deeper than `max_depth`
+/// with the line and column where the limit is passed.
+///
+/// Up to `serde_json`'s own recursion limit the parser enforces the depth
+/// as it goes, so the text is read once; a lower limit is checked first.
+pub(crate) fn parse(text: &str, max_depth: usize) -> Result<Value> {
+    if max_depth < SERDE_JSON_DEPTH {
+        check_depth(text, max_depth)?;
+    }
+    serde_json::from_str(text).map_err(|err| {
+        if err.to_string().starts_with("recursion limit exceeded") {
+            // Name the configured limit and the bracket that passes it; a
+            // document within it that serde_json still refuses is at
+            // serde_json's own limit.
+            check_depth(text, max_depth).err().unwrap_or_else(|| {
+                Error::new(
+                    ErrorKind::LimitExceeded,
+                    format!("the document is nested more than {SERDE_JSON_DEPTH} levels deep"),
+                )
+                .with_position(err.line(), err.column())
+            })
+        } else {
+            Error::from(err)
+        }
+    })
+}
+
 /// Refuses JSON text nested deeper than `max_depth`, before parsing it, with
 /// the line and column where the limit is passed.
 pub(crate) fn check_depth(text: &str, max_depth: usize) -> Result<()> {
@@ -78,5 +109,27 @@ mod tests {
         // Columns count characters, not bytes.
         let err = check_depth("[\"é\", [", 1).unwrap_err();
         assert_eq!(err.position(), Some((1, 7)));
+    }
+
+    #[test]
+    fn parsing_refuses_deep_documents_at_the_limit_or_below_it() {
+        let deep = format!("{}{}", "[".repeat(129), "]".repeat(129));
+        let err = parse(&deep, 128).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "limit exceeded: the document is nested more than 128 levels deep (line 1, column 129)"
+        );
+        let err = parse(&deep[1..deep.len() - 1], 128).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "limit exceeded: the document is nested more than 127 levels deep (line 1, column 128)"
+        );
+        let deep = &deep[2..deep.len() - 2];
+        assert!(parse(deep, 128).is_ok(), "127 levels are read");
+        let err = parse("[[[]]]", 2).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "limit exceeded: the document is nested more than 2 levels deep (line 1, column 3)"
+        );
     }
 }

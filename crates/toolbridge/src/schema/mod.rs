@@ -248,6 +248,25 @@ pub fn lower(
     })
 }
 
+/// Whether any object in `value` has a `$ref` key: a cheap scan that spares
+/// schemas without references the located walk.
+fn mentions_ref(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                if object.contains_key("$ref") {
+                    return true;
+                }
+                stack.extend(object.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Where the schema goes to the provider as it is, a local `$ref` that
 /// points at nothing is an error note: the provider rejects the schema (or,
 /// not resolving it, leaves the model guessing). Written anyway, so that the
@@ -259,6 +278,9 @@ fn check_refs_resolve(
     target: &'static str,
     notes: &mut Notes,
 ) {
+    if !mentions_ref(schema) {
+        return;
+    }
     let mut broken = Vec::new();
     let mut scratch = Notes::new();
     let mut ctx = Ctx::new(schema, at, limits, &mut scratch, target);
