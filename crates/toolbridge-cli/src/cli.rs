@@ -50,8 +50,9 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Tool files or directories to read; `-` reads standard input.
-    #[arg(value_name = "FILE", default_value = "-")]
+    /// Tool files or directories to read; `-` (or none, with a document piped
+    /// in) reads standard input.
+    #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Read the input as this format instead of detecting it.
     #[arg(long, value_name = "FORMAT")]
@@ -81,6 +82,9 @@ pub struct ConvertArgs {
     /// Write absent MCP annotation hints with MCP's defaults.
     #[arg(long)]
     pub annotation_defaults: bool,
+    /// Write the target's list even when the input was one tool entry.
+    #[arg(long)]
+    pub list: bool,
     /// Write to this file (with `--to all`: this directory) instead of stdout.
     #[arg(long, short = 'o', value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -137,12 +141,13 @@ mod tests {
     }
 
     #[test]
-    fn convert_reads_stdin_by_default() {
+    fn convert_without_files_leaves_the_choice_of_stdin_to_input() {
         let cli = Cli::try_parse_from(["toolbridge", "convert", "--to", "openai"]).unwrap();
         let Command::Convert(args) = cli.command else {
             panic!("not convert")
         };
-        assert_eq!(args.input.files, [PathBuf::from("-")]);
+        assert!(args.input.files.is_empty());
+        assert!(!args.list);
         assert_eq!(args.to, "openai");
         assert_eq!(args.notes.notes, NotesStyle::Text);
     }

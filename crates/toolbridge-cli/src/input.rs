@@ -1,7 +1,7 @@
 //! Reading the tool files named on the command line.
 
 use std::fs;
-use std::io::Read as _;
+use std::io::{IsTerminal, Read as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -25,7 +25,16 @@ pub fn load(args: &InputArgs) -> Result<Inputs> {
         reads: Vec::new(),
         errors: Vec::new(),
     };
-    for path in expand(&args.files)? {
+    let stdin = [PathBuf::from("-")];
+    let files = if args.files.is_empty() {
+        if std::io::stdin().is_terminal() {
+            bail!("no input: name tool files or directories, or pipe a document into standard input");
+        }
+        &stdin[..]
+    } else {
+        &args.files[..]
+    };
+    for path in expand(files)? {
         match read_one(&path, from, &limits) {
             Ok(read) => inputs.reads.push(read),
             Err(err) => inputs.errors.push(err),

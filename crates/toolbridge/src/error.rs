@@ -89,6 +89,7 @@ struct Repr {
     at: Pointer,
     position: Option<(usize, usize)>,
     origin: Option<String>,
+    tool: Option<String>,
     format: Option<Format>,
     source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync + 'static>>,
 }
@@ -103,6 +104,7 @@ impl Error {
                 at: Pointer::root(),
                 position: None,
                 origin: None,
+                tool: None,
                 format: None,
                 source: None,
             }),
@@ -124,6 +126,13 @@ impl Error {
     /// Sets the name of the input (usually a file name) the error was found in.
     pub fn with_origin(mut self, origin: impl Into<String>) -> Error {
         self.repr.origin = Some(origin.into());
+        self
+    }
+
+    /// Names the tool the error is about (the name a failed entry gives
+    /// itself, when it has one).
+    pub fn with_tool(mut self, name: impl Into<String>) -> Error {
+        self.repr.tool = Some(name.into());
         self
     }
 
@@ -164,6 +173,11 @@ impl Error {
         self.repr.origin.as_deref()
     }
 
+    /// The name of the tool the error is about, if known.
+    pub fn tool(&self) -> Option<&str> {
+        self.repr.tool.as_deref()
+    }
+
     /// The format being read or written, if known.
     pub fn format(&self) -> Option<Format> {
         self.repr.format
@@ -180,6 +194,9 @@ impl fmt::Display for Error {
         let mut places = Vec::new();
         if !repr.at.is_root() {
             places.push(format!("at {}", repr.at));
+        }
+        if let Some(tool) = &repr.tool {
+            places.push(format!("tool {tool:?}"));
         }
         match (&repr.origin, repr.position) {
             (Some(origin), Some((line, column))) => places.push(format!("{origin}:{line}:{column}")),
@@ -202,6 +219,7 @@ impl fmt::Debug for Error {
             .field("at", &self.repr.at)
             .field("position", &self.repr.position)
             .field("origin", &self.repr.origin)
+            .field("tool", &self.repr.tool)
             .field("format", &self.repr.format)
             .finish()
     }

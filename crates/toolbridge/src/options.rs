@@ -147,6 +147,10 @@ pub struct WriteOptions {
     pub annotation_defaults: bool,
     /// Bounds on `$ref` expansion and nesting.
     pub limits: Limits,
+    /// [`convert`](crate::convert) writes the target's list even for a
+    /// document that held one tool entry, so that scripts need not depend
+    /// on the count.
+    pub list: bool,
 }
 
 impl WriteOptions {
@@ -159,6 +163,12 @@ impl WriteOptions {
     /// Sets [`WriteOptions::annotation_defaults`].
     pub fn with_annotation_defaults(mut self, annotation_defaults: bool) -> WriteOptions {
         self.annotation_defaults = annotation_defaults;
+        self
+    }
+
+    /// Sets [`WriteOptions::list`].
+    pub fn with_list(mut self, list: bool) -> WriteOptions {
+        self.list = list;
         self
     }
 

@@ -101,6 +101,8 @@ impl Read {
 /// assert_eq!(read.into_converted().unwrap().value[0].name, "ping");
 /// ```
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Read> {
+    // A byte order mark is how some editors save UTF-8, not content.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let located = |err: Error| match &opts.origin {
         Some(origin) => err.with_origin(origin.clone()),
         None => err,
@@ -177,12 +179,16 @@ pub fn read_value(doc: &Value, opts: &ReadOptions) -> Result<Read> {
         .into_iter()
         .map(|entry| {
             let mut tool_notes = Notes::new();
+            let value = entry.value;
             (codec.read)(entry, opts, &mut tool_notes)
                 .map(|tool| Converted {
                     value: tool,
                     notes: tool_notes.into_vec(),
                 })
-                .map_err(|err| err.with_format(format))
+                .map_err(|err| match entry_name(value) {
+                    Some(name) => err.with_format(format).with_tool(name),
+                    None => err.with_format(format),
+                })
         })
         .collect();
     Ok(Read {
@@ -192,6 +198,23 @@ pub fn read_value(doc: &Value, opts: &ReadOptions) -> Result<Read> {
         notes: notes.into_vec(),
         origin: opts.origin.clone(),
     })
+}
+
+/// The name an entry that failed to read gives itself, wherever its format
+/// keeps it (`name`, `function.name`, `toolSpec.name`, `tool.function.name`).
+fn entry_name(entry: &Value) -> Option<&str> {
+    fn name(value: &Value) -> Option<&str> {
+        value.get("name").and_then(Value::as_str)
+    }
+    name(entry)
+        .or_else(|| entry.get("function").and_then(name))
+        .or_else(|| entry.get("toolSpec").and_then(name))
+        .or_else(|| {
+            entry
+                .get("tool")
+                .and_then(|tool| tool.get("function"))
+                .and_then(name)
+        })
 }
 
 /// One tool as written.
@@ -445,7 +468,8 @@ pub fn convert(input: &str, to: Format, options: &Options) -> Result<Conversion>
 pub fn convert_read(reads: &[Read], to: Format, opts: &WriteOptions) -> Conversion {
     let tools: Vec<&Tool> = reads.iter().flat_map(Read::ok_tools).collect();
     let written = write_all(&tools, to, opts);
-    let single = matches!(reads, [only] if only.shape == Shape::Single && only.tools.len() == 1);
+    let single =
+        !opts.list && matches!(reads, [only] if only.shape == Shape::Single && only.tools.len() == 1);
     let mut findings: Vec<Finding> = reads.iter().flat_map(Read::findings).collect();
     findings.extend(written.findings(None));
     Conversion {

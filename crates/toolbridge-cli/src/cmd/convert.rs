@@ -36,7 +36,8 @@ pub fn run(args: &ConvertArgs) -> Result<ExitCode> {
     }
     let options = WriteOptions::default()
         .with_strict(args.strict)
-        .with_annotation_defaults(args.annotation_defaults);
+        .with_annotation_defaults(args.annotation_defaults)
+        .with_list(args.list);
     for (index, format) in targets.into_iter().enumerate() {
         let conversion = toolbridge::convert_read(&inputs.reads, format, &options);
         // Reading's findings come with every target; print them once.
