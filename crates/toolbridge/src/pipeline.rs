@@ -722,7 +722,7 @@ mod tests {
         let read = read(TWO_TOOLS, &ReadOptions::default().with_origin("t.json")).unwrap();
         assert_eq!(
             lines(&read.findings()),
-            ["t.json: error: invalid tool: must be \"object\"; found \"int\" (at /1/inputSchema/type)"]
+            ["t.json: error: invalid tool: must be \"object\"; found \"int\" (at /1/inputSchema/type, tool \"bad\")"]
         );
         assert_eq!(
             read.ok_tools().map(|tool| tool.name.as_str()).collect::<Vec<_>>(),
@@ -745,7 +745,7 @@ mod tests {
         );
         assert_eq!(
             conversion.findings[0].to_json(),
-            json!({"level": "error", "message": "invalid tool: must be \"object\"; found \"int\" (at /1/inputSchema/type)",
+            json!({"level": "error", "message": "invalid tool: must be \"object\"; found \"int\" (at /1/inputSchema/type, tool \"bad\")",
                 "at": "/1/inputSchema/type", "origin": "t.json"})
         );
         assert_eq!(
