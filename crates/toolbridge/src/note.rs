@@ -130,6 +130,12 @@ pub enum NoteKind {
         /// The limit, as a short phrase (`"64 characters"`).
         limit: String,
     },
+    /// The target accepts the output, but some receivers of the same shape
+    /// refuse it (Azure OpenAI and proxies with an OpenAI request).
+    NotPortable {
+        /// Who refuses it, as a short phrase (`"Azure OpenAI"`).
+        refused_by: String,
+    },
     /// The output uses something the target rejects and toolbridge cannot rewrite.
     Unsupported {
         /// The keyword or feature.
@@ -153,7 +159,8 @@ impl NoteKind {
             NoteKind::MovedToMeta { .. }
             | NoteKind::Defaulted { .. }
             | NoteKind::Normalized { .. }
-            | NoteKind::Kept { .. } => Level::Info,
+            | NoteKind::Kept { .. }
+            | NoteKind::NotPortable { .. } => Level::Info,
             NoteKind::OverLimit { .. } | NoteKind::Unsupported { .. } => Level::Error,
         }
     }

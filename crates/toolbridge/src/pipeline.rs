@@ -204,7 +204,10 @@ pub fn read_value(doc: &Value, opts: &ReadOptions) -> Result<Read> {
 /// keeps it (`name`, `function.name`, `toolSpec.name`, `tool.function.name`).
 fn entry_name(entry: &Value) -> Option<&str> {
     fn name(value: &Value) -> Option<&str> {
-        value.get("name").and_then(Value::as_str)
+        value
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|name| !name.is_empty())
     }
     name(entry)
         .or_else(|| entry.get("function").and_then(name))

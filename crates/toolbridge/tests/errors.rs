@@ -40,7 +40,7 @@ fn document_errors() {
 }
 
 #[test]
-fn tool_errors_name_the_pointer() {
+fn tool_errors_name_the_pointer_and_the_tool() {
     let cases: &[(&str, &str)] = &[
         (
             r#"[{"name": "a", "inputSchema": {"type": "object"}}, {"name": "", "inputSchema": {"type": "object"}}]"#,
@@ -48,23 +48,23 @@ fn tool_errors_name_the_pointer() {
         ),
         (
             r#"{"name": "a", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": "yes"}}"#,
-            "invalid tool: must be a boolean, found a string (at /annotations/readOnlyHint)",
+            "invalid tool: must be a boolean, found a string (at /annotations/readOnlyHint, tool \"a\")",
         ),
         (
             r#"{"name": "a", "inputSchema": {"type": "object", "required": "city"}}"#,
-            "invalid schema: must be an array, found a string (at /inputSchema/required)",
+            "invalid schema: must be an array, found a string (at /inputSchema/required, tool \"a\")",
         ),
         (
             r#"{"name": "a", "inputSchema": {"type": "object"}, "run": {"kind": "command"}}"#,
-            "invalid tool: missing required field \"program\" (at /run)",
+            "invalid tool: missing required field \"program\" (at /run, tool \"a\")",
         ),
         (
             r#"{"name": "a", "inputSchema": {"type": "object"}, "defaults": {"x": {"transform": {"action": "replace"}}}}"#,
-            "invalid tool: must be one of \"default\", \"override\", \"remove\"; found \"replace\" (at /defaults/x/transform/action)",
+            "invalid tool: must be one of \"default\", \"override\", \"remove\"; found \"replace\" (at /defaults/x/transform/action, tool \"a\")",
         ),
         (
             r#"{"name": "a", "inputSchema": {"$schema": "https://example.com/dialect", "type": "object"}}"#,
-            "invalid schema: unknown dialect \"https://example.com/dialect\"; supported are drafts 4, 6, 7, 2019-09 and 2020-12 (at /inputSchema/$schema)",
+            "invalid schema: unknown dialect \"https://example.com/dialect\"; supported are drafts 4, 6, 7, 2019-09 and 2020-12 (at /inputSchema/$schema, tool \"a\")",
         ),
     ];
     for (input, expected) in cases {

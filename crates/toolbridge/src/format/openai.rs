@@ -164,14 +164,16 @@ pub(crate) fn note_long_description(tool: &Tool, notes: &mut Notes) {
     };
     let length = description.chars().count();
     if length > MAX_DESCRIPTION_CHARS {
+        // OpenAI's own API takes longer descriptions (real MCP servers ship
+        // 2–9k characters); Azure OpenAI refuses them with a 400.
         notes.push(
-            NoteKind::OverLimit {
-                limit: format!("{MAX_DESCRIPTION_CHARS} characters"),
+            NoteKind::NotPortable {
+                refused_by: "Azure OpenAI".into(),
             },
             Pointer::root().key("description"),
             format!(
-                "the description is {length} characters long; Azure OpenAI and some proxies reject \
-                 descriptions over {MAX_DESCRIPTION_CHARS} characters"
+                "the description is {length} characters long; OpenAI accepts it, but Azure OpenAI and \
+                 some proxies reject descriptions over {MAX_DESCRIPTION_CHARS} characters"
             ),
         );
     }
@@ -404,7 +406,7 @@ mod tests {
     }
 
     #[test]
-    fn long_descriptions_are_written_with_an_error_note() {
+    fn long_descriptions_are_written_with_a_portability_note_not_an_error() {
         let mut tool = Tool::new("a", json!({"type": "object"}));
         tool.description = Some("x".repeat(1025));
         let (written, notes) = write_value(&tool, &WriteOptions::default());
@@ -416,7 +418,13 @@ mod tests {
         assert_eq!(notes.len(), 1);
         assert_eq!(
             (notes[0].level(), notes[0].at.as_str()),
-            (Level::Error, "/description")
+            (Level::Info, "/description")
+        );
+        assert_eq!(
+            notes[0].kind,
+            NoteKind::NotPortable {
+                refused_by: "Azure OpenAI".into()
+            }
         );
         tool.description = Some("x".repeat(1024));
         assert!(own_notes(&write_value(&tool, &WriteOptions::default()).1).is_empty());
