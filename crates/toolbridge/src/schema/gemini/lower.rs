@@ -1,4 +1,4 @@
-//! Gemini `parameters`: the OpenAPI 3.0 `Schema` subset.
+//! Lowering JSON Schema to Gemini `parameters`, the OpenAPI 3.0 `Schema` subset.
 //!
 //! The steps of providers.md §4b, "Recommended lowering": every `$ref`
 //! inlined; `$schema`, `$id`, `$comment` and `title` dropped, `examples`
@@ -27,12 +27,12 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::note::NoteKind;
 
-use super::keywords::{
+use crate::schema::keywords::{
     applies_to, bool_schema, implied_type, json_type, merge_into, rename_key, reorder_like, type_admits,
     type_names, value_types, Object, META, STANDARD,
 };
-use super::refs::Inlined;
-use super::walk::{Ctx, Place};
+use crate::schema::refs::Inlined;
+use crate::schema::walk::{Ctx, Place};
 
 /// `Schema` fields Gemini accepts besides those the walk builds itself.
 const KEPT: &[&str] = &[
@@ -84,7 +84,7 @@ fn is_null_schema(value: &Value) -> bool {
 }
 
 /// The Gemini walk.
-pub(super) struct Gemini<'c, 'a> {
+pub(in crate::schema) struct Gemini<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
     /// Whether some lowercase type name was written in uppercase; said once,
     /// at the root, since it changes nothing but the spelling.
@@ -92,7 +92,7 @@ pub(super) struct Gemini<'c, 'a> {
 }
 
 impl<'c, 'a> Gemini<'c, 'a> {
-    pub(super) fn new(ctx: &'c mut Ctx<'a>) -> Gemini<'c, 'a> {
+    pub(in crate::schema) fn new(ctx: &'c mut Ctx<'a>) -> Gemini<'c, 'a> {
         Gemini {
             ctx,
             respelled_types: false,
@@ -100,7 +100,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
     }
 
     /// Lowers the whole schema.
-    pub(super) fn run(&mut self) -> Result<Value> {
+    pub(in crate::schema) fn run(&mut self) -> Result<Value> {
         let root = self.ctx.root;
         let place = Place::root(&self.ctx.at);
         let lowered = self.node(root, &place, 0, false)?;
@@ -758,8 +758,8 @@ impl<'c, 'a> Gemini<'c, 'a> {
 mod tests {
     use serde_json::json;
 
-    use super::super::testing::{notes, run};
-    use super::super::Dialect;
+    use crate::schema::testing::{notes, run};
+    use crate::schema::Dialect;
 
     /// An MCP-style schema exercising every step of providers.md §4b's
     /// "Recommended lowering".
