@@ -3,7 +3,8 @@
 //! strict), Anthropic strict tool use (and Bedrock strict, which follows
 //! Claude's rules) and Ollama (whose server keeps only a few keywords).
 //!
-//! One walk serves all three; [`Subset`] says what each keeps. Strict
+//! One set of rules for the shared walk ([`Rules`]) serves all three;
+//! [`Subset`] says what each keeps. Strict
 //! dialects also close every object (`additionalProperties: false`), and
 //! OpenAI's lists every property in `required`, turning each optional one
 //! into a union with `null` and recording where, so that a returned `null`
@@ -19,11 +20,11 @@ use crate::note::NoteKind;
 use crate::pointer::Pointer;
 
 use super::keywords::{
-    bool_schema, implied_type, json_type, merge_into, pattern_is_unsupported, rename_key, type_names,
-    type_value, value_types, Object, META,
+    bool_schema, implied_type, json_type, merge_into, pattern_is_unsupported, type_names, type_value,
+    value_types, Object, META,
 };
-use super::refs::{Inlined, Target};
-use super::walk::{Ctx, Place};
+use super::refs::Target;
+use super::walk::{AllOf, Conflict, Ctx, Place, RefRule, Rule, Rules, Shape, Step};
 
 /// String formats OpenAI Structured Outputs accepts.
 const OPENAI_FORMATS: &[&str] = &[
@@ -66,13 +67,6 @@ pub(super) enum Subset {
     Ollama,
 }
 
-/// What happens to one keyword.
-enum Rule {
-    Keep,
-    Move,
-    Drop(&'static str),
-}
-
 impl Subset {
     fn strict(self) -> bool {
         self != Subset::Ollama
@@ -89,7 +83,9 @@ impl Subset {
     /// The rule for a keyword the walk does not handle structurally.
     fn rule(self, key: &str, value: &Value) -> Rule {
         if META.contains(&key) {
-            return Rule::Drop("it is bookkeeping for schema authors, not part of what the model sees");
+            return Rule::Drop(
+                "it is bookkeeping for schema authors, not part of what the model sees".into(),
+            );
         }
         let pattern_ok = || {
             value
@@ -108,7 +104,7 @@ impl Subset {
                 | "exclusiveMinimum" | "minItems" | "maxItems" => Rule::Keep,
                 "pattern" if pattern_ok() => Rule::Keep,
                 "format" if value.as_str().is_some_and(|f| OPENAI_FORMATS.contains(&f)) => Rule::Keep,
-                "patternProperties" | "unevaluatedProperties" => Rule::Drop(extra_keys),
+                "patternProperties" | "unevaluatedProperties" => Rule::Drop(extra_keys.into()),
                 _ => Rule::Move,
             },
             Subset::AnthropicStrict | Subset::BedrockStrict => match key {
@@ -123,7 +119,7 @@ impl Subset {
                 "pattern" if pattern_ok() => Rule::Keep,
                 "format" if value.as_str().is_some_and(|f| ANTHROPIC_FORMATS.contains(&f)) => Rule::Keep,
                 "minItems" if value.as_u64().is_some_and(|n| n <= 1) => Rule::Keep,
-                "patternProperties" | "unevaluatedProperties" => Rule::Drop(extra_keys),
+                "patternProperties" | "unevaluatedProperties" => Rule::Drop(extra_keys.into()),
                 _ => Rule::Move,
             },
         }
@@ -134,7 +130,8 @@ fn is_primitive(value: &Value) -> bool {
     !value.is_array() && !value.is_object()
 }
 
-/// The walk, and what it records for [`Lowered::null_means_absent`](super::Lowered).
+/// The subset rules for the shared walk, and what they record for
+/// [`Lowered::null_means_absent`](super::Lowered).
 pub(super) struct Walker<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
     subset: Subset,
@@ -142,6 +139,10 @@ pub(super) struct Walker<'c, 'a> {
     out: Vec<String>,
     /// Output locations of the properties made nullable.
     pub(super) made_nullable: Vec<Vec<String>>,
+    /// For each property walked and not yet finished with, its name and the
+    /// range of [`Walker::made_nullable`] recorded inside it; each node takes
+    /// its own off the end when it is finished.
+    spans: Vec<(String, usize, usize)>,
     /// Whether the target of each `$ref` met by [`Walker::accepts_null`]
     /// accepts `null`; `None` while that target is being looked at, so a
     /// cycle answers "no" (the safe side: null is then added explicitly) and
@@ -150,12 +151,14 @@ pub(super) struct Walker<'c, 'a> {
 }
 
 impl<'c, 'a> Walker<'c, 'a> {
+    /// Rules for lowering to `subset`, noting into `ctx`.
     pub(super) fn new(ctx: &'c mut Ctx<'a>, subset: Subset) -> Walker<'c, 'a> {
         Walker {
             ctx,
             subset,
             out: Vec::new(),
             made_nullable: Vec::new(),
+            spans: Vec::new(),
             null_refs: HashMap::new(),
         }
     }
@@ -176,30 +179,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                 );
             }
         }
-        let root = self.ctx.root;
-        let place = Place::root(&self.ctx.at);
-        self.node(root, &place, 0, true)
-    }
-
-    fn node(&mut self, value: &Value, place: &Place, depth: usize, root: bool) -> Result<Value> {
-        let Some(node) = self.ctx.object_schema(value, place) else {
-            return Ok(value.clone());
-        };
-        let depth = self.ctx.enter(depth, place)?;
-        if let Some(Value::String(reference)) = node.get("$ref") {
-            if let Some(why) = self.inline_reason(&node, reference, place)? {
-                let mark = self.ctx.mark();
-                let result = match self.ctx.inline(&node, reference, place, &why)? {
-                    Inlined::Schema { schema, place } => {
-                        self.node(&Value::Object(schema), &place, depth, root)
-                    }
-                    Inlined::Replaced(schema) => self.node_map(Cow::Owned(schema), place, depth, root),
-                };
-                self.ctx.release(mark);
-                return result;
-            }
-        }
-        self.node_map(node, place, depth, root)
+        self.walk_root(true)
     }
 
     /// Why the `$ref` in `node` must be inlined, or `None` to keep it.
@@ -238,259 +218,6 @@ impl<'c, 'a> Walker<'c, 'a> {
                     .then(|| format!("{target} follows $refs only to the root, $defs or definitions")))
             }
         }
-    }
-
-    fn node_map(&mut self, node: Cow<'_, Object>, place: &Place, depth: usize, root: bool) -> Result<Value> {
-        let mark = self.ctx.mark();
-        let result = self.node_inner(node, place, depth, root);
-        self.ctx.release(mark);
-        result
-    }
-
-    fn node_inner(
-        &mut self,
-        node: Cow<'_, Object>,
-        place: &Place,
-        depth: usize,
-        root: bool,
-    ) -> Result<Value> {
-        let target = self.ctx.target;
-        let mut node = node;
-        let mut place = place.clone();
-        let mut moved = Object::new();
-
-        if let Some(Value::Array(branches)) = node.get("allOf") {
-            let has_ref =
-                node.contains_key("$ref") || branches.iter().any(|branch| branch.get("$ref").is_some());
-            let combine = !self.subset.anthropic() || has_ref || branches.len() == 1;
-            if combine {
-                let mark = self.ctx.mark();
-                let (merged, rejected) = self.ctx.flatten(&node, &place, depth)?;
-                if rejected.is_empty() || self.subset == Subset::Ollama {
-                    for (keyword, value) in rejected {
-                        moved.entry(keyword).or_insert(value);
-                    }
-                    self.ctx.note(
-                        NoteKind::Rewritten {
-                            keyword: "allOf".into(),
-                        },
-                        place.note.clone(),
-                        format!("the allOf branches were combined into one schema ({target} does not support allOf here)"),
-                    );
-                    node = Cow::Owned(merged);
-                    place = place.merged();
-                } else {
-                    self.ctx.release(mark);
-                    let keywords: Vec<String> = rejected.iter().map(|(k, _)| format!("{k:?}")).collect();
-                    self.ctx.note(
-                        NoteKind::Unsupported {
-                            keyword: "allOf".into(),
-                        },
-                        place.at("allOf"),
-                        format!(
-                            "{target} does not support allOf here, and its branches cannot be combined into one schema (they disagree on {})",
-                            keywords.join(", ")
-                        ),
-                    );
-                }
-            }
-        }
-
-        if node.get("oneOf").is_some_and(Value::is_array) {
-            if !node.contains_key("anyOf") {
-                node = Cow::Owned(rename_key(node.into_owned(), "oneOf", "anyOf"));
-                self.ctx.note(
-                    NoteKind::Rewritten {
-                        keyword: "oneOf".into(),
-                    },
-                    place.note.clone(),
-                    format!(
-                        "oneOf was written as anyOf ({target} has no oneOf; anyOf also accepts a value that matches several branches)"
-                    ),
-                );
-            } else if self.subset.strict() {
-                self.ctx.note(
-                    NoteKind::Unsupported {
-                        keyword: "oneOf".into(),
-                    },
-                    place.at("oneOf"),
-                    format!("{target} does not support oneOf, and this schema already has an anyOf to merge it with"),
-                );
-            } else if let Some(one_of) = node.to_mut().shift_remove("oneOf") {
-                moved.insert("oneOf".into(), one_of);
-            }
-        }
-
-        if self.subset == Subset::OpenAiStrict && !root {
-            if let Some(distributed) = self.distribute_any_of(&node, &place) {
-                node = Cow::Owned(distributed);
-                place = place.merged();
-            }
-        }
-
-        if self.subset.strict() && !node.contains_key("type") {
-            if let Some(ty) = self.infer_type(&node, &place) {
-                node.to_mut().shift_insert(0, "type".into(), ty);
-            }
-        }
-
-        let types: Vec<String> = node
-            .get("type")
-            .and_then(type_names)
-            .map(|names| names.into_iter().map(String::from).collect())
-            .unwrap_or_default();
-        let is_object = self.subset.strict() && types.iter().any(|t| t == "object");
-        let mut out = Object::new();
-        let mut spans: Vec<(String, usize, usize)> = Vec::new();
-        for (key, value) in node.iter() {
-            match key.as_str() {
-                "type" | "$ref" => {
-                    out.insert(key.clone(), value.clone());
-                }
-                "properties" if value.is_object() => {
-                    let mut lowered = Object::new();
-                    for (name, schema) in value.as_object().into_iter().flatten() {
-                        let start = self.made_nullable.len();
-                        self.out.push("properties".into());
-                        self.out.push(name.clone());
-                        let result = self.node(schema, &place.key("properties").key(name), depth, false);
-                        self.out.truncate(self.out.len() - 2);
-                        lowered.insert(name.clone(), result?);
-                        spans.push((name.clone(), start, self.made_nullable.len()));
-                    }
-                    out.insert(key.clone(), Value::Object(lowered));
-                }
-                "items" if value.is_object() || value.is_boolean() => {
-                    let lowered = self.child(value, &place.key("items"), depth, &["items"])?;
-                    out.insert(key.clone(), lowered);
-                }
-                "items" if value.is_array() && self.subset == Subset::Ollama => {
-                    let lowered = self.list(value, &place.key("items"), depth, "items")?;
-                    out.insert(key.clone(), lowered);
-                }
-                "anyOf" | "oneOf" | "allOf" if value.is_array() => {
-                    let lowered = self.list(value, &place.key(key), depth, key)?;
-                    out.insert(key.clone(), lowered);
-                }
-                "$defs" | "definitions" => {
-                    if root && !self.subset.inlines_every_ref() && value.is_object() {
-                        let mut lowered = Object::new();
-                        for (name, schema) in value.as_object().into_iter().flatten() {
-                            let lowered_def =
-                                self.child(schema, &place.key(key).key(name), depth, &[key, name])?;
-                            lowered.insert(name.clone(), lowered_def);
-                        }
-                        out.insert(key.clone(), Value::Object(lowered));
-                    } else {
-                        self.ctx.note(
-                            NoteKind::Rewritten {
-                                keyword: key.clone(),
-                            },
-                            place.at(key),
-                            format!("every $ref into {key:?} was inlined, so it is no longer needed and was removed"),
-                        );
-                    }
-                }
-                "description" if value.is_string() => {
-                    out.insert(key.clone(), value.clone());
-                }
-                "required" if is_object || self.subset == Subset::Ollama => {
-                    out.insert(key.clone(), value.clone());
-                }
-                "additionalProperties" if is_object => {
-                    if value != &Value::Bool(false) {
-                        self.ctx.note(
-                            NoteKind::Dropped {
-                                keyword: key.clone(),
-                            },
-                            place.at(key),
-                            format!(
-                                "this object accepted keys beyond its properties; {target} requires additionalProperties: false, so only the listed properties are accepted"
-                            ),
-                        );
-                    }
-                    out.insert(key.clone(), Value::Bool(false));
-                }
-                "properties" | "items" | "anyOf" | "oneOf" | "allOf" => {
-                    if self.subset.strict() {
-                        moved.insert(key.clone(), value.clone());
-                    } else {
-                        out.insert(key.clone(), value.clone());
-                    }
-                }
-                "default" if self.subset == Subset::OpenAiStrict && value.is_null() => {
-                    self.ctx.note(
-                        NoteKind::Rewritten {
-                            keyword: key.clone(),
-                        },
-                        place.at(key),
-                        "\"default\": null was removed: in strict mode an optional property is sent as null when absent, which means the same",
-                    );
-                }
-                _ => match self.subset.rule(key, value) {
-                    Rule::Keep => {
-                        out.insert(key.clone(), value.clone());
-                    }
-                    Rule::Move => {
-                        moved.insert(key.clone(), value.clone());
-                    }
-                    Rule::Drop(why) => self.ctx.dropped(key, &place, why),
-                },
-            }
-        }
-
-        if is_object {
-            if self.subset == Subset::OpenAiStrict {
-                self.ensure_lists(&mut out, &node, &place);
-                self.require_all(&mut out, &node, &place, &spans, depth);
-            } else {
-                self.drop_unknown_required(&mut out, &place);
-            }
-            self.close_object(&mut out, &node, &place, root);
-        }
-
-        if root && self.subset.strict() {
-            if types != ["object"] {
-                self.ctx.note(
-                    NoteKind::Unsupported {
-                        keyword: "type".into(),
-                    },
-                    place.at("type"),
-                    format!("the root of a {target} schema must be {{\"type\": \"object\"}}"),
-                );
-            }
-            if self.subset == Subset::OpenAiStrict && out.contains_key("anyOf") {
-                self.ctx.note(
-                    NoteKind::Unsupported {
-                        keyword: "anyOf".into(),
-                    },
-                    place.at("anyOf"),
-                    format!("the root of a {target} schema must not be an anyOf"),
-                );
-            }
-        }
-
-        self.ctx.move_to_description(&mut out, moved, &place)?;
-        Ok(Value::Object(out))
-    }
-
-    /// A subschema at output location `self.out` + `tokens`.
-    fn child(&mut self, value: &Value, place: &Place, depth: usize, tokens: &[&str]) -> Result<Value> {
-        let len = self.out.len();
-        self.out.extend(tokens.iter().map(|t| t.to_string()));
-        let result = self.node(value, place, depth, false);
-        self.out.truncate(len);
-        result
-    }
-
-    /// A list of subschemas under keyword `key`.
-    fn list(&mut self, value: &Value, place: &Place, depth: usize, key: &str) -> Result<Value> {
-        let mut lowered = Vec::new();
-        for (index, item) in value.as_array().into_iter().flatten().enumerate() {
-            let index_token = index.to_string();
-            lowered.push(self.child(item, &place.index(index), depth, &[key, &index_token])?);
-        }
-        Ok(Value::Array(lowered))
     }
 
     /// OpenAI allows only `title` and `description` beside `anyOf`: the
@@ -891,6 +618,213 @@ impl<'c, 'a> Walker<'c, 'a> {
             return accepts;
         }
         !node.keys().any(|key| implied_type(key).is_some())
+    }
+}
+
+/// What the subset rules know about a node once it is shaped.
+pub(super) struct Facts {
+    /// Its type names.
+    types: Vec<String>,
+    /// Whether it is an object a strict dialect closes.
+    is_object: bool,
+    /// Whether it is the schema's root (or stands in for it).
+    root: bool,
+    /// Where its properties' entries start in [`Walker::spans`].
+    spans_from: usize,
+}
+
+impl<'a> Rules<'a> for Walker<'_, 'a> {
+    /// Whether the node is the schema's root (or stands in for it).
+    type Inherited = bool;
+    type Facts = Facts;
+
+    fn ctx(&mut self) -> &mut Ctx<'a> {
+        self.ctx
+    }
+
+    fn reference(&mut self, node: &Object, reference: &str, place: &Place) -> Result<RefRule> {
+        Ok(match self.inline_reason(node, reference, place)? {
+            Some(why) => RefRule::Inline(why),
+            None => RefRule::Keep,
+        })
+    }
+
+    /// Anthropic's strict subset keeps an `allOf` it does not need to
+    /// combine; branches that disagree are an error note, or for Ollama
+    /// written into the description.
+    fn all_of(&self, node: &Object, branches: &[Value]) -> Option<AllOf> {
+        let has_ref = node.contains_key("$ref") || branches.iter().any(|branch| branch.get("$ref").is_some());
+        let combine = !self.subset.anthropic() || has_ref || branches.len() == 1;
+        combine.then(|| AllOf {
+            conflict: if self.subset == Subset::Ollama {
+                Conflict::Move
+            } else {
+                Conflict::Refuse
+            },
+            why: format!("{} does not support allOf here", self.ctx.target).into(),
+        })
+    }
+
+    fn one_of(&self) -> Option<Conflict> {
+        Some(if self.subset.strict() {
+            Conflict::Refuse
+        } else {
+            Conflict::Move
+        })
+    }
+
+    /// OpenAI's keywords beside `anyOf` go into its branches; strict
+    /// dialects give every schema a type.
+    fn shape<'n>(
+        &mut self,
+        node: Cow<'n, Object>,
+        place: Place,
+        _depth: usize,
+        root: bool,
+        _any_of_key: &'static str,
+    ) -> Result<Shape<'n, Facts>> {
+        let mut node = node;
+        let mut place = place;
+        if self.subset == Subset::OpenAiStrict && !root {
+            if let Some(distributed) = self.distribute_any_of(&node, &place) {
+                node = Cow::Owned(distributed);
+                place = place.merged();
+            }
+        }
+        if self.subset.strict() && !node.contains_key("type") {
+            if let Some(ty) = self.infer_type(&node, &place) {
+                node.to_mut().shift_insert(0, "type".into(), ty);
+            }
+        }
+        let types: Vec<String> = node
+            .get("type")
+            .and_then(type_names)
+            .map(|names| names.into_iter().map(String::from).collect())
+            .unwrap_or_default();
+        let is_object = self.subset.strict() && types.iter().any(|t| t == "object");
+        let facts = Facts {
+            types,
+            is_object,
+            root,
+            spans_from: self.spans.len(),
+        };
+        Ok(Shape::Node {
+            node,
+            place,
+            facts,
+            out: Object::new(),
+        })
+    }
+
+    fn keyword(&mut self, key: &str, value: &Value, _node: &Object, facts: &Facts, place: &Place) -> Rule {
+        let target = self.ctx.target;
+        match key {
+            "type" | "$ref" => Rule::Keep,
+            "properties" if value.is_object() => Rule::SchemaMap,
+            "items" if value.is_object() || value.is_boolean() => Rule::Schema,
+            "items" if value.is_array() && self.subset == Subset::Ollama => Rule::Schemas,
+            "anyOf" | "oneOf" | "allOf" if value.is_array() => Rule::Schemas,
+            "$defs" | "definitions" => {
+                if facts.root && !self.subset.inlines_every_ref() && value.is_object() {
+                    return Rule::SchemaMap;
+                }
+                self.ctx.note(
+                    NoteKind::Rewritten { keyword: key.into() },
+                    place.at(key),
+                    format!("every $ref into {key:?} was inlined, so it is no longer needed and was removed"),
+                );
+                Rule::Skip
+            }
+            "description" if value.is_string() => Rule::Keep,
+            "required" if facts.is_object || self.subset == Subset::Ollama => Rule::Keep,
+            "additionalProperties" if facts.is_object => {
+                if value != &Value::Bool(false) {
+                    self.ctx.note(
+                        NoteKind::Dropped { keyword: key.into() },
+                        place.at(key),
+                        format!(
+                            "this object accepted keys beyond its properties; {target} requires additionalProperties: false, so only the listed properties are accepted"
+                        ),
+                    );
+                }
+                Rule::Write("additionalProperties", Value::Bool(false))
+            }
+            "properties" | "items" | "anyOf" | "oneOf" | "allOf" if self.subset.strict() => Rule::Move,
+            "properties" | "items" | "anyOf" | "oneOf" | "allOf" => Rule::Keep,
+            "default" if self.subset == Subset::OpenAiStrict && value.is_null() => {
+                self.ctx.note(
+                    NoteKind::Rewritten { keyword: key.into() },
+                    place.at(key),
+                    "\"default\": null was removed: in strict mode an optional property is sent as null when absent, which means the same",
+                );
+                Rule::Skip
+            }
+            _ => self.subset.rule(key, value),
+        }
+    }
+
+    /// Strict dialects close objects and settle `required` (OpenAI lists
+    /// every property, making the optional ones nullable); a strict root
+    /// must be a plain object.
+    fn finish(
+        &mut self,
+        out: &mut Object,
+        node: &Object,
+        facts: Facts,
+        place: &Place,
+        depth: usize,
+    ) -> Result<()> {
+        let spans: Vec<(String, usize, usize)> = self.spans.drain(facts.spans_from..).collect();
+        if facts.is_object {
+            if self.subset == Subset::OpenAiStrict {
+                self.ensure_lists(out, node, place);
+                self.require_all(out, node, place, &spans, depth);
+            } else {
+                self.drop_unknown_required(out, place);
+            }
+            self.close_object(out, node, place, facts.root);
+        }
+        if facts.root && self.subset.strict() {
+            let target = self.ctx.target;
+            if facts.types != ["object"] {
+                self.ctx.note(
+                    NoteKind::Unsupported {
+                        keyword: "type".into(),
+                    },
+                    place.at("type"),
+                    format!("the root of a {target} schema must be {{\"type\": \"object\"}}"),
+                );
+            }
+            if self.subset == Subset::OpenAiStrict && out.contains_key("anyOf") {
+                self.ctx.note(
+                    NoteKind::Unsupported {
+                        keyword: "anyOf".into(),
+                    },
+                    place.at("anyOf"),
+                    format!("the root of a {target} schema must not be an anyOf"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps [`Walker::out`] at the subschema's output location, and records
+    /// each property's range of [`Walker::made_nullable`].
+    fn subschema(&mut self, value: &Value, place: &Place, depth: usize, step: Step<'_>) -> Result<Value> {
+        let len = self.out.len();
+        let start = self.made_nullable.len();
+        match step {
+            Step::Key(key) => self.out.push(key.to_string()),
+            Step::Member(key, name) => self.out.extend([key.to_string(), name.to_string()]),
+            Step::Index(key, index) => self.out.extend([key.to_string(), index.to_string()]),
+        }
+        let result = self.node(value, place, depth, false);
+        self.out.truncate(len);
+        if let Step::Member("properties", name) = step {
+            self.spans
+                .push((name.to_string(), start, self.made_nullable.len()));
+        }
+        result
     }
 }
 
