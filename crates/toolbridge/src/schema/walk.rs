@@ -33,6 +33,9 @@ pub(super) enum RefRule {
     Inline(String),
     /// Keep it as it is.
     Keep,
+    /// Keep it, written as this spelling (`#` and a JSON Pointer) instead of
+    /// one that relies on what lowering removes (`$id`, `$anchor`).
+    Respell(String),
 }
 
 /// What a dialect that combines `allOf` or rewrites `oneOf` does with what
@@ -219,6 +222,21 @@ pub(super) trait Rules<'a> {
         };
         match self.reference(&node, reference, place)? {
             RefRule::Keep => self.node_map(node, place, depth, inherited),
+            RefRule::Respell(spelling) => {
+                let message = format!(
+                    "{reference:?} was written as {spelling:?}, which does not rely on $id or $anchor"
+                );
+                let mut node = node.into_owned();
+                node.insert("$ref".into(), Value::String(spelling));
+                self.ctx().note(
+                    NoteKind::Rewritten {
+                        keyword: "$ref".into(),
+                    },
+                    place.at("$ref"),
+                    message,
+                );
+                self.node_map(Cow::Owned(node), place, depth, inherited)
+            }
             RefRule::Inline(why) => {
                 let mark = self.ctx().mark();
                 let result = match self.ctx().inline(&node, reference, place, &why)? {
