@@ -262,14 +262,14 @@ pub(super) trait Rules<'a> {
         inherited: Self::Inherited,
     ) -> Result<Value> {
         let mark = self.ctx().mark();
-        let result = self.combine(node, place, depth, inherited);
+        let result = self.node_body(node, place, depth, inherited);
         self.ctx().release(mark);
         result
     }
 
-    /// Combines `allOf`, writes `oneOf` as `anyOf`, and has the dialect
-    /// shape the node; then writes it.
-    fn combine(
+    /// Combines `allOf`, writes `oneOf` as `anyOf`, has the dialect shape
+    /// the node, then writes it.
+    fn node_body(
         &mut self,
         node: Cow<'_, Object>,
         place: &Place,
@@ -280,104 +280,8 @@ pub(super) trait Rules<'a> {
         let mut node = node;
         let mut place = place.clone();
         let mut moved = Object::new();
-        let target = self.ctx().target;
-
-        if let Some(Value::Array(branches)) = node.get("allOf") {
-            if let Some(all_of) = self.all_of(&node, branches) {
-                let ctx = self.ctx();
-                let mark = ctx.mark();
-                let (merged, rejected) = ctx.flatten(&node, &place, depth)?;
-                if rejected.is_empty() || all_of.conflict != Conflict::Refuse {
-                    for (keyword, value) in rejected {
-                        if all_of.conflict == Conflict::Move {
-                            moved.entry(keyword).or_insert(value);
-                        } else {
-                            ctx.note(
-                                NoteKind::Dropped {
-                                    keyword: keyword.clone(),
-                                },
-                                place.note.clone(),
-                                format!(
-                                    "the allOf branches disagree on {keyword:?}; the first value was kept"
-                                ),
-                            );
-                        }
-                    }
-                    ctx.note(
-                        NoteKind::Rewritten {
-                            keyword: "allOf".into(),
-                        },
-                        place.note.clone(),
-                        format!(
-                            "the allOf branches were combined into one schema ({})",
-                            all_of.why
-                        ),
-                    );
-                    node = Cow::Owned(merged);
-                    place = place.merged();
-                } else {
-                    ctx.release(mark);
-                    let keywords: Vec<String> = rejected.iter().map(|(k, _)| format!("{k:?}")).collect();
-                    ctx.note(
-                        NoteKind::Unsupported {
-                            keyword: "allOf".into(),
-                        },
-                        place.at("allOf"),
-                        format!(
-                            "{target} does not support allOf here, and its branches cannot be combined into one schema (they disagree on {})",
-                            keywords.join(", ")
-                        ),
-                    );
-                }
-            }
-        }
-
-        let mut any_of_key = "anyOf";
-        if let Some(conflict) = self
-            .one_of()
-            .filter(|_| node.get("oneOf").is_some_and(Value::is_array))
-        {
-            let ctx = self.ctx();
-            if !node.contains_key("anyOf") {
-                node = Cow::Owned(rename_key(node.into_owned(), "oneOf", "anyOf"));
-                any_of_key = "oneOf";
-                ctx.note(
-                    NoteKind::Rewritten {
-                        keyword: "oneOf".into(),
-                    },
-                    place.note.clone(),
-                    format!(
-                        "oneOf was written as anyOf ({target} has no oneOf; anyOf also accepts a value that matches several branches)"
-                    ),
-                );
-            } else {
-                match conflict {
-                    Conflict::Refuse => ctx.note(
-                        NoteKind::Unsupported {
-                            keyword: "oneOf".into(),
-                        },
-                        place.at("oneOf"),
-                        format!("{target} does not support oneOf, and this schema already has an anyOf to merge it with"),
-                    ),
-                    Conflict::Move => {
-                        if let Some(one_of) = node.to_mut().shift_remove("oneOf") {
-                            moved.insert("oneOf".into(), one_of);
-                        }
-                    }
-                    Conflict::Drop => {
-                        node.to_mut().shift_remove("oneOf");
-                        ctx.dropped(
-                            "oneOf",
-                            &place,
-                            &format!(
-                                "{target} has no oneOf, and this schema already has an anyOf it cannot be combined with"
-                            ),
-                        );
-                    }
-                }
-            }
-        }
-
+        self.combine_all_of(&mut node, &mut place, &mut moved, depth)?;
+        let any_of_key = self.one_of_as_any_of(&mut node, &place, &mut moved);
         match self.shape(node, place, depth, inherited, any_of_key)? {
             Shape::Written(value) => {
                 debug_assert!(moved.is_empty(), "keywords moved before a node was written whole");
@@ -390,6 +294,127 @@ pub(super) trait Rules<'a> {
                 out,
             } => self.write(&node, &place, facts, out, moved, depth),
         }
+    }
+
+    /// Combines the node's `allOf` branches into it, where the dialect says
+    /// so ([`Rules::all_of`]); the node is then at a merged place.
+    fn combine_all_of(
+        &mut self,
+        node: &mut Cow<'_, Object>,
+        place: &mut Place,
+        moved: &mut Object,
+        depth: usize,
+    ) -> Result<()> {
+        let Some(Value::Array(branches)) = node.get("allOf") else {
+            return Ok(());
+        };
+        let Some(all_of) = self.all_of(node, branches) else {
+            return Ok(());
+        };
+        let ctx = self.ctx();
+        let mark = ctx.mark();
+        let (merged, rejected) = ctx.flatten(node, place, depth)?;
+        if !rejected.is_empty() && all_of.conflict == Conflict::Refuse {
+            ctx.release(mark);
+            let keywords: Vec<String> = rejected.iter().map(|(k, _)| format!("{k:?}")).collect();
+            ctx.note(
+                NoteKind::Unsupported {
+                    keyword: "allOf".into(),
+                },
+                place.at("allOf"),
+                format!(
+                    "{} does not support allOf here, and its branches cannot be combined into one schema (they disagree on {})",
+                    ctx.target,
+                    keywords.join(", ")
+                ),
+            );
+            return Ok(());
+        }
+        for (keyword, value) in rejected {
+            if all_of.conflict == Conflict::Move {
+                moved.entry(keyword).or_insert(value);
+            } else {
+                ctx.note(
+                    NoteKind::Dropped {
+                        keyword: keyword.clone(),
+                    },
+                    place.note.clone(),
+                    format!("the allOf branches disagree on {keyword:?}; the first value was kept"),
+                );
+            }
+        }
+        ctx.note(
+            NoteKind::Rewritten {
+                keyword: "allOf".into(),
+            },
+            place.note.clone(),
+            format!(
+                "the allOf branches were combined into one schema ({})",
+                all_of.why
+            ),
+        );
+        *node = Cow::Owned(merged);
+        *place = place.merged();
+        Ok(())
+    }
+
+    /// Writes the node's `oneOf` as `anyOf`, where the dialect says so
+    /// ([`Rules::one_of`]). Returns the keyword the node's `anyOf` was
+    /// written as, for notes: `"oneOf"` if it was renamed.
+    fn one_of_as_any_of(
+        &mut self,
+        node: &mut Cow<'_, Object>,
+        place: &Place,
+        moved: &mut Object,
+    ) -> &'static str {
+        let Some(conflict) = self.one_of() else {
+            return "anyOf";
+        };
+        if !node.get("oneOf").is_some_and(Value::is_array) {
+            return "anyOf";
+        }
+        let ctx = self.ctx();
+        let target = ctx.target;
+        if !node.contains_key("anyOf") {
+            *node = Cow::Owned(rename_key(std::mem::take(node).into_owned(), "oneOf", "anyOf"));
+            ctx.note(
+                NoteKind::Rewritten {
+                    keyword: "oneOf".into(),
+                },
+                place.note.clone(),
+                format!(
+                    "oneOf was written as anyOf ({target} has no oneOf; anyOf also accepts a value that matches several branches)"
+                ),
+            );
+            return "oneOf";
+        }
+        match conflict {
+            Conflict::Refuse => ctx.note(
+                NoteKind::Unsupported {
+                    keyword: "oneOf".into(),
+                },
+                place.at("oneOf"),
+                format!(
+                    "{target} does not support oneOf, and this schema already has an anyOf to merge it with"
+                ),
+            ),
+            Conflict::Move => {
+                if let Some(one_of) = node.to_mut().shift_remove("oneOf") {
+                    moved.insert("oneOf".into(), one_of);
+                }
+            }
+            Conflict::Drop => {
+                node.to_mut().shift_remove("oneOf");
+                ctx.dropped(
+                    "oneOf",
+                    place,
+                    &format!(
+                        "{target} has no oneOf, and this schema already has an anyOf it cannot be combined with"
+                    ),
+                );
+            }
+        }
+        "anyOf"
     }
 
     /// Writes a shaped node: each keyword by [`Rules::keyword`], subschemas

@@ -477,6 +477,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
         Some(Conflict::Drop)
     }
 
+    /// A node's own `nullable: true` holds for what stands in for it.
     fn inherit(&self, node: &Object, nullable: bool) -> bool {
         nullable || node.get("nullable") == Some(&Value::Bool(true))
     }
