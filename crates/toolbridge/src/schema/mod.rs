@@ -12,7 +12,7 @@
 //! records where, so that [`Lowered::restore_absent`] can turn a returned
 //! `null` back into "absent" before defaults apply.
 
-mod gemini;
+pub(crate) mod gemini;
 mod keywords;
 pub mod names;
 mod plain;

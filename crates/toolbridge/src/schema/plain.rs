@@ -1,7 +1,11 @@
 //! Dialects that take JSON Schema nearly as given: Gemini's
-//! `parametersJsonSchema`, Bedrock, Mistral and Cohere. The walk visits every
-//! subschema, drops the bookkeeping keywords the target rejects, and either
-//! keeps `$ref`s (checking they resolve) or inlines them all.
+//! `parametersJsonSchema`, Bedrock, Mistral, Cohere and the Emacs packages.
+//! The shared walk visits every subschema; these rules drop the bookkeeping
+//! keywords the target rejects, and either keep `$ref`s (checking they
+//! resolve, respelling those that rely on `$id` or `$anchor`) or inline
+//! them all. Boolean schemas, `allOf` and `oneOf` stay as they are.
+
+use std::borrow::Cow;
 
 use serde_json::Value;
 
@@ -9,8 +13,7 @@ use crate::error::Result;
 use crate::note::NoteKind;
 
 use super::keywords::{Object, ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS};
-use super::refs::Inlined;
-use super::walk::{Ctx, Place};
+use super::walk::{AllOf, Conflict, Ctx, Place, RefRule, Rule, Rules, Shape};
 
 /// How a plain dialect treats a schema.
 pub(super) struct Plain {
@@ -26,111 +29,92 @@ pub(super) struct Plain {
 impl Plain {
     /// Lowers the schema at `ctx.root`.
     pub(super) fn lower(&self, ctx: &mut Ctx<'_>) -> Result<Value> {
-        let root = ctx.root;
-        let place = Place::root(&ctx.at);
-        self.node(ctx, root, &place, 0)
+        PlainRules { ctx, plain: self }.walk_root(())
+    }
+}
+
+/// A [`Plain`] dialect's rules for the shared walk, noting into `ctx`.
+struct PlainRules<'p, 'c, 'a> {
+    ctx: &'c mut Ctx<'a>,
+    plain: &'p Plain,
+}
+
+impl<'a> Rules<'a> for PlainRules<'_, '_, 'a> {
+    type Inherited = ();
+    type Facts = ();
+
+    fn ctx(&mut self) -> &mut Ctx<'a> {
+        self.ctx
     }
 
-    fn node(&self, ctx: &mut Ctx<'_>, value: &Value, place: &Place, depth: usize) -> Result<Value> {
-        let Value::Object(node) = value else {
-            return Ok(value.clone());
-        };
-        let depth = ctx.enter(depth, place)?;
-        if let Some(Value::String(reference)) = node.get("$ref") {
-            if let Some(reason) = self.inline {
-                let mark = ctx.mark();
-                let why = format!("{} {reason}", ctx.target);
-                let result = match ctx.inline(node, reference, place, &why)? {
-                    Inlined::Schema { schema, place } => {
-                        self.node(ctx, &Value::Object(schema), &place, depth)
-                    }
-                    Inlined::Replaced(schema) => self.node_map(ctx, &schema, place, depth),
-                };
-                ctx.release(mark);
-                return result;
-            }
-            if let Some(spelling) = ctx.keep_ref(reference, place)? {
-                let mut node = node.clone();
-                node.insert("$ref".into(), Value::String(spelling.clone()));
-                ctx.note(
-                    NoteKind::Rewritten {
-                        keyword: "$ref".into(),
-                    },
-                    place.at("$ref"),
-                    format!(
-                        "{reference:?} was written as {spelling:?}, which does not rely on $id or $anchor"
-                    ),
-                );
-                return self.node_map(ctx, &node, place, depth);
-            }
+    fn reference(&mut self, _node: &Object, reference: &str, place: &Place) -> Result<RefRule> {
+        if let Some(reason) = self.plain.inline {
+            return Ok(RefRule::Inline(format!("{} {reason}", self.ctx.target)));
         }
-        self.node_map(ctx, node, place, depth)
-    }
-
-    fn node_map(&self, ctx: &mut Ctx<'_>, node: &Object, place: &Place, depth: usize) -> Result<Value> {
-        let mut out = Object::new();
-        for (key, value) in node {
-            if self.drop.contains(&key.as_str()) {
-                ctx.dropped(key, place, self.drop_reason);
-                continue;
-            }
-            if self.inline.is_some() && (key == "$defs" || key == "definitions") {
-                ctx.note(
-                    NoteKind::Rewritten { keyword: key.clone() },
-                    place.at(key),
-                    format!("every $ref was inlined, so {key:?} is no longer needed and was removed"),
-                );
-                continue;
-            }
-            let lowered = self.keyword(ctx, key, value, place, depth)?;
-            out.insert(key.clone(), lowered);
-        }
-        Ok(Value::Object(out))
-    }
-
-    fn keyword(
-        &self,
-        ctx: &mut Ctx<'_>,
-        key: &str,
-        value: &Value,
-        place: &Place,
-        depth: usize,
-    ) -> Result<Value> {
-        let at = place.key(key);
-        Ok(match value {
-            Value::Object(_) | Value::Bool(_) if ONE_SCHEMA.contains(&key) => {
-                self.schema(ctx, value, &at, depth)?
-            }
-            Value::Array(items) if SCHEMA_LISTS.contains(&key) => {
-                let mut lowered = Vec::with_capacity(items.len());
-                for (index, item) in items.iter().enumerate() {
-                    lowered.push(self.schema(ctx, item, &at.index(index), depth)?);
-                }
-                Value::Array(lowered)
-            }
-            Value::Object(map) if SCHEMA_MAPS.contains(&key) => {
-                let mut lowered = Object::new();
-                for (name, schema) in map {
-                    let schema = if schema.is_object() || schema.is_boolean() {
-                        self.schema(ctx, schema, &at.key(name), depth)?
-                    } else {
-                        schema.clone()
-                    };
-                    lowered.insert(name.clone(), schema);
-                }
-                Value::Object(lowered)
-            }
-            other => other.clone(),
+        Ok(match self.ctx.keep_ref(reference, place)? {
+            Some(spelling) => RefRule::Respell(spelling),
+            None => RefRule::Keep,
         })
     }
 
-    /// A subschema; a boolean one is kept unless it must be inlined into.
-    fn schema(&self, ctx: &mut Ctx<'_>, value: &Value, place: &Place, depth: usize) -> Result<Value> {
-        match value {
-            Value::Bool(_) => Ok(value.clone()),
-            Value::Object(_) => self.node(ctx, value, place, depth),
-            other => Ok(other.clone()),
+    fn all_of(&self, _node: &Object, _branches: &[Value]) -> Option<AllOf> {
+        None
+    }
+
+    fn one_of(&self) -> Option<Conflict> {
+        None
+    }
+
+    fn shape<'n>(
+        &mut self,
+        node: Cow<'n, Object>,
+        place: Place,
+        _depth: usize,
+        _inherited: (),
+        _any_of_key: &'static str,
+    ) -> Result<Shape<'n, ()>> {
+        Ok(Shape::Node {
+            node,
+            place,
+            facts: (),
+            out: Object::new(),
+        })
+    }
+
+    fn keyword(&mut self, key: &str, value: &Value, _node: &Object, _facts: &(), place: &Place) -> Rule {
+        if self.plain.drop.contains(&key) {
+            return Rule::Drop(self.plain.drop_reason.into());
         }
+        if self.plain.inline.is_some() && (key == "$defs" || key == "definitions") {
+            self.ctx.note(
+                NoteKind::Rewritten { keyword: key.into() },
+                place.at(key),
+                format!("every $ref was inlined, so {key:?} is no longer needed and was removed"),
+            );
+            return Rule::Skip;
+        }
+        match value {
+            Value::Object(_) | Value::Bool(_) if ONE_SCHEMA.contains(&key) => Rule::Schema,
+            Value::Array(_) if SCHEMA_LISTS.contains(&key) => Rule::Schemas,
+            Value::Object(_) if SCHEMA_MAPS.contains(&key) => Rule::SchemaMap,
+            _ => Rule::Keep,
+        }
+    }
+
+    fn finish(
+        &mut self,
+        _out: &mut Object,
+        _node: &Object,
+        _facts: (),
+        _place: &Place,
+        _depth: usize,
+    ) -> Result<()> {
+        Ok(())
+    }
+
+    /// Only objects are walked; a boolean schema stays as it is.
+    fn object_schema<'v>(&mut self, value: &'v Value, _place: &Place) -> Option<Cow<'v, Object>> {
+        value.as_object().map(Cow::Borrowed)
     }
 }
 

@@ -1,4 +1,4 @@
-//! Gemini `parameters`: the OpenAPI 3.0 `Schema` subset.
+//! Lowering JSON Schema to Gemini `parameters`, the OpenAPI 3.0 `Schema` subset.
 //!
 //! The steps of providers.md §4b, "Recommended lowering": every `$ref`
 //! inlined; `$schema`, `$id`, `$comment` and `title` dropped, `examples`
@@ -19,6 +19,8 @@
 //! rather than turned into strings, as pydantic-ai does: Gemini takes only
 //! string enum values, and a model shown `enum: ["1", "2"]` answers with
 //! the string `"1"` where the tool wants the number 1.
+//!
+//! These are [`Gemini`]'s rules for the shared walk ([`Rules`]).
 
 use std::borrow::Cow;
 
@@ -27,12 +29,11 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::note::NoteKind;
 
-use super::keywords::{
-    applies_to, bool_schema, implied_type, json_type, merge_into, rename_key, reorder_like, type_admits,
-    type_names, value_types, Object, META, STANDARD,
+use crate::schema::keywords::{
+    applies_to, bool_schema, implied_type, json_type, merge_into, reorder_like, type_admits, type_names,
+    value_types, Object, META, STANDARD,
 };
-use super::refs::Inlined;
-use super::walk::{Ctx, Place};
+use crate::schema::walk::{AllOf, Conflict, Ctx, Place, RefRule, Rule, Rules, Shape};
 
 /// `Schema` fields Gemini accepts besides those the walk builds itself.
 const KEPT: &[&str] = &[
@@ -83,16 +84,25 @@ fn is_null_schema(value: &Value) -> bool {
             .all(|key| matches!(key.as_str(), "type" | "const" | "enum" | "description" | "title"))
 }
 
-/// The Gemini walk.
-pub(super) struct Gemini<'c, 'a> {
+/// The Gemini rules for the shared walk.
+pub(in crate::schema) struct Gemini<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
     /// Whether some lowercase type name was written in uppercase; said once,
     /// at the root, since it changes nothing but the spelling.
     respelled_types: bool,
 }
 
+/// What the Gemini rules know about a node once it is shaped.
+pub(in crate::schema) struct Facts {
+    /// Its one JSON Schema type, lowercase.
+    ty: String,
+    /// Whether it is written `nullable: true`.
+    nullable: bool,
+}
+
 impl<'c, 'a> Gemini<'c, 'a> {
-    pub(super) fn new(ctx: &'c mut Ctx<'a>) -> Gemini<'c, 'a> {
+    /// Rules for one lowering, noting into `ctx`.
+    pub(in crate::schema) fn new(ctx: &'c mut Ctx<'a>) -> Gemini<'c, 'a> {
         Gemini {
             ctx,
             respelled_types: false,
@@ -100,109 +110,392 @@ impl<'c, 'a> Gemini<'c, 'a> {
     }
 
     /// Lowers the whole schema.
-    pub(super) fn run(&mut self) -> Result<Value> {
-        let root = self.ctx.root;
-        let place = Place::root(&self.ctx.at);
-        let lowered = self.node(root, &place, 0, false)?;
+    pub(in crate::schema) fn run(&mut self) -> Result<Value> {
+        let lowered = self.walk_root(false)?;
         if self.respelled_types {
             self.ctx.note(
                 NoteKind::Normalized { field: "type".into() },
-                place.note.clone(),
+                self.ctx.at.clone(),
                 "type names were written in uppercase (\"OBJECT\", \"STRING\", …), Gemini's spelling",
             );
         }
         Ok(lowered)
     }
 
-    fn node(&mut self, value: &Value, place: &Place, depth: usize, nullable: bool) -> Result<Value> {
-        let Some(node) = self.ctx.object_schema(value, place) else {
-            return Ok(value.clone());
-        };
-        let depth = self.ctx.enter(depth, place)?;
-        if let Some(Value::String(reference)) = node.get("$ref") {
-            let mark = self.ctx.mark();
-            let result = match self
-                .ctx
-                .inline(&node, reference, place, "Gemini's Schema has no $ref")?
-            {
-                Inlined::Schema { schema, place } => {
-                    self.node(&Value::Object(schema), &place, depth, nullable)
-                }
-                Inlined::Replaced(schema) => self.node_map(Cow::Owned(schema), place, depth, nullable),
+    /// A node with an `anyOf` of two or more branches: Gemini accepts no
+    /// keywords beside it, so they are pushed into each branch (each only
+    /// where it applies to the branch's type, which keeps the meaning).
+    fn any_of(
+        &mut self,
+        node: &Object,
+        place: &Place,
+        depth: usize,
+        nullable: bool,
+        key: &str,
+    ) -> Result<Value> {
+        let siblings: Object = node
+            .iter()
+            .filter(|(k, _)| *k != "anyOf")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let branches = node
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut lowered = Vec::new();
+        let mut left_out = 0usize;
+        for (index, branch) in branches.iter().enumerate() {
+            let branch = match branch {
+                Value::Object(object) => object.clone(),
+                Value::Bool(accepts) => bool_schema(*accepts),
+                _ => continue,
             };
-            self.ctx.release(mark);
-            return result;
+            let branch_place = if siblings.is_empty() {
+                place.key(key).index(index)
+            } else {
+                place.merged()
+            };
+            let Some(merged) = self.push_into(&siblings, branch, place) else {
+                left_out += 1;
+                continue;
+            };
+            lowered.push(self.node(&Value::Object(merged), &branch_place, depth, nullable)?);
         }
-        self.node_map(node, place, depth, nullable)
-    }
-
-    fn node_map(
-        &mut self,
-        node: Cow<'_, Object>,
-        place: &Place,
-        depth: usize,
-        nullable: bool,
-    ) -> Result<Value> {
-        let mark = self.ctx.mark();
-        let result = self.node_inner(node, place, depth, nullable);
-        self.ctx.release(mark);
-        result
-    }
-
-    fn node_inner(
-        &mut self,
-        node: Cow<'_, Object>,
-        place: &Place,
-        depth: usize,
-        nullable: bool,
-    ) -> Result<Value> {
-        let mut node = node;
-        let mut place = place.clone();
-        let mut nullable = nullable || node.get("nullable") == Some(&Value::Bool(true));
-
-        if node.get("allOf").is_some_and(Value::is_array) {
-            let (merged, rejected) = self.ctx.flatten(&node, &place, depth)?;
-            for (keyword, _) in rejected {
-                self.ctx.note(
-                    NoteKind::Dropped {
-                        keyword: keyword.clone(),
-                    },
-                    place.note.clone(),
-                    format!("the allOf branches disagree on {keyword:?}; the first value was kept"),
-                );
-            }
+        if left_out > 0 {
             self.ctx.note(
                 NoteKind::Rewritten {
-                    keyword: "allOf".into(),
+                    keyword: key.into(),
                 },
                 place.note.clone(),
-                "the allOf branches were combined into one schema (Gemini has no allOf)",
+                format!("{left_out} anyOf branch(es) cannot match the type written beside anyOf and were left out"),
             );
-            node = Cow::Owned(merged);
-            place = place.merged();
         }
-
-        let mut any_of_key = "anyOf";
-        if node.get("oneOf").is_some_and(Value::is_array) {
-            if node.contains_key("anyOf") {
-                node.to_mut().shift_remove("oneOf");
+        if !siblings.is_empty() {
+            self.ctx.note(
+                NoteKind::Rewritten { keyword: key.into() },
+                place.note.clone(),
+                "Gemini accepts no keywords beside anyOf; they were copied into each branch",
+            );
+        }
+        match lowered.len() {
+            0 => {
                 self.ctx.dropped(
-                    "oneOf",
-                    &place,
-                    "Gemini has no oneOf, and this schema already has an anyOf it cannot be combined with",
+                    key,
+                    place,
+                    "none of its branches can match the type written beside it",
                 );
-            } else {
-                node = Cow::Owned(rename_key(node.into_owned(), "oneOf", "anyOf"));
-                any_of_key = "oneOf";
+                let mut rest = siblings;
+                rest.shift_remove("type");
+                let place = place.merged();
+                let (node, facts, out) = self.plain(Cow::Owned(rest), &place, nullable);
+                self.write(&node, &place, facts, out, Object::new(), depth)
+            }
+            1 => Ok(lowered.remove(0)),
+            _ => {
+                let mut out = Object::new();
+                out.insert("anyOf".into(), Value::Array(lowered));
+                Ok(Value::Object(out))
+            }
+        }
+    }
+
+    /// A branch with the siblings of its `anyOf` that apply to it; `None` if
+    /// the branch's type cannot meet theirs (no value could match it).
+    fn push_into(&mut self, siblings: &Object, branch: Object, place: &Place) -> Option<Object> {
+        let branch_types: Option<Vec<String>> = branch
+            .get("type")
+            .and_then(type_names)
+            .map(|names| names.into_iter().map(String::from).collect());
+        let mut pushed = Object::new();
+        for (key, value) in siblings {
+            if let Some(types) = &branch_types {
+                if !types.iter().any(|ty| applies_to(key, ty)) {
+                    continue;
+                }
+                if key == "enum" {
+                    let values: Vec<Value> = value
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter(|v| types.iter().any(|ty| type_admits(ty, json_type(v))))
+                        .cloned()
+                        .collect();
+                    if values.is_empty() {
+                        return None;
+                    }
+                    pushed.insert(key.clone(), Value::Array(values));
+                    continue;
+                }
+            }
+            pushed.insert(key.clone(), value.clone());
+        }
+        let mut merged = pushed;
+        for (keyword, _) in merge_into(&mut merged, &branch) {
+            if keyword == "type" || keyword == "enum" {
+                return None;
+            }
+            self.ctx.note(
+                NoteKind::Dropped {
+                    keyword: keyword.clone(),
+                },
+                place.note.clone(),
+                format!("an anyOf branch's {keyword:?} conflicts with the one beside anyOf; the one beside it was kept"),
+            );
+        }
+        Some(reorder_like(merged, &branch))
+    }
+    /// A node with one type (or none) and no `anyOf`, before its keywords:
+    /// a string `const` written as an `enum`, the type settled; the output
+    /// starts with the type (and `nullable`).
+    fn plain<'n>(
+        &mut self,
+        node: Cow<'n, Object>,
+        place: &Place,
+        nullable: bool,
+    ) -> (Cow<'n, Object>, Facts, Object) {
+        let mut node = node;
+        if let Some(value) = node.get("const").cloned() {
+            if let Value::String(_) = value {
+                let node = node.to_mut();
+                node.shift_remove("const");
+                if node.insert("enum".into(), Value::Array(vec![value])).is_some() {
+                    self.ctx.note(
+                        NoteKind::Dropped {
+                            keyword: "enum".into(),
+                        },
+                        place.at("enum"),
+                        "the enum was replaced by the const beside it, which is stricter",
+                    );
+                }
                 self.ctx.note(
                     NoteKind::Rewritten {
-                        keyword: "oneOf".into(),
+                        keyword: "const".into(),
                     },
                     place.note.clone(),
-                    "oneOf was written as anyOf (Gemini has no oneOf; anyOf also accepts a value that matches several branches)",
+                    "const was written as a one-value enum (Gemini has no const)",
                 );
             }
         }
+        let ty = self.type_of(&node, place);
+        let mut out = Object::new();
+        out.insert("type".into(), Value::String(ty.to_uppercase()));
+        if nullable {
+            out.insert("nullable".into(), Value::Bool(true));
+        }
+        (node, Facts { ty, nullable }, out)
+    }
+
+    /// The node's single JSON Schema type (lowercase), inferred when absent.
+    fn type_of(&mut self, node: &Object, place: &Place) -> String {
+        let given = match node.get("type") {
+            Some(Value::String(name)) => Some(name.clone()),
+            Some(Value::Array(names)) if names.len() == 1 => names[0].as_str().map(String::from),
+            _ => None,
+        };
+        if let Some(name) = &given {
+            let lower = name.to_lowercase();
+            if TYPES.contains(&lower.as_str()) {
+                if *name != lower.to_uppercase() {
+                    self.respelled_types = true;
+                }
+                return lower;
+            }
+        }
+        let from_values = node
+            .get("enum")
+            .and_then(Value::as_array)
+            .map(|values| value_types(values))
+            .or_else(|| node.get("const").map(|value| vec![json_type(value)]))
+            .filter(|types| types.len() == 1)
+            .map(|types| types[0]);
+        let known = node.keys().find_map(|key| implied_type(key)).or(from_values);
+        let inferred = known.unwrap_or("object");
+        let why = match node.get("type") {
+            Some(other) => format!("\"type\": {other} is not a type Gemini knows"),
+            None => "the schema has no type".to_string(),
+        };
+        let narrowed = if known.is_none() {
+            " (it accepted any value, and now accepts objects)"
+        } else {
+            ""
+        };
+        self.ctx.note(
+            NoteKind::Rewritten {
+                keyword: "type".into(),
+            },
+            place.at("type"),
+            format!(
+                "{why}; Gemini needs one, so \"type\": {:?} was set{narrowed}",
+                inferred.to_uppercase()
+            ),
+        );
+        inferred.to_string()
+    }
+
+    /// Gemini's enums are lists of strings without `""`; any other enum
+    /// goes into the description.
+    fn enum_values(&mut self, value: &Value, place: &Place) -> Rule {
+        let Some(values) = value
+            .as_array()
+            .filter(|values| values.iter().all(Value::is_string))
+        else {
+            return Rule::Move;
+        };
+        let kept: Vec<Value> = values
+            .iter()
+            .filter(|v| v.as_str() != Some(""))
+            .cloned()
+            .collect();
+        if kept.len() < values.len() {
+            self.ctx.note(
+                NoteKind::Dropped {
+                    keyword: "enum".into(),
+                },
+                place.at("enum"),
+                "the empty string was removed from the enum (Gemini rejects empty enum values)",
+            );
+        }
+        if kept.is_empty() {
+            Rule::Skip
+        } else {
+            Rule::Write("enum", Value::Array(kept))
+        }
+    }
+
+    /// `examples` becomes `example`, its first value.
+    fn examples(&mut self, value: &Value, has_example: bool, place: &Place) -> Rule {
+        match value.as_array().and_then(|values| values.first()) {
+            Some(first) if !has_example => {
+                let count = value.as_array().map_or(0, Vec::len);
+                if count == 1 {
+                    self.ctx.note(
+                        NoteKind::Rewritten {
+                            keyword: "examples".into(),
+                        },
+                        place.note.clone(),
+                        "examples was written as example (Gemini takes one example)",
+                    );
+                } else {
+                    self.ctx.note(
+                        NoteKind::Dropped {
+                            keyword: "examples".into(),
+                        },
+                        place.note.clone(),
+                        format!(
+                            "Gemini takes one example; the first of {count} examples was kept as example"
+                        ),
+                    );
+                }
+                Rule::Write("example", first.clone())
+            }
+            _ => Rule::Drop("Gemini takes one example, and this schema has no usable one".into()),
+        }
+    }
+
+    /// `required` names only existing properties; an object without
+    /// properties carries neither.
+    fn tidy_object(&mut self, out: &mut Object, place: &Place) {
+        let names: Vec<String> = out
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|props| props.keys().cloned().collect())
+            .unwrap_or_default();
+        if names.is_empty() {
+            let had_properties = out.shift_remove("properties").is_some();
+            let had_required = out.shift_remove("required").is_some();
+            if had_properties || had_required {
+                self.ctx.note(
+                    NoteKind::Rewritten {
+                        keyword: "properties".into(),
+                    },
+                    place.note.clone(),
+                    "an object without properties carries neither properties nor required for Gemini (it rejects empty ones)",
+                );
+            }
+            return;
+        }
+        let Some(required) = out.get("required").cloned() else {
+            return;
+        };
+        let listed: Vec<Value> = required.as_array().cloned().unwrap_or_default();
+        let mut kept: Vec<Value> = Vec::new();
+        for entry in &listed {
+            if entry.as_str().is_some_and(|name| names.iter().any(|n| n == name)) && !kept.contains(entry) {
+                kept.push(entry.clone());
+            }
+        }
+        if kept.len() == listed.len() && required.is_array() {
+            return;
+        }
+        let unknown: Vec<String> = listed
+            .iter()
+            .filter(|entry| !kept.contains(entry))
+            .map(Value::to_string)
+            .collect();
+        let what = if unknown.is_empty() {
+            "a malformed list was".to_string()
+        } else {
+            format!("{} was", unknown.join(", "))
+        };
+        self.ctx.note(
+            NoteKind::Dropped {
+                keyword: "required".into(),
+            },
+            place.at("required"),
+            format!("\"required\" may name only properties of the object; {what} removed"),
+        );
+        if kept.is_empty() {
+            out.shift_remove("required");
+        } else {
+            out.insert("required".into(), Value::Array(kept));
+        }
+    }
+}
+
+impl<'a> Rules<'a> for Gemini<'_, 'a> {
+    /// Whether the node (or one it stands in for) is nullable.
+    type Inherited = bool;
+    type Facts = Facts;
+
+    fn ctx(&mut self) -> &mut Ctx<'a> {
+        self.ctx
+    }
+
+    fn reference(&mut self, _node: &Object, _reference: &str, _place: &Place) -> Result<RefRule> {
+        Ok(RefRule::Inline("Gemini's Schema has no $ref".into()))
+    }
+
+    fn all_of(&self, _node: &Object, _branches: &[Value]) -> Option<AllOf> {
+        Some(AllOf {
+            conflict: Conflict::Drop,
+            why: "Gemini has no allOf".into(),
+        })
+    }
+
+    fn one_of(&self) -> Option<Conflict> {
+        Some(Conflict::Drop)
+    }
+
+    /// A node's own `nullable: true` holds for what stands in for it.
+    fn inherit(&self, node: &Object, nullable: bool) -> bool {
+        nullable || node.get("nullable") == Some(&Value::Bool(true))
+    }
+
+    /// `null` in a type list, an `anyOf` or an `enum` becomes `nullable`;
+    /// an `anyOf` of one branch becomes that branch; a type list becomes an
+    /// `anyOf`; an `anyOf` of several branches takes the keywords beside it
+    /// into each branch.
+    fn shape<'n>(
+        &mut self,
+        node: Cow<'n, Object>,
+        place: Place,
+        depth: usize,
+        nullable: bool,
+        any_of_key: &'static str,
+    ) -> Result<Shape<'n, Facts>> {
+        let mut node = node;
+        let mut nullable = nullable;
 
         if let Some(names) = node.get("type").and_then(type_names) {
             if names.len() > 1 && names.contains(&"null") {
@@ -278,7 +571,8 @@ impl<'c, 'a> Gemini<'c, 'a> {
                     "an anyOf with a single branch was replaced by that branch",
                 );
                 let merged = reorder_like(merged, &branch);
-                return self.node(&Value::Object(merged), &place.merged(), depth, nullable);
+                let written = self.node(&Value::Object(merged), &place.merged(), depth, nullable)?;
+                return Ok(Shape::Written(written));
             }
         }
 
@@ -329,244 +623,70 @@ impl<'c, 'a> Gemini<'c, 'a> {
             .and_then(Value::as_array)
             .is_some_and(|b| b.len() > 1)
         {
-            return self.any_of(&node, &place, depth, nullable, any_of_key);
+            return Ok(Shape::Written(
+                self.any_of(&node, &place, depth, nullable, any_of_key)?,
+            ));
         }
-        self.plain(&node, &place, depth, nullable)
+        let (node, facts, out) = self.plain(node, &place, nullable);
+        Ok(Shape::Node {
+            node,
+            place,
+            facts,
+            out,
+        })
     }
 
-    /// A node with an `anyOf` of two or more branches: Gemini accepts no
-    /// keywords beside it, so they are pushed into each branch (each only
-    /// where it applies to the branch's type, which keeps the meaning).
-    fn any_of(
-        &mut self,
-        node: &Object,
-        place: &Place,
-        depth: usize,
-        nullable: bool,
-        key: &str,
-    ) -> Result<Value> {
-        let siblings: Object = node
-            .iter()
-            .filter(|(k, _)| *k != "anyOf")
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        let branches = node
-            .get("anyOf")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let mut lowered = Vec::new();
-        let mut left_out = 0usize;
-        for (index, branch) in branches.iter().enumerate() {
-            let branch = match branch {
-                Value::Object(object) => object.clone(),
-                Value::Bool(accepts) => bool_schema(*accepts),
-                _ => continue,
-            };
-            let branch_place = if siblings.is_empty() {
-                place.key(key).index(index)
-            } else {
-                place.merged()
-            };
-            let Some(merged) = self.push_into(&siblings, branch, place) else {
-                left_out += 1;
-                continue;
-            };
-            lowered.push(self.node(&Value::Object(merged), &branch_place, depth, nullable)?);
-        }
-        if left_out > 0 {
-            self.ctx.note(
-                NoteKind::Rewritten {
-                    keyword: key.into(),
-                },
-                place.note.clone(),
-                format!("{left_out} anyOf branch(es) cannot match the type written beside anyOf and were left out"),
-            );
-        }
-        if !siblings.is_empty() {
-            self.ctx.note(
-                NoteKind::Rewritten { keyword: key.into() },
-                place.note.clone(),
-                "Gemini accepts no keywords beside anyOf; they were copied into each branch",
-            );
-        }
-        match lowered.len() {
-            0 => {
-                self.ctx.dropped(
-                    key,
-                    place,
-                    "none of its branches can match the type written beside it",
-                );
-                let mut rest = siblings;
-                rest.shift_remove("type");
-                self.plain(&rest, &place.merged(), depth, nullable)
+    fn keyword(&mut self, key: &str, value: &Value, node: &Object, facts: &Facts, place: &Place) -> Rule {
+        let ty = facts.ty.as_str();
+        match key {
+            "type" => Rule::Skip,
+            "nullable" if !value.is_boolean() => Rule::Drop("Gemini's nullable is true or false".into()),
+            "nullable" if facts.nullable => Rule::Skip,
+            "nullable" => Rule::Keep,
+            "format" => match value.as_str() {
+                Some(format) if format_accepted(ty, format) => Rule::Keep,
+                _ => Rule::Move,
+            },
+            "description" if value.is_string() => Rule::Keep,
+            "enum" => self.enum_values(value, place),
+            "items" if value.is_object() || value.is_boolean() => Rule::Schema,
+            "properties" if value.is_object() && ty == "object" => Rule::SchemaMap,
+            "properties" | "required" if ty != "object" => {
+                Rule::Drop(format!("Gemini rejects it on a {}", ty.to_uppercase()).into())
             }
-            1 => Ok(lowered.remove(0)),
-            _ => {
-                let mut out = Object::new();
-                out.insert("anyOf".into(), Value::Array(lowered));
-                Ok(Value::Object(out))
-            }
-        }
-    }
-
-    /// A branch with the siblings of its `anyOf` that apply to it; `None` if
-    /// the branch's type cannot meet theirs (no value could match it).
-    fn push_into(&mut self, siblings: &Object, branch: Object, place: &Place) -> Option<Object> {
-        let branch_types: Option<Vec<String>> = branch
-            .get("type")
-            .and_then(type_names)
-            .map(|names| names.into_iter().map(String::from).collect());
-        let mut pushed = Object::new();
-        for (key, value) in siblings {
-            if let Some(types) = &branch_types {
-                if !types.iter().any(|ty| applies_to(key, ty)) {
-                    continue;
-                }
-                if key == "enum" {
-                    let values: Vec<Value> = value
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter(|v| types.iter().any(|ty| type_admits(ty, json_type(v))))
-                        .cloned()
-                        .collect();
-                    if values.is_empty() {
-                        return None;
-                    }
-                    pushed.insert(key.clone(), Value::Array(values));
-                    continue;
-                }
-            }
-            pushed.insert(key.clone(), value.clone());
-        }
-        let mut merged = pushed;
-        for (keyword, _) in merge_into(&mut merged, &branch) {
-            if keyword == "type" || keyword == "enum" {
-                return None;
-            }
-            self.ctx.note(
-                NoteKind::Dropped {
-                    keyword: keyword.clone(),
-                },
-                place.note.clone(),
-                format!("an anyOf branch's {keyword:?} conflicts with the one beside anyOf; the one beside it was kept"),
-            );
-        }
-        Some(reorder_like(merged, &branch))
-    }
-
-    /// A node with one type (or none) and no `anyOf`.
-    fn plain(&mut self, node: &Object, place: &Place, depth: usize, nullable: bool) -> Result<Value> {
-        let mut out = Object::new();
-        let mut moved = Object::new();
-        let mut node = Cow::Borrowed(node);
-
-        if let Some(value) = node.get("const").cloned() {
-            if let Value::String(_) = value {
-                let node = node.to_mut();
-                node.shift_remove("const");
-                if node.insert("enum".into(), Value::Array(vec![value])).is_some() {
-                    self.ctx.note(
-                        NoteKind::Dropped {
-                            keyword: "enum".into(),
-                        },
-                        place.at("enum"),
-                        "the enum was replaced by the const beside it, which is stricter",
-                    );
-                }
+            "required" => Rule::Keep,
+            "examples" => self.examples(value, node.contains_key("example"), place),
+            "title" => Rule::Drop("Gemini rejects title in function parameters".into()),
+            "$defs" | "definitions" => {
                 self.ctx.note(
-                    NoteKind::Rewritten {
-                        keyword: "const".into(),
-                    },
-                    place.note.clone(),
-                    "const was written as a one-value enum (Gemini has no const)",
-                );
-            }
-        }
-
-        let ty = self.type_of(&node, place);
-        out.insert("type".into(), Value::String(ty.to_uppercase()));
-        if nullable {
-            out.insert("nullable".into(), Value::Bool(true));
-        }
-        for (key, value) in node.iter() {
-            match key.as_str() {
-                "type" => {}
-                "nullable" => {
-                    if !value.is_boolean() {
-                        self.ctx.dropped(key, place, "Gemini's nullable is true or false");
-                    } else if !nullable {
-                        out.insert(key.clone(), value.clone());
-                    }
-                }
-                "format" => match value.as_str() {
-                    Some(format) if format_accepted(&ty, format) => {
-                        out.insert(key.clone(), value.clone());
-                    }
-                    _ => {
-                        moved.insert(key.clone(), value.clone());
-                    }
-                },
-                "description" if value.is_string() => {
-                    out.insert(key.clone(), value.clone());
-                }
-                "enum" => self.enum_values(value, place, &mut out, &mut moved),
-                "items" if value.is_object() || value.is_boolean() => {
-                    let items = self.node(value, &place.key("items"), depth, false)?;
-                    out.insert(key.clone(), items);
-                }
-                "properties" if value.is_object() && ty == "object" => {
-                    let mut lowered = Object::new();
-                    for (name, schema) in value.as_object().into_iter().flatten() {
-                        let schema = self.node(schema, &place.key("properties").key(name), depth, false)?;
-                        lowered.insert(name.clone(), schema);
-                    }
-                    out.insert(key.clone(), Value::Object(lowered));
-                }
-                "properties" | "required" if ty != "object" => {
-                    self.ctx.dropped(
-                        key,
-                        place,
-                        &format!("Gemini rejects it on a {}", ty.to_uppercase()),
-                    );
-                }
-                "required" => {
-                    out.insert(key.clone(), value.clone());
-                }
-                "examples" => self.examples(value, node.contains_key("example"), place, &mut out),
-                "title" => self
-                    .ctx
-                    .dropped(key, place, "Gemini rejects title in function parameters"),
-                "$defs" | "definitions" => self.ctx.note(
-                    NoteKind::Rewritten { keyword: key.clone() },
+                    NoteKind::Rewritten { keyword: key.into() },
                     place.at(key),
                     format!("every $ref was inlined, so {key:?} is no longer needed and was removed"),
-                ),
-                "additionalProperties" if value == &Value::Bool(false) => self.ctx.dropped(
-                    key,
-                    place,
-                    "Gemini has no additionalProperties; the model may add keys the tool does not list",
-                ),
-                _ if KEPT.contains(&key.as_str()) => {
-                    out.insert(key.clone(), value.clone());
-                }
-                _ if META.contains(&key.as_str()) => {
-                    self.ctx
-                        .dropped(key, place, "Gemini rejects it, and it is not meant for the model")
-                }
-                _ if STANDARD.contains(&key.as_str()) => {
-                    moved.insert(key.clone(), value.clone());
-                }
-                _ => self.ctx.dropped(
-                    key,
-                    place,
-                    "it is not a JSON Schema keyword, and Gemini rejects unknown keys",
-                ),
+                );
+                Rule::Skip
             }
+            "additionalProperties" if value == &Value::Bool(false) => Rule::Drop(
+                "Gemini has no additionalProperties; the model may add keys the tool does not list".into(),
+            ),
+            _ if KEPT.contains(&key) => Rule::Keep,
+            _ if META.contains(&key) => {
+                Rule::Drop("Gemini rejects it, and it is not meant for the model".into())
+            }
+            _ if STANDARD.contains(&key) => Rule::Move,
+            _ => Rule::Drop("it is not a JSON Schema keyword, and Gemini rejects unknown keys".into()),
         }
+    }
 
-        if ty == "array" && !out.contains_key("items") {
+    /// Arrays get `items`; objects name only their properties in `required`.
+    fn finish(
+        &mut self,
+        out: &mut Object,
+        _node: &Object,
+        facts: Facts,
+        place: &Place,
+        _depth: usize,
+    ) -> Result<()> {
+        if facts.ty == "array" && !out.contains_key("items") {
             let mut items = Object::new();
             items.insert("type".into(), Value::String("OBJECT".into()));
             out.insert("items".into(), Value::Object(items));
@@ -578,179 +698,10 @@ impl<'c, 'a> Gemini<'c, 'a> {
                 "Gemini needs items on an array; items of any type were written as {\"type\": \"OBJECT\"}",
             );
         }
-        if ty == "object" {
-            self.tidy_object(&mut out, place);
+        if facts.ty == "object" {
+            self.tidy_object(out, place);
         }
-        self.ctx.move_to_description(&mut out, moved, place)?;
-        Ok(Value::Object(out))
-    }
-
-    /// The node's single JSON Schema type (lowercase), inferred when absent.
-    fn type_of(&mut self, node: &Object, place: &Place) -> String {
-        let given = match node.get("type") {
-            Some(Value::String(name)) => Some(name.clone()),
-            Some(Value::Array(names)) if names.len() == 1 => names[0].as_str().map(String::from),
-            _ => None,
-        };
-        if let Some(name) = &given {
-            let lower = name.to_lowercase();
-            if TYPES.contains(&lower.as_str()) {
-                if *name != lower.to_uppercase() {
-                    self.respelled_types = true;
-                }
-                return lower;
-            }
-        }
-        let from_values = node
-            .get("enum")
-            .and_then(Value::as_array)
-            .map(|values| value_types(values))
-            .or_else(|| node.get("const").map(|value| vec![json_type(value)]))
-            .filter(|types| types.len() == 1)
-            .map(|types| types[0]);
-        let known = node.keys().find_map(|key| implied_type(key)).or(from_values);
-        let inferred = known.unwrap_or("object");
-        let why = match node.get("type") {
-            Some(other) => format!("\"type\": {other} is not a type Gemini knows"),
-            None => "the schema has no type".to_string(),
-        };
-        let narrowed = if known.is_none() {
-            " (it accepted any value, and now accepts objects)"
-        } else {
-            ""
-        };
-        self.ctx.note(
-            NoteKind::Rewritten {
-                keyword: "type".into(),
-            },
-            place.at("type"),
-            format!(
-                "{why}; Gemini needs one, so \"type\": {:?} was set{narrowed}",
-                inferred.to_uppercase()
-            ),
-        );
-        inferred.to_string()
-    }
-
-    /// Gemini's enums are lists of strings without `""`.
-    fn enum_values(&mut self, value: &Value, place: &Place, out: &mut Object, moved: &mut Object) {
-        let Some(values) = value
-            .as_array()
-            .filter(|values| values.iter().all(Value::is_string))
-        else {
-            moved.insert("enum".into(), value.clone());
-            return;
-        };
-        let kept: Vec<Value> = values
-            .iter()
-            .filter(|v| v.as_str() != Some(""))
-            .cloned()
-            .collect();
-        if kept.len() < values.len() {
-            self.ctx.note(
-                NoteKind::Dropped {
-                    keyword: "enum".into(),
-                },
-                place.at("enum"),
-                "the empty string was removed from the enum (Gemini rejects empty enum values)",
-            );
-        }
-        if !kept.is_empty() {
-            out.insert("enum".into(), Value::Array(kept));
-        }
-    }
-
-    /// `examples` becomes `example`, its first value.
-    fn examples(&mut self, value: &Value, has_example: bool, place: &Place, out: &mut Object) {
-        match value.as_array().and_then(|values| values.first()) {
-            Some(first) if !has_example => {
-                out.insert("example".into(), first.clone());
-                let count = value.as_array().map_or(0, Vec::len);
-                if count == 1 {
-                    self.ctx.note(
-                        NoteKind::Rewritten {
-                            keyword: "examples".into(),
-                        },
-                        place.note.clone(),
-                        "examples was written as example (Gemini takes one example)",
-                    );
-                } else {
-                    self.ctx.note(
-                        NoteKind::Dropped {
-                            keyword: "examples".into(),
-                        },
-                        place.note.clone(),
-                        format!(
-                            "Gemini takes one example; the first of {count} examples was kept as example"
-                        ),
-                    );
-                }
-            }
-            _ => self.ctx.dropped(
-                "examples",
-                place,
-                "Gemini takes one example, and this schema has no usable one",
-            ),
-        }
-    }
-
-    /// `required` names only existing properties; an object without
-    /// properties carries neither.
-    fn tidy_object(&mut self, out: &mut Object, place: &Place) {
-        let names: Vec<String> = out
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|props| props.keys().cloned().collect())
-            .unwrap_or_default();
-        if names.is_empty() {
-            let had_properties = out.shift_remove("properties").is_some();
-            let had_required = out.shift_remove("required").is_some();
-            if had_properties || had_required {
-                self.ctx.note(
-                    NoteKind::Rewritten {
-                        keyword: "properties".into(),
-                    },
-                    place.note.clone(),
-                    "an object without properties carries neither properties nor required for Gemini (it rejects empty ones)",
-                );
-            }
-            return;
-        }
-        let Some(required) = out.get("required").cloned() else {
-            return;
-        };
-        let listed: Vec<Value> = required.as_array().cloned().unwrap_or_default();
-        let mut kept: Vec<Value> = Vec::new();
-        for entry in &listed {
-            if entry.as_str().is_some_and(|name| names.iter().any(|n| n == name)) && !kept.contains(entry) {
-                kept.push(entry.clone());
-            }
-        }
-        if kept.len() == listed.len() && required.is_array() {
-            return;
-        }
-        let unknown: Vec<String> = listed
-            .iter()
-            .filter(|entry| !kept.contains(entry))
-            .map(Value::to_string)
-            .collect();
-        let what = if unknown.is_empty() {
-            "a malformed list was".to_string()
-        } else {
-            format!("{} was", unknown.join(", "))
-        };
-        self.ctx.note(
-            NoteKind::Dropped {
-                keyword: "required".into(),
-            },
-            place.at("required"),
-            format!("\"required\" may name only properties of the object; {what} removed"),
-        );
-        if kept.is_empty() {
-            out.shift_remove("required");
-        } else {
-            out.insert("required".into(), Value::Array(kept));
-        }
+        Ok(())
     }
 }
 
@@ -758,8 +709,8 @@ impl<'c, 'a> Gemini<'c, 'a> {
 mod tests {
     use serde_json::json;
 
-    use super::super::testing::{notes, run};
-    use super::super::Dialect;
+    use crate::schema::testing::{notes, run};
+    use crate::schema::Dialect;
 
     /// An MCP-style schema exercising every step of providers.md §4b's
     /// "Recommended lowering".

@@ -3,27 +3,29 @@
 //! strict), Anthropic strict tool use (and Bedrock strict, which follows
 //! Claude's rules) and Ollama (whose server keeps only a few keywords).
 //!
-//! One walk serves all three; [`Subset`] says what each keeps. Strict
+//! One set of rules for the shared walk ([`Rules`]) serves all three;
+//! [`Subset`] says what each keeps. Strict
 //! dialects also close every object (`additionalProperties: false`), and
 //! OpenAI's lists every property in `required`, turning each optional one
 //! into a union with `null` and recording where, so that a returned `null`
 //! can be read as "absent" again.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::Value;
 
 use crate::error::Result;
 use crate::note::NoteKind;
-use crate::pointer::Pointer;
 
-use super::keywords::{
-    bool_schema, implied_type, json_type, merge_into, pattern_is_unsupported, rename_key, type_names,
-    type_value, value_types, Object, META,
+use crate::schema::keywords::{
+    bool_schema, implied_type, json_type, merge_into, pattern_is_unsupported, type_names, type_value,
+    value_types, Object, META,
 };
-use super::refs::{Inlined, Target};
-use super::walk::{Ctx, Place};
+use crate::schema::refs::Target;
+use crate::schema::walk::{AllOf, Conflict, Ctx, Place, RefRule, Rule, Rules, Shape, Step};
+
+mod objects;
 
 /// String formats OpenAI Structured Outputs accepts.
 const OPENAI_FORMATS: &[&str] = &[
@@ -66,13 +68,6 @@ pub(super) enum Subset {
     Ollama,
 }
 
-/// What happens to one keyword.
-enum Rule {
-    Keep,
-    Move,
-    Drop(&'static str),
-}
-
 impl Subset {
     fn strict(self) -> bool {
         self != Subset::Ollama
@@ -89,7 +84,9 @@ impl Subset {
     /// The rule for a keyword the walk does not handle structurally.
     fn rule(self, key: &str, value: &Value) -> Rule {
         if META.contains(&key) {
-            return Rule::Drop("it is bookkeeping for schema authors, not part of what the model sees");
+            return Rule::Drop(
+                "it is bookkeeping for schema authors, not part of what the model sees".into(),
+            );
         }
         let pattern_ok = || {
             value
@@ -108,7 +105,7 @@ impl Subset {
                 | "exclusiveMinimum" | "minItems" | "maxItems" => Rule::Keep,
                 "pattern" if pattern_ok() => Rule::Keep,
                 "format" if value.as_str().is_some_and(|f| OPENAI_FORMATS.contains(&f)) => Rule::Keep,
-                "patternProperties" | "unevaluatedProperties" => Rule::Drop(extra_keys),
+                "patternProperties" | "unevaluatedProperties" => Rule::Drop(extra_keys.into()),
                 _ => Rule::Move,
             },
             Subset::AnthropicStrict | Subset::BedrockStrict => match key {
@@ -123,7 +120,7 @@ impl Subset {
                 "pattern" if pattern_ok() => Rule::Keep,
                 "format" if value.as_str().is_some_and(|f| ANTHROPIC_FORMATS.contains(&f)) => Rule::Keep,
                 "minItems" if value.as_u64().is_some_and(|n| n <= 1) => Rule::Keep,
-                "patternProperties" | "unevaluatedProperties" => Rule::Drop(extra_keys),
+                "patternProperties" | "unevaluatedProperties" => Rule::Drop(extra_keys.into()),
                 _ => Rule::Move,
             },
         }
@@ -134,7 +131,8 @@ fn is_primitive(value: &Value) -> bool {
     !value.is_array() && !value.is_object()
 }
 
-/// The walk, and what it records for [`Lowered::null_means_absent`](super::Lowered).
+/// The subset rules for the shared walk, and what they record for
+/// [`Lowered::null_means_absent`](super::Lowered).
 pub(super) struct Walker<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
     subset: Subset,
@@ -142,6 +140,10 @@ pub(super) struct Walker<'c, 'a> {
     out: Vec<String>,
     /// Output locations of the properties made nullable.
     pub(super) made_nullable: Vec<Vec<String>>,
+    /// For each property walked and not yet finished with, its name and the
+    /// range of [`Walker::made_nullable`] recorded inside it; each node takes
+    /// its own off the end when it is finished.
+    spans: Vec<(String, usize, usize)>,
     /// Whether the target of each `$ref` met by [`Walker::accepts_null`]
     /// accepts `null`; `None` while that target is being looked at, so a
     /// cycle answers "no" (the safe side: null is then added explicitly) and
@@ -150,12 +152,14 @@ pub(super) struct Walker<'c, 'a> {
 }
 
 impl<'c, 'a> Walker<'c, 'a> {
+    /// Rules for lowering to `subset`, noting into `ctx`.
     pub(super) fn new(ctx: &'c mut Ctx<'a>, subset: Subset) -> Walker<'c, 'a> {
         Walker {
             ctx,
             subset,
             out: Vec::new(),
             made_nullable: Vec::new(),
+            spans: Vec::new(),
             null_refs: HashMap::new(),
         }
     }
@@ -176,30 +180,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                 );
             }
         }
-        let root = self.ctx.root;
-        let place = Place::root(&self.ctx.at);
-        self.node(root, &place, 0, true)
-    }
-
-    fn node(&mut self, value: &Value, place: &Place, depth: usize, root: bool) -> Result<Value> {
-        let Some(node) = self.ctx.object_schema(value, place) else {
-            return Ok(value.clone());
-        };
-        let depth = self.ctx.enter(depth, place)?;
-        if let Some(Value::String(reference)) = node.get("$ref") {
-            if let Some(why) = self.inline_reason(&node, reference, place)? {
-                let mark = self.ctx.mark();
-                let result = match self.ctx.inline(&node, reference, place, &why)? {
-                    Inlined::Schema { schema, place } => {
-                        self.node(&Value::Object(schema), &place, depth, root)
-                    }
-                    Inlined::Replaced(schema) => self.node_map(Cow::Owned(schema), place, depth, root),
-                };
-                self.ctx.release(mark);
-                return result;
-            }
-        }
-        self.node_map(node, place, depth, root)
+        self.walk_root(true)
     }
 
     /// Why the `$ref` in `node` must be inlined, or `None` to keep it.
@@ -238,259 +219,6 @@ impl<'c, 'a> Walker<'c, 'a> {
                     .then(|| format!("{target} follows $refs only to the root, $defs or definitions")))
             }
         }
-    }
-
-    fn node_map(&mut self, node: Cow<'_, Object>, place: &Place, depth: usize, root: bool) -> Result<Value> {
-        let mark = self.ctx.mark();
-        let result = self.node_inner(node, place, depth, root);
-        self.ctx.release(mark);
-        result
-    }
-
-    fn node_inner(
-        &mut self,
-        node: Cow<'_, Object>,
-        place: &Place,
-        depth: usize,
-        root: bool,
-    ) -> Result<Value> {
-        let target = self.ctx.target;
-        let mut node = node;
-        let mut place = place.clone();
-        let mut moved = Object::new();
-
-        if let Some(Value::Array(branches)) = node.get("allOf") {
-            let has_ref =
-                node.contains_key("$ref") || branches.iter().any(|branch| branch.get("$ref").is_some());
-            let combine = !self.subset.anthropic() || has_ref || branches.len() == 1;
-            if combine {
-                let mark = self.ctx.mark();
-                let (merged, rejected) = self.ctx.flatten(&node, &place, depth)?;
-                if rejected.is_empty() || self.subset == Subset::Ollama {
-                    for (keyword, value) in rejected {
-                        moved.entry(keyword).or_insert(value);
-                    }
-                    self.ctx.note(
-                        NoteKind::Rewritten {
-                            keyword: "allOf".into(),
-                        },
-                        place.note.clone(),
-                        format!("the allOf branches were combined into one schema ({target} does not support allOf here)"),
-                    );
-                    node = Cow::Owned(merged);
-                    place = place.merged();
-                } else {
-                    self.ctx.release(mark);
-                    let keywords: Vec<String> = rejected.iter().map(|(k, _)| format!("{k:?}")).collect();
-                    self.ctx.note(
-                        NoteKind::Unsupported {
-                            keyword: "allOf".into(),
-                        },
-                        place.at("allOf"),
-                        format!(
-                            "{target} does not support allOf here, and its branches cannot be combined into one schema (they disagree on {})",
-                            keywords.join(", ")
-                        ),
-                    );
-                }
-            }
-        }
-
-        if node.get("oneOf").is_some_and(Value::is_array) {
-            if !node.contains_key("anyOf") {
-                node = Cow::Owned(rename_key(node.into_owned(), "oneOf", "anyOf"));
-                self.ctx.note(
-                    NoteKind::Rewritten {
-                        keyword: "oneOf".into(),
-                    },
-                    place.note.clone(),
-                    format!(
-                        "oneOf was written as anyOf ({target} has no oneOf; anyOf also accepts a value that matches several branches)"
-                    ),
-                );
-            } else if self.subset.strict() {
-                self.ctx.note(
-                    NoteKind::Unsupported {
-                        keyword: "oneOf".into(),
-                    },
-                    place.at("oneOf"),
-                    format!("{target} does not support oneOf, and this schema already has an anyOf to merge it with"),
-                );
-            } else if let Some(one_of) = node.to_mut().shift_remove("oneOf") {
-                moved.insert("oneOf".into(), one_of);
-            }
-        }
-
-        if self.subset == Subset::OpenAiStrict && !root {
-            if let Some(distributed) = self.distribute_any_of(&node, &place) {
-                node = Cow::Owned(distributed);
-                place = place.merged();
-            }
-        }
-
-        if self.subset.strict() && !node.contains_key("type") {
-            if let Some(ty) = self.infer_type(&node, &place) {
-                node.to_mut().shift_insert(0, "type".into(), ty);
-            }
-        }
-
-        let types: Vec<String> = node
-            .get("type")
-            .and_then(type_names)
-            .map(|names| names.into_iter().map(String::from).collect())
-            .unwrap_or_default();
-        let is_object = self.subset.strict() && types.iter().any(|t| t == "object");
-        let mut out = Object::new();
-        let mut spans: Vec<(String, usize, usize)> = Vec::new();
-        for (key, value) in node.iter() {
-            match key.as_str() {
-                "type" | "$ref" => {
-                    out.insert(key.clone(), value.clone());
-                }
-                "properties" if value.is_object() => {
-                    let mut lowered = Object::new();
-                    for (name, schema) in value.as_object().into_iter().flatten() {
-                        let start = self.made_nullable.len();
-                        self.out.push("properties".into());
-                        self.out.push(name.clone());
-                        let result = self.node(schema, &place.key("properties").key(name), depth, false);
-                        self.out.truncate(self.out.len() - 2);
-                        lowered.insert(name.clone(), result?);
-                        spans.push((name.clone(), start, self.made_nullable.len()));
-                    }
-                    out.insert(key.clone(), Value::Object(lowered));
-                }
-                "items" if value.is_object() || value.is_boolean() => {
-                    let lowered = self.child(value, &place.key("items"), depth, &["items"])?;
-                    out.insert(key.clone(), lowered);
-                }
-                "items" if value.is_array() && self.subset == Subset::Ollama => {
-                    let lowered = self.list(value, &place.key("items"), depth, "items")?;
-                    out.insert(key.clone(), lowered);
-                }
-                "anyOf" | "oneOf" | "allOf" if value.is_array() => {
-                    let lowered = self.list(value, &place.key(key), depth, key)?;
-                    out.insert(key.clone(), lowered);
-                }
-                "$defs" | "definitions" => {
-                    if root && !self.subset.inlines_every_ref() && value.is_object() {
-                        let mut lowered = Object::new();
-                        for (name, schema) in value.as_object().into_iter().flatten() {
-                            let lowered_def =
-                                self.child(schema, &place.key(key).key(name), depth, &[key, name])?;
-                            lowered.insert(name.clone(), lowered_def);
-                        }
-                        out.insert(key.clone(), Value::Object(lowered));
-                    } else {
-                        self.ctx.note(
-                            NoteKind::Rewritten {
-                                keyword: key.clone(),
-                            },
-                            place.at(key),
-                            format!("every $ref into {key:?} was inlined, so it is no longer needed and was removed"),
-                        );
-                    }
-                }
-                "description" if value.is_string() => {
-                    out.insert(key.clone(), value.clone());
-                }
-                "required" if is_object || self.subset == Subset::Ollama => {
-                    out.insert(key.clone(), value.clone());
-                }
-                "additionalProperties" if is_object => {
-                    if value != &Value::Bool(false) {
-                        self.ctx.note(
-                            NoteKind::Dropped {
-                                keyword: key.clone(),
-                            },
-                            place.at(key),
-                            format!(
-                                "this object accepted keys beyond its properties; {target} requires additionalProperties: false, so only the listed properties are accepted"
-                            ),
-                        );
-                    }
-                    out.insert(key.clone(), Value::Bool(false));
-                }
-                "properties" | "items" | "anyOf" | "oneOf" | "allOf" => {
-                    if self.subset.strict() {
-                        moved.insert(key.clone(), value.clone());
-                    } else {
-                        out.insert(key.clone(), value.clone());
-                    }
-                }
-                "default" if self.subset == Subset::OpenAiStrict && value.is_null() => {
-                    self.ctx.note(
-                        NoteKind::Rewritten {
-                            keyword: key.clone(),
-                        },
-                        place.at(key),
-                        "\"default\": null was removed: in strict mode an optional property is sent as null when absent, which means the same",
-                    );
-                }
-                _ => match self.subset.rule(key, value) {
-                    Rule::Keep => {
-                        out.insert(key.clone(), value.clone());
-                    }
-                    Rule::Move => {
-                        moved.insert(key.clone(), value.clone());
-                    }
-                    Rule::Drop(why) => self.ctx.dropped(key, &place, why),
-                },
-            }
-        }
-
-        if is_object {
-            if self.subset == Subset::OpenAiStrict {
-                self.ensure_lists(&mut out, &node, &place);
-                self.require_all(&mut out, &node, &place, &spans, depth);
-            } else {
-                self.drop_unknown_required(&mut out, &place);
-            }
-            self.close_object(&mut out, &node, &place, root);
-        }
-
-        if root && self.subset.strict() {
-            if types != ["object"] {
-                self.ctx.note(
-                    NoteKind::Unsupported {
-                        keyword: "type".into(),
-                    },
-                    place.at("type"),
-                    format!("the root of a {target} schema must be {{\"type\": \"object\"}}"),
-                );
-            }
-            if self.subset == Subset::OpenAiStrict && out.contains_key("anyOf") {
-                self.ctx.note(
-                    NoteKind::Unsupported {
-                        keyword: "anyOf".into(),
-                    },
-                    place.at("anyOf"),
-                    format!("the root of a {target} schema must not be an anyOf"),
-                );
-            }
-        }
-
-        self.ctx.move_to_description(&mut out, moved, &place)?;
-        Ok(Value::Object(out))
-    }
-
-    /// A subschema at output location `self.out` + `tokens`.
-    fn child(&mut self, value: &Value, place: &Place, depth: usize, tokens: &[&str]) -> Result<Value> {
-        let len = self.out.len();
-        self.out.extend(tokens.iter().map(|t| t.to_string()));
-        let result = self.node(value, place, depth, false);
-        self.out.truncate(len);
-        result
-    }
-
-    /// A list of subschemas under keyword `key`.
-    fn list(&mut self, value: &Value, place: &Place, depth: usize, key: &str) -> Result<Value> {
-        let mut lowered = Vec::new();
-        for (index, item) in value.as_array().into_iter().flatten().enumerate() {
-            let index_token = index.to_string();
-            lowered.push(self.child(item, &place.index(index), depth, &[key, &index_token])?);
-        }
-        Ok(Value::Array(lowered))
     }
 
     /// OpenAI allows only `title` and `description` beside `anyOf`: the
@@ -620,329 +348,221 @@ impl<'c, 'a> Walker<'c, 'a> {
         );
         Some(value)
     }
+}
 
-    /// `additionalProperties: false` on an object that lacked it.
-    fn close_object(&mut self, out: &mut Object, node: &Object, place: &Place, root: bool) {
-        if node.contains_key("additionalProperties") {
-            return;
-        }
-        let target = self.ctx.target;
-        let has_properties = out
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|props| !props.is_empty());
-        if has_properties || root {
-            self.ctx.note(
-                NoteKind::Rewritten {
-                    keyword: "additionalProperties".into(),
-                },
-                place.at("additionalProperties"),
-                format!("additionalProperties: false was added ({target} requires it on every object)"),
-            );
+/// What the subset rules know about a node once it is shaped.
+pub(super) struct Facts {
+    /// Its type names.
+    types: Vec<String>,
+    /// Whether it is an object a strict dialect closes.
+    is_object: bool,
+    /// Whether it is the schema's root (or stands in for it).
+    root: bool,
+    /// Where its properties' entries start in [`Walker::spans`].
+    spans_from: usize,
+}
+
+impl<'a> Rules<'a> for Walker<'_, 'a> {
+    /// Whether the node is the schema's root (or stands in for it).
+    type Inherited = bool;
+    type Facts = Facts;
+
+    fn ctx(&mut self) -> &mut Ctx<'a> {
+        self.ctx
+    }
+
+    fn reference(&mut self, node: &Object, reference: &str, place: &Place) -> Result<RefRule> {
+        Ok(match self.inline_reason(node, reference, place)? {
+            Some(why) => RefRule::Inline(why),
+            None => RefRule::Keep,
+        })
+    }
+
+    /// Anthropic's strict subset keeps an `allOf` it does not need to
+    /// combine; branches that disagree are an error note, or for Ollama
+    /// written into the description.
+    fn all_of(&self, node: &Object, branches: &[Value]) -> Option<AllOf> {
+        let has_ref = node.contains_key("$ref") || branches.iter().any(|branch| branch.get("$ref").is_some());
+        let combine = !self.subset.anthropic() || has_ref || branches.len() == 1;
+        combine.then(|| AllOf {
+            conflict: if self.subset == Subset::Ollama {
+                Conflict::Move
+            } else {
+                Conflict::Refuse
+            },
+            why: format!("{} does not support allOf here", self.ctx.target).into(),
+        })
+    }
+
+    fn one_of(&self) -> Option<Conflict> {
+        Some(if self.subset.strict() {
+            Conflict::Refuse
         } else {
-            self.ctx.note(
-                NoteKind::Dropped {
-                    keyword: "additionalProperties".into(),
-                },
-                place.at("additionalProperties"),
-                format!(
-                    "this object accepted any keys; {target} requires additionalProperties: false, so it now accepts only {{}}"
-                ),
-            );
-        }
-        out.insert("additionalProperties".into(), Value::Bool(false));
+            Conflict::Move
+        })
     }
 
-    /// OpenAI wants `properties` and `required` on every object, even empty.
-    fn ensure_lists(&mut self, out: &mut Object, node: &Object, place: &Place) {
-        if !out.contains_key("properties") {
-            out.insert("properties".into(), Value::Object(Object::new()));
-            self.ctx.note(
-                NoteKind::Rewritten {
-                    keyword: "properties".into(),
-                },
-                place.at("properties"),
-                format!(
-                    "an empty \"properties\" was added ({} requires it on every object)",
-                    self.ctx.target
-                ),
-            );
+    /// OpenAI's keywords beside `anyOf` go into its branches; strict
+    /// dialects give every schema a type.
+    fn shape<'n>(
+        &mut self,
+        node: Cow<'n, Object>,
+        place: Place,
+        _depth: usize,
+        root: bool,
+        _any_of_key: &'static str,
+    ) -> Result<Shape<'n, Facts>> {
+        let mut node = node;
+        let mut place = place;
+        if self.subset == Subset::OpenAiStrict && !root {
+            if let Some(distributed) = self.distribute_any_of(&node, &place) {
+                node = Cow::Owned(distributed);
+                place = place.merged();
+            }
         }
-        let none_required = out
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|props| props.is_empty());
-        if !node.contains_key("required") && none_required {
-            out.insert("required".into(), Value::Array(Vec::new()));
-            self.ctx.note(
-                NoteKind::Rewritten {
-                    keyword: "required".into(),
-                },
-                place.at("required"),
-                format!(
-                    "an empty \"required\" was added ({} requires it on every object)",
-                    self.ctx.target
-                ),
-            );
+        if self.subset.strict() && !node.contains_key("type") {
+            if let Some(ty) = self.infer_type(&node, &place) {
+                node.to_mut().shift_insert(0, "type".into(), ty);
+            }
+        }
+        let types: Vec<String> = node
+            .get("type")
+            .and_then(type_names)
+            .map(|names| names.into_iter().map(String::from).collect())
+            .unwrap_or_default();
+        let is_object = self.subset.strict() && types.iter().any(|t| t == "object");
+        let facts = Facts {
+            types,
+            is_object,
+            root,
+            spans_from: self.spans.len(),
+        };
+        Ok(Shape::Node {
+            node,
+            place,
+            facts,
+            out: Object::new(),
+        })
+    }
+
+    fn keyword(&mut self, key: &str, value: &Value, _node: &Object, facts: &Facts, place: &Place) -> Rule {
+        let target = self.ctx.target;
+        match key {
+            "type" | "$ref" => Rule::Keep,
+            "properties" if value.is_object() => Rule::SchemaMap,
+            "items" if value.is_object() || value.is_boolean() => Rule::Schema,
+            "items" if value.is_array() && self.subset == Subset::Ollama => Rule::Schemas,
+            "anyOf" | "oneOf" | "allOf" if value.is_array() => Rule::Schemas,
+            "$defs" | "definitions" => {
+                if facts.root && !self.subset.inlines_every_ref() && value.is_object() {
+                    return Rule::SchemaMap;
+                }
+                self.ctx.note(
+                    NoteKind::Rewritten { keyword: key.into() },
+                    place.at(key),
+                    format!("every $ref into {key:?} was inlined, so it is no longer needed and was removed"),
+                );
+                Rule::Skip
+            }
+            "description" if value.is_string() => Rule::Keep,
+            "required" if facts.is_object || self.subset == Subset::Ollama => Rule::Keep,
+            "additionalProperties" if facts.is_object => {
+                if value != &Value::Bool(false) {
+                    self.ctx.note(
+                        NoteKind::Dropped { keyword: key.into() },
+                        place.at(key),
+                        format!(
+                            "this object accepted keys beyond its properties; {target} requires additionalProperties: false, so only the listed properties are accepted"
+                        ),
+                    );
+                }
+                Rule::Write("additionalProperties", Value::Bool(false))
+            }
+            "properties" | "items" | "anyOf" | "oneOf" | "allOf" if self.subset.strict() => Rule::Move,
+            "properties" | "items" | "anyOf" | "oneOf" | "allOf" => Rule::Keep,
+            "default" if self.subset == Subset::OpenAiStrict && value.is_null() => {
+                self.ctx.note(
+                    NoteKind::Rewritten { keyword: key.into() },
+                    place.at(key),
+                    "\"default\": null was removed: in strict mode an optional property is sent as null when absent, which means the same",
+                );
+                Rule::Skip
+            }
+            _ => self.subset.rule(key, value),
         }
     }
 
-    /// OpenAI strict: every property in `required`; each one that was
-    /// optional becomes nullable, and its output location is recorded.
-    fn require_all(
+    /// Strict dialects close objects and settle `required` (OpenAI lists
+    /// every property, making the optional ones nullable); a strict root
+    /// must be a plain object.
+    fn finish(
         &mut self,
         out: &mut Object,
         node: &Object,
+        facts: Facts,
         place: &Place,
-        spans: &[(String, usize, usize)],
         depth: usize,
-    ) {
-        let Some(names) = out
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|props| props.keys().cloned().collect::<Vec<String>>())
-        else {
-            return;
-        };
-        let original = node
-            .get("required")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let known: HashSet<&str> = names.iter().map(String::as_str).collect();
-        let mut listed: HashSet<String> = HashSet::new();
-        let mut required: Vec<String> = Vec::new();
-        let mut unknown: Vec<String> = Vec::new();
-        let mut repeated: Vec<String> = Vec::new();
-        for entry in &original {
-            match entry.as_str() {
-                Some(name) if known.contains(name) => {
-                    if listed.insert(name.to_string()) {
-                        required.push(name.to_string());
-                    } else {
-                        repeated.push(entry.to_string());
-                    }
-                }
-                _ => unknown.push(entry.to_string()),
+    ) -> Result<()> {
+        let spans: Vec<(String, usize, usize)> = self.spans.drain(facts.spans_from..).collect();
+        if facts.is_object {
+            if self.subset == Subset::OpenAiStrict {
+                self.ensure_lists(out, node, place);
+                self.require_all(out, node, place, &spans, depth);
+            } else {
+                self.drop_unknown_required(out, place);
+            }
+            self.close_object(out, node, place, facts.root);
+        }
+        if facts.root && self.subset.strict() {
+            let target = self.ctx.target;
+            if facts.types != ["object"] {
+                self.ctx.note(
+                    NoteKind::Unsupported {
+                        keyword: "type".into(),
+                    },
+                    place.at("type"),
+                    format!("the root of a {target} schema must be {{\"type\": \"object\"}}"),
+                );
+            }
+            if self.subset == Subset::OpenAiStrict && out.contains_key("anyOf") {
+                self.ctx.note(
+                    NoteKind::Unsupported {
+                        keyword: "anyOf".into(),
+                    },
+                    place.at("anyOf"),
+                    format!("the root of a {target} schema must not be an anyOf"),
+                );
             }
         }
-        if !repeated.is_empty() {
-            self.ctx.note(
-                NoteKind::Rewritten {
-                    keyword: "required".into(),
-                },
-                place.at("required"),
-                format!(
-                    "\"required\" listed {} more than once; each name is listed once",
-                    repeated.join(", ")
-                ),
-            );
-        }
-        if !unknown.is_empty() {
-            self.ctx.note(
-                NoteKind::Dropped {
-                    keyword: "required".into(),
-                },
-                place.at("required"),
-                format!(
-                    "\"required\" listed {}, which are not properties of this object; {} rejects that",
-                    unknown.join(", "),
-                    self.ctx.target
-                ),
-            );
-        }
-        let optional: Vec<String> = names
-            .iter()
-            .filter(|name| !listed.contains(*name))
-            .cloned()
-            .collect();
-        let span_of: HashMap<&str, (usize, usize)> = spans
-            .iter()
-            .map(|(name, start, end)| (name.as_str(), (*start, *end)))
-            .collect();
-        for name in &optional {
-            required.push(name.clone());
-            self.ctx.note(
-                NoteKind::MadeRequired {
-                    property: name.clone(),
-                },
-                place.at("required"),
-                format!(
-                    "{name:?} was added to \"required\": {} needs every property listed",
-                    self.ctx.target
-                ),
-            );
-            let Some(schema) = out
-                .get_mut("properties")
-                .and_then(Value::as_object_mut)
-                .and_then(|props| props.get_mut(name))
-            else {
-                continue;
-            };
-            if self.accepts_null(schema, depth) {
-                continue;
-            }
-            let (start, end) = span_of
-                .get(name.as_str())
-                .copied()
-                .unwrap_or((self.made_nullable.len(), self.made_nullable.len()));
-            if make_nullable(schema) {
-                let at = self.out.len() + 2;
-                for recorded in &mut self.made_nullable[start..end] {
-                    recorded.splice(at..at, ["anyOf".to_string(), "0".to_string()]);
-                }
-            }
-            let mut location = self.out.clone();
-            location.push("properties".into());
-            location.push(name.clone());
-            self.made_nullable.push(location);
-            self.ctx.note(
-                NoteKind::MadeNullable {
-                    property: name.clone(),
-                },
-                place.key("properties").key(name).note,
-                format!("{name:?} was optional, so it now also accepts null, which stands for \"absent\""),
-            );
-        }
-        out.insert(
-            "required".into(),
-            Value::Array(required.into_iter().map(Value::String).collect()),
-        );
+        Ok(())
     }
 
-    /// Strict dialects close every object, so a `required` name that is not
-    /// a property could never be met: it is dropped.
-    fn drop_unknown_required(&mut self, out: &mut Object, place: &Place) {
-        let names: Vec<String> = out
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|props| props.keys().cloned().collect())
-            .unwrap_or_default();
-        let Some(Value::Array(required)) = out.get_mut("required") else {
-            return;
-        };
-        let known: HashSet<&str> = names.iter().map(String::as_str).collect();
-        let is_known = |entry: &Value| entry.as_str().is_some_and(|name| known.contains(name));
-        let unknown: Vec<String> = required
-            .iter()
-            .filter(|entry| !is_known(entry))
-            .map(Value::to_string)
-            .collect();
-        if unknown.is_empty() {
-            return;
+    /// Keeps [`Walker::out`] at the subschema's output location, and records
+    /// each property's range of [`Walker::made_nullable`].
+    fn subschema(&mut self, value: &Value, place: &Place, depth: usize, step: Step<'_>) -> Result<Value> {
+        let len = self.out.len();
+        let start = self.made_nullable.len();
+        match step {
+            Step::Key(key) => self.out.push(key.to_string()),
+            Step::Member(key, name) => self.out.extend([key.to_string(), name.to_string()]),
+            Step::Index(key, index) => self.out.extend([key.to_string(), index.to_string()]),
         }
-        required.retain(is_known);
-        self.ctx.note(
-            NoteKind::Dropped {
-                keyword: "required".into(),
-            },
-            place.at("required"),
-            format!(
-                "\"required\" listed {}, which are not properties of this closed object",
-                unknown.join(", ")
-            ),
-        );
+        let result = self.node(value, place, depth, false);
+        self.out.truncate(len);
+        if let Step::Member("properties", name) = step {
+            self.spans
+                .push((name.to_string(), start, self.made_nullable.len()));
+        }
+        result
     }
-
-    /// True if a lowered schema already accepts `null` (so "absent" can be
-    /// sent as `null` without changing it). `$ref`s are followed into the
-    /// original schema.
-    fn accepts_null(&mut self, schema: &Value, depth: usize) -> bool {
-        if depth > self.ctx.limits.max_depth {
-            return false;
-        }
-        let node = match schema {
-            Value::Bool(accepts) => return *accepts,
-            Value::Object(node) => node,
-            _ => return false,
-        };
-        let enum_ok = node
-            .get("enum")
-            .and_then(Value::as_array)
-            .is_none_or(|values| values.contains(&Value::Null));
-        let const_ok = node.get("const").is_none_or(Value::is_null);
-        if let Some(ty) = node.get("type") {
-            return type_names(ty).is_some_and(|names| names.contains(&"null")) && enum_ok && const_ok;
-        }
-        if node.contains_key("enum") || node.contains_key("const") {
-            return enum_ok && const_ok;
-        }
-        for key in ["anyOf", "oneOf"] {
-            if let Some(branches) = node.get(key).and_then(Value::as_array) {
-                let branches = branches.clone();
-                return branches.iter().any(|branch| self.accepts_null(branch, depth + 1));
-            }
-        }
-        if let Some(branches) = node.get("allOf").and_then(Value::as_array) {
-            let branches = branches.clone();
-            return branches.iter().all(|branch| self.accepts_null(branch, depth + 1));
-        }
-        if let Some(Value::String(reference)) = node.get("$ref") {
-            if let Some(known) = self.null_refs.get(reference) {
-                return known.unwrap_or(false);
-            }
-            self.null_refs.insert(reference.clone(), None);
-            let place = Place::root(&Pointer::root());
-            let accepts = match self.ctx.resolve(reference, &place) {
-                Ok(Target::Local { schema, .. }) => self.accepts_null(schema, depth + 1),
-                _ => false,
-            };
-            self.null_refs.insert(reference.clone(), Some(accepts));
-            return accepts;
-        }
-        !node.keys().any(|key| implied_type(key).is_some())
-    }
-}
-
-/// Adds `null` to what a lowered schema accepts: to its `type` (and `enum`),
-/// to its `anyOf`, or by wrapping it as `anyOf: [schema, {"type": "null"}]`.
-/// Returns true if it was wrapped (its content moved under `/anyOf/0`).
-fn make_nullable(schema: &mut Value) -> bool {
-    let null_branch = || {
-        let mut branch = Object::new();
-        branch.insert("type".into(), Value::String("null".into()));
-        Value::Object(branch)
-    };
-    if let Value::Object(node) = schema {
-        let has_const = node.get("const").is_some_and(|value| !value.is_null());
-        let typed = node.get("type").and_then(type_names).map(|names| {
-            let mut names: Vec<String> = names.into_iter().map(String::from).collect();
-            names.push("null".into());
-            names
-        });
-        if let (Some(names), false) = (typed, has_const) {
-            let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            node.insert("type".into(), type_value(&names));
-            if let Some(Value::Array(values)) = node.get_mut("enum") {
-                if !values.contains(&Value::Null) {
-                    values.push(Value::Null);
-                }
-            }
-            return false;
-        }
-        let only_any_of = node
-            .keys()
-            .all(|key| matches!(key.as_str(), "anyOf" | "title" | "description"));
-        if only_any_of {
-            if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
-                branches.push(null_branch());
-                return false;
-            }
-        }
-    }
-    let inner = schema.take();
-    let mut wrapper = Object::new();
-    wrapper.insert("anyOf".into(), Value::Array(vec![inner, null_branch()]));
-    *schema = Value::Object(wrapper);
-    true
 }
 
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
-    use super::super::testing::{notes, run};
-    use super::super::Dialect;
+    use crate::schema::testing::{notes, run};
+    use crate::schema::Dialect;
 
     const OPENAI: Dialect = Dialect::OpenAi { strict: true };
     const ANTHROPIC: Dialect = Dialect::Anthropic { strict: true };
