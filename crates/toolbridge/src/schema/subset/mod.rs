@@ -374,7 +374,13 @@ impl<'a> Rules<'a> for Walker<'_, 'a> {
     fn reference(&mut self, node: &Object, reference: &str, place: &Place) -> Result<RefRule> {
         Ok(match self.inline_reason(node, reference, place)? {
             Some(why) => RefRule::Inline(why),
-            None => RefRule::Keep,
+            // A reference through `$id` or `$anchor` is written as a JSON
+            // Pointer: those keywords are dropped, and the reference would
+            // point at nothing.
+            None => match self.ctx.keep_ref(reference, place)? {
+                Some(spelling) => RefRule::Respell(spelling),
+                None => RefRule::Keep,
+            },
         })
     }
 
@@ -1002,5 +1008,28 @@ mod tests {
             run(&schema, Dialect::Mistral { strict: true }).schema,
             run(&schema, OPENAI).schema
         );
+    }
+
+    #[test]
+    fn references_through_anchors_are_written_as_pointers() {
+        let schema = json!({"type": "object", "properties": {"when": {"$ref": "#range"}},
+            "required": ["when"],
+            "$defs": {"range": {"$anchor": "range", "type": "object",
+                "properties": {"from": {"type": "string"}}, "required": ["from"]}}});
+        for dialect in [OPENAI, Dialect::Anthropic { strict: true }] {
+            let lowered = run(&schema, dialect);
+            assert_eq!(
+                lowered.schema["properties"]["when"],
+                json!({"$ref": "#/$defs/range"}),
+                "{dialect:?}"
+            );
+            assert!(
+                lowered
+                    .notes
+                    .contains(&("rewritten".into(), "/inputSchema/properties/when/$ref".into())),
+                "{dialect:?}: {:?}",
+                lowered.notes
+            );
+        }
     }
 }
