@@ -55,6 +55,58 @@ fn read(entry: Node<'_>, opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> 
     })
 }
 
+/// `_meta` key holding an output schema that had to be wrapped in an object.
+const OUTPUT_SCHEMA_KEY: &str = "outputSchema";
+
+/// MCP (2025-06-18 and later) takes only an object `outputSchema`: the
+/// TypeScript SDK's `ToolSchema` has `type: z.literal("object")`, and
+/// `structuredContent` is an object. A schema of object properties without a
+/// `type` gets one; any other schema is wrapped as the `result` property,
+/// and the original is returned to be kept under `_meta`.
+fn object_output_schema(schema: &mut Value, notes: &mut Notes) -> Option<Value> {
+    let at = Pointer::root().key("outputSchema");
+    let object = schema.as_object_mut()?;
+    match object.get("type") {
+        Some(Value::String(ty)) if ty == "object" => return None,
+        None if object.contains_key("properties")
+            && !object.contains_key("anyOf")
+            && !object.contains_key("oneOf") =>
+        {
+            object.shift_insert(0, "type".into(), Value::String("object".into()));
+            notes.push(
+                NoteKind::Normalized { field: "type".into() },
+                at.key("type"),
+                "the output schema lists properties without a \"type\"; wrote \"type\": \"object\", which MCP requires",
+            );
+            return None;
+        }
+        _ => {}
+    }
+    let original = std::mem::take(schema);
+    let mut properties = Map::new();
+    properties.insert("result".into(), original.clone());
+    let mut wrapped = Map::new();
+    wrapped.insert("type".into(), Value::String("object".into()));
+    wrapped.insert("properties".into(), Value::Object(properties));
+    wrapped.insert(
+        "required".into(),
+        Value::Array(vec![Value::String("result".into())]),
+    );
+    *schema = Value::Object(wrapped);
+    notes.push(
+        NoteKind::Rewritten {
+            keyword: "outputSchema".into(),
+        },
+        at,
+        format!(
+            "MCP takes only an object outputSchema, so the result schema was wrapped as the \"result\" \
+             property: a structuredContent of {{\"result\": value}} carries the value; the original is kept \
+             under _meta[\"{META_PREFIX}{OUTPUT_SCHEMA_KEY}\"] and read back from there"
+        ),
+    );
+    Some(original)
+}
+
 /// `_meta` key holding top-level keys MCP does not define (the SDKs drop them).
 const EXTRA_KEY: &str = "extra";
 /// `_meta` key holding annotation keys beyond MCP's `ToolAnnotations`.
@@ -87,6 +139,9 @@ fn unpack_meta(entry: &Value) -> Option<Value> {
                     }
                 }
             }
+            (Some(OUTPUT_SCHEMA_KEY), original) => {
+                object.insert(OUTPUT_SCHEMA_KEY.into(), original.clone());
+            }
             (Some(field), _) if is_toolbridge_only(field) && !object.contains_key(field) => {
                 object.insert(field.to_string(), value.clone());
             }
@@ -111,9 +166,9 @@ fn is_toolbridge_only(key: &str) -> bool {
 /// The field a `_meta` key carries: a toolbridge-only field, or one of the
 /// extra-key holders.
 fn meta_field(meta_key: &str) -> Option<&str> {
-    meta_key
-        .strip_prefix(META_PREFIX)
-        .filter(|field| is_toolbridge_only(field) || [EXTRA_KEY, ANNOTATION_EXTRA_KEY].contains(field))
+    meta_key.strip_prefix(META_PREFIX).filter(|field| {
+        is_toolbridge_only(field) || [EXTRA_KEY, ANNOTATION_EXTRA_KEY, OUTPUT_SCHEMA_KEY].contains(field)
+    })
 }
 
 /// Maps a pointer into the unpacked entry back to `_meta` when it points into
@@ -195,6 +250,11 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
             notes,
         );
     }
+    if let Some(schema) = object.get_mut("outputSchema") {
+        if let Some(original) = object_output_schema(schema, notes) {
+            moved.insert(format!("{META_PREFIX}{OUTPUT_SCHEMA_KEY}"), original);
+        }
+    }
     if !moved.is_empty() {
         let meta = object.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(meta) = meta {
@@ -210,6 +270,43 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn output_schemas_become_objects_and_come_back() {
+        let mut tool = Tool::new("t", json!({"type": "object"}));
+        tool.output_schema = Some(json!({"type": "array", "items": {"type": "string"}}));
+        let mut notes = Notes::new();
+        let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        assert_eq!(
+            written,
+            json!({"name": "t", "inputSchema": {"type": "object"},
+                "outputSchema": {"type": "object", "properties": {"result": {"type": "array",
+                    "items": {"type": "string"}}}, "required": ["result"]},
+                "_meta": {"dev.toolbridge/outputSchema": {"type": "array", "items": {"type": "string"}}}})
+        );
+        assert_eq!(
+            notes
+                .iter()
+                .map(|note| (note.level(), note.at.as_str()))
+                .collect::<Vec<_>>(),
+            [(crate::note::Level::Change, "/outputSchema")]
+        );
+        let back = read(Node::root(&written), &ReadOptions::default(), &mut Notes::new()).unwrap();
+        assert_eq!(back, tool);
+
+        tool.output_schema = Some(json!({"properties": {"n": {"type": "integer"}}}));
+        let mut notes = Notes::new();
+        let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        assert_eq!(
+            written["outputSchema"],
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}})
+        );
+        assert_eq!(notes.len(), 1);
+        tool.output_schema = Some(json!({"type": "object"}));
+        let mut notes = Notes::new();
+        write(&tool, &WriteOptions::default(), &mut notes).unwrap();
+        assert!(notes.is_empty());
+    }
 
     #[test]
     fn toolbridge_fields_travel_in_meta_and_come_back() {
