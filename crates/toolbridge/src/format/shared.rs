@@ -147,7 +147,7 @@ pub(crate) fn note_uncarried(tool: &Tool, carried: &[&str], format: Format, note
             }
             continue;
         }
-        if carried.contains(&key) {
+        if carried.contains(&key) || tool.holds_default(key) {
             continue;
         }
         let message = if field(key).is_some() {

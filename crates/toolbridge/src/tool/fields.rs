@@ -4,7 +4,7 @@
 //! canonical reader's did-you-mean and detection all read this list; a test
 //! checks that it, the serde form of [`Tool`] and `file_schema.json` agree.
 
-use super::Tool;
+use super::{Confirm, Include, Tool};
 
 /// One top-level field of a tool file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +105,20 @@ impl Tool {
             .map(|(field, _)| field.key)
             .chain(self.extra.keys().map(String::as_str))
     }
+
+    /// True when field `key` holds the value its absence means (`async:
+    /// false`, `confirm: false`, `include: "none"`, `strict: false`,
+    /// `propagateResult: false`): a format without the field loses nothing.
+    pub fn holds_default(&self, key: &str) -> bool {
+        match key {
+            "async" => self.is_async == Some(false),
+            "confirm" => self.confirm == Some(Confirm::Always(false)),
+            "include" => self.include == Some(Include::None),
+            "strict" => self.strict == Some(false),
+            "propagateResult" => self.propagate_result == Some(false),
+            _ => false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -154,5 +168,11 @@ mod tests {
         assert_eq!(tool.present_keys().collect::<Vec<_>>(), ["name", "inputSchema"]);
         assert_eq!(field("_meta").map(|f| f.toolbridge_only), Some(false));
         assert_eq!(toolbridge_only().count(), 12);
+        let mut tool = tool;
+        tool.is_async = Some(false);
+        tool.include = Some(Include::None);
+        tool.confirm = Some(Confirm::Always(true));
+        assert!(tool.holds_default("async") && tool.holds_default("include"));
+        assert!(!tool.holds_default("confirm") && !tool.holds_default("name"));
     }
 }

@@ -71,9 +71,28 @@ fn is_nonempty_object(value: &Value) -> bool {
 
 /// Places where `before` and `after` differ that no note covers (a note
 /// covers its own place and everything under it).
+/// The tool file, without fields that hold the value their absence means
+/// (`async: false`): dropping those loses nothing.
+fn without_defaults(tool: &Tool) -> Value {
+    let mut value = tool.to_value();
+    if let Value::Object(object) = &mut value {
+        for field in toolbridge::tool::FIELDS {
+            if tool.holds_default(field.key) {
+                object.shift_remove(field.key);
+            }
+        }
+    }
+    value
+}
+
 pub fn unexplained(before: &Tool, after: &Tool, notes: &[Note]) -> Vec<Pointer> {
     let mut found = Vec::new();
-    differences(&before.to_value(), &after.to_value(), Pointer::root(), &mut found);
+    differences(
+        &without_defaults(before),
+        &without_defaults(after),
+        Pointer::root(),
+        &mut found,
+    );
     found
         .into_iter()
         .filter(|place| !notes.iter().any(|note| place.starts_with(&note.at)))
