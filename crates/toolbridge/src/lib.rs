@@ -22,7 +22,7 @@
 //! # Ok::<(), toolbridge::Error>(())
 //! ```
 //!
-//! [`lint`] does the same for every target at once; [`read`] and [`write`]
+//! [`lint`] does the same for every target at once; [`read`] and [`write()`]
 //! are the two halves. Each written tool carries an [`Inverse`]: what turns
 //! a call the model makes against it back into a call of the canonical tool.
 //!

@@ -33,7 +33,9 @@ use crate::pointer::Pointer;
 use crate::rewrite::{remove_null_at, Rewrite};
 
 pub use names::{NameMap, NameRule};
-pub use strict::{check_anthropic_strict_budget, check_cohere_strict_fields, check_openai_strict_limits};
+pub(crate) use strict::{
+    check_anthropic_strict_budget, check_cohere_strict_fields, check_openai_strict_limits,
+};
 
 use gemini::Gemini;
 use plain::Plain;
@@ -122,8 +124,8 @@ impl Lowered {
 /// - OpenAI and Mistral `strict`: the Structured Outputs subset, every
 ///   optional property made required and nullable (recorded in
 ///   [`Lowered::null_means_absent`]), every object closed, other keywords
-///   written into the description, limits checked
-///   ([`check_openai_strict_limits`]).
+///   written into the description, Structured Outputs' size limits checked
+///   (5,000 properties, 10 levels, 1,000 enum values; an error note each).
 /// - Anthropic and Bedrock `strict`: Anthropic's strict subset, every object
 ///   closed, optional properties kept, other keywords written into the
 ///   description; recursion is an error note (Bedrock inlines `$ref`s).

@@ -66,7 +66,7 @@ pub(super) fn schema_nodes(schema: &Value) -> Vec<(Pointer, usize, &Object)> {
 /// [`NoteKind::OverLimit`] note: the output is still produced, but OpenAI
 /// will reject it. [`lower`](super::lower) runs this for
 /// [`Dialect::OpenAi`](super::Dialect::OpenAi) `{ strict: true }`.
-pub fn check_openai_strict_limits(schema: &Value, at: &Pointer, notes: &mut Notes) {
+pub(crate) fn check_openai_strict_limits(schema: &Value, at: &Pointer, notes: &mut Notes) {
     let mut properties = 0usize;
     let mut enum_values = 0usize;
     let mut chars = 0usize;
@@ -148,7 +148,7 @@ pub fn check_openai_strict_limits(schema: &Value, at: &Pointer, notes: &mut Note
 /// error-level [`NoteKind::OverLimit`] note at the root pointer (the set as
 /// a whole is over). Call it from the writer's set check with the schemas of
 /// the entries that are strict.
-pub fn check_anthropic_strict_budget(schemas: &[&Value], notes: &mut Notes) {
+pub(crate) fn check_anthropic_strict_budget(schemas: &[&Value], notes: &mut Notes) {
     let mut optional = 0usize;
     let mut unions = 0usize;
     for schema in schemas {
@@ -202,7 +202,7 @@ pub fn check_anthropic_strict_budget(schemas: &[&Value], notes: &mut Notes) {
 /// `strict_tools`: at most 200 fields (properties at any depth) across all
 /// of them. Exceeding it is an error-level [`NoteKind::OverLimit`] note at
 /// the root pointer.
-pub fn check_cohere_strict_fields(schemas: &[&Value], notes: &mut Notes) {
+pub(crate) fn check_cohere_strict_fields(schemas: &[&Value], notes: &mut Notes) {
     let fields: usize = schemas
         .iter()
         .flat_map(|schema| schema_nodes(schema))
