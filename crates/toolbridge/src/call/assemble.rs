@@ -72,6 +72,8 @@ pub enum CallEvent {
     },
     /// The provider ended a call (or the stream ended inside it).
     Finished {
+        /// The call's position in the stream.
+        index: usize,
         /// The whole call.
         call: ToolCall,
     },
@@ -246,7 +248,8 @@ impl Calls {
     /// Takes the provider's final copy of the open call with provider index
     /// `key` (OpenAI Responses' `output_item.done`): its name if none came,
     /// its extras (final values win), and its id — one that differs from the
-    /// id streamed replaces it, with a note.
+    /// id streamed replaces it (as the call's id too, made unique), with a
+    /// note; `Started` announced the earlier one.
     pub fn settle_item(
         &mut self,
         key: u64,
@@ -273,6 +276,13 @@ impl Calls {
                     ),
                 ));
                 call.provider_id = Some(id.to_string());
+                call.id = self.ids.assign(
+                    Some(id),
+                    call.index,
+                    &self.opts.id_prefix,
+                    &Pointer::root().key("id"),
+                    &mut call.notes,
+                );
             }
         }
     }
@@ -353,6 +363,7 @@ impl Calls {
         );
         notes.extend(read.notes);
         self.events.push(CallEvent::Finished {
+            index,
             call: ToolCall {
                 id,
                 name,
@@ -561,6 +572,7 @@ impl Calls {
         };
         let provider_name = call.name.unwrap_or_default();
         self.events.push(CallEvent::Finished {
+            index: call.index,
             call: ToolCall {
                 id: call.id,
                 name: self.opts.canonical_name(&provider_name),
@@ -755,7 +767,7 @@ mod tests {
         events
             .iter()
             .filter_map(|event| match event {
-                CallEvent::Finished { call } => Some((
+                CallEvent::Finished { call, .. } => Some((
                     call.id.clone(),
                     call.name.clone(),
                     call.arguments
@@ -802,7 +814,9 @@ mod tests {
             .map(|event| match event {
                 CallEvent::Started { index, id, name } => format!("start {index} {id} {name}"),
                 CallEvent::ArgumentsDelta { index, text, .. } => format!("delta {index} {text}"),
-                CallEvent::Finished { call } => format!("finish {}", call.raw_arguments.as_deref().unwrap()),
+                CallEvent::Finished { call, .. } => {
+                    format!("finish {}", call.raw_arguments.as_deref().unwrap())
+                }
             })
             .collect();
         assert_eq!(
@@ -820,7 +834,7 @@ mod tests {
     #[test]
     fn open_calls_at_the_end_of_the_stream_are_unfinished() {
         let events = run(&[json!({"k": 0, "id": "a", "name": "f", "args": "{}"})]);
-        let CallEvent::Finished { call } = events.last().unwrap() else {
+        let CallEvent::Finished { call, .. } = events.last().unwrap() else {
             panic!("{events:?}")
         };
         let err = call.arguments.as_ref().unwrap_err();
@@ -833,7 +847,7 @@ mod tests {
             json!({"k": 0, "id": "a", "name": "f", "args": {"city": "Zürich"}}),
             json!({"stop": true}),
         ]);
-        let CallEvent::Finished { call } = events.last().unwrap() else {
+        let CallEvent::Finished { call, .. } = events.last().unwrap() else {
             panic!()
         };
         assert_eq!(call.arguments, Ok(json!({"city": "Zürich"})));
@@ -877,7 +891,7 @@ mod tests {
             panic!()
         };
         assert_eq!(name, "a.b");
-        let CallEvent::Finished { call } = &events[1] else {
+        let CallEvent::Finished { call, .. } = &events[1] else {
             panic!()
         };
         assert_eq!((call.name.as_str(), call.provider_name.as_str()), ("a.b", "a_b"));

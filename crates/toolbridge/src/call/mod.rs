@@ -24,7 +24,7 @@
 //!
 //! "#, &mut events)?;
 //! stream.finish(&mut events)?;
-//! let CallEvent::Finished { call } = &events[3] else { panic!() };
+//! let CallEvent::Finished { call, .. } = &events[3] else { panic!() };
 //! assert_eq!(call.arguments, Ok(serde_json::json!({"city": "Paris"})));
 //! # Ok::<(), toolbridge::Error>(())
 //! ```

@@ -41,12 +41,13 @@ pub(crate) fn chat_message<'a>(root: &Node<'a>, wanted: usize) -> Result<Option<
     message_itself(root)
 }
 
-/// The document when it is a message (`tool_calls`, `function_call` or `role`).
+/// The document when it is a message: it has `tool_calls` or
+/// `function_call`, or a `role` and a `content` that is not a list of blocks
+/// (an Anthropic message is not a Chat message with no calls).
 pub(crate) fn message_itself<'a>(root: &Node<'a>) -> Result<Option<Node<'a>>> {
-    if ["tool_calls", "function_call", "role"]
-        .iter()
-        .any(|key| root.value.get(key).is_some())
-    {
+    let has = |key: &str| root.value.get(key).is_some();
+    let blocks = root.value.get("content").is_some_and(Value::is_array);
+    if has("tool_calls") || has("function_call") || (has("role") && !blocks) {
         return Ok(Some(root.clone()));
     }
     Err(Error::new(
