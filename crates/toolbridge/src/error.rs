@@ -41,6 +41,12 @@ pub enum ErrorKind {
     RSyntax,
     /// The tool cannot be expressed in the target format at all.
     Unrepresentable,
+    /// A provider's response or stream event is malformed: not the shape
+    /// its API sends (a field missing or of the wrong type, a stream event
+    /// that is not JSON).
+    InvalidResponse,
+    /// The provider reported an error inside a response or a stream.
+    ProviderError,
 }
 
 impl ErrorKind {
@@ -59,6 +65,8 @@ impl ErrorKind {
             ErrorKind::LispSyntax => "Emacs Lisp syntax error",
             ErrorKind::RSyntax => "R syntax error",
             ErrorKind::Unrepresentable => "cannot be written",
+            ErrorKind::InvalidResponse => "invalid response",
+            ErrorKind::ProviderError => "provider error",
         }
     }
 }

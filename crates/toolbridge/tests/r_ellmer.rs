@@ -311,6 +311,10 @@ fn every_fixture_of_every_format_written_as_ellmer_runs_in_r() {
         .collect();
     formats.sort();
     for format in &formats {
+        // Calls and streams coming back are not tool definitions.
+        if ["calls", "streams"].contains(&format.as_str()) {
+            continue;
+        }
         let from = Format::from_id(format).unwrap();
         let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join(format))
             .unwrap()

@@ -266,6 +266,68 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
     Ok(Value::Object(object))
 }
 
+// Calls coming in: a `tools/call` request (providers.md §6c),
+// `{"jsonrpc": "2.0", "id", "method": "tools/call", "params": {"name",
+// "arguments"?, "_meta"?}}`, a batch of them (2025-03-26 and before), or the
+// `params` alone. The JSON-RPC `id` is the call's id; since a response must
+// carry it with its type (number or string), it is kept in the extras too,
+// with `params._meta` (`progressToken`) and any other member.
+
+/// Reads the calls of a `tools/call` request, a batch of them, or `params`.
+pub(crate) fn read_calls(
+    request: &Value,
+    opts: &crate::call::CallOptions,
+) -> Result<crate::note::Converted<Vec<crate::call::ToolCall>>> {
+    use crate::call::read::{extras, invalid_response, Collector, Sent};
+    use crate::error::{Error, ErrorKind};
+    let root = Node::root(request);
+    let requests = match request {
+        Value::Array(_) => invalid_response(root.array())?,
+        _ => vec![root],
+    };
+    let mut collector = Collector::new(opts);
+    for request in requests {
+        invalid_response(request.object())?;
+        let params = if request.value.get("params").is_some() || request.value.get("method").is_some() {
+            match request.value.get("method").and_then(Value::as_str) {
+                Some("tools/call") => {}
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::InvalidResponse,
+                        format!(
+                            "not a tools/call request (method {})",
+                            other.map_or("missing".into(), |method| format!("{method:?}"))
+                        ),
+                    )
+                    .at(request.at.key("method")))
+                }
+            }
+            invalid_response(request.field("params"))?
+        } else {
+            request.clone()
+        };
+        invalid_response(params.object())?;
+        let mut kept = extras(
+            &request,
+            &["jsonrpc", "method", "params"],
+            Some(("params", &["name", "arguments"])),
+        );
+        if params.at == request.at {
+            kept = extras(&params, &["name", "arguments"], None);
+        }
+        collector.push(Sent {
+            at: params.at.clone(),
+            id: request.get("id").filter(|_| params.at != request.at),
+            name: params.get("name"),
+            arguments: params.value.get("arguments"),
+            arguments_at: params.at.key("arguments"),
+            expect: crate::call::Expect::OptionalObject,
+            extras: kept,
+        })?;
+    }
+    Ok(collector.finish())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,6 +417,39 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "invalid tool: missing required field \"program\" (at /_meta/dev.toolbridge~1run)"
+        );
+    }
+
+    #[test]
+    fn reads_tools_call_requests() {
+        let request = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "get_weather", "arguments": {"location": "New York"},
+                       "_meta": {"progressToken": "abc"}}});
+        let calls = read_calls(&request, &Default::default()).unwrap().value;
+        assert_eq!(
+            (calls[0].id.as_str(), calls[0].name.as_str()),
+            ("2", "get_weather")
+        );
+        assert_eq!(calls[0].arguments, Ok(json!({"location": "New York"})));
+        assert_eq!(
+            Value::Object(calls[0].extras.clone()),
+            json!({"id": 2, "params": {"_meta": {"progressToken": "abc"}}})
+        );
+        let calls = read_calls(&json!({"name": "ping"}), &Default::default())
+            .unwrap()
+            .value;
+        assert_eq!(
+            (calls[0].id.as_str(), calls[0].arguments.clone()),
+            ("call_0", Ok(json!({})))
+        );
+        let err = read_calls(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            &Default::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid response: not a tools/call request (method \"tools/list\") (at /method)"
         );
     }
 }

@@ -50,6 +50,19 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
     ))
 }
 
+// Calls coming back: the OpenAI Chat shape, whose reader and stream decoder
+// Mistral shares (its SDK types `arguments` as a string or an object; an
+// object is accepted with a note, as for OpenAI). Mistral sends each call
+// whole in one delta, which the Chat decoder handles as it comes.
+
+/// Reads the calls of a chat completion (`choices[i].message.tool_calls`).
+pub(crate) fn read_calls(
+    response: &Value,
+    opts: &crate::call::CallOptions,
+) -> Result<crate::note::Converted<Vec<crate::call::ToolCall>>> {
+    crate::format::openai::call::read_calls(response, opts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +110,25 @@ mod tests {
         )
         .unwrap();
         assert_eq!(written["function"]["strict"], json!(true));
+    }
+
+    #[test]
+    fn reads_calls_with_arguments_as_a_string_or_an_object() {
+        let response = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": "", "tool_calls": [
+                {"id": "D681PevKs", "type": "function", "index": 0,
+                 "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},
+                {"id": "E792QfwLt", "type": "function", "index": 1,
+                 "function": {"name": "get_weather", "arguments": {"city": "Lyon"}}}]}}]});
+        let calls = read_calls(&response, &Default::default()).unwrap().value;
+        assert_eq!(calls[0].arguments, Ok(json!({"city": "Paris"})));
+        assert_eq!(calls[1].arguments, Ok(json!({"city": "Lyon"})));
+        assert_eq!(calls[1].raw_arguments, None);
+        assert_eq!(
+            calls[1].notes[0].kind,
+            NoteKind::Normalized {
+                field: "arguments".into()
+            }
+        );
     }
 }

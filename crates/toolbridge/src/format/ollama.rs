@@ -58,6 +58,85 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
     Ok(chat_entry(tool, Format::Ollama, parameters, None, notes))
 }
 
+// Calls coming back (providers.md §7c): `message.tool_calls[]` with
+// `{"id"?, "function": {"index", "name", "arguments": {…}}}` — arguments an
+// object; `id` only from recent servers (synthesised otherwise). A stream is
+// NDJSON whose lines carry each call whole; `done: true` ends it.
+
+/// Reads the calls of a chat response (`message`) or of a message.
+pub(crate) fn read_calls(
+    response: &Value,
+    opts: &crate::call::CallOptions,
+) -> Result<crate::note::Converted<Vec<crate::call::ToolCall>>> {
+    use crate::call::read::{invalid_response, Collector};
+    use crate::format::openai::call::{message_itself, read_message};
+    let root = Node::root(response);
+    invalid_response(root.object())?;
+    let message = match root.get("message") {
+        Some(message) => message,
+        None => message_itself(&root)?.unwrap_or(root.clone()),
+    };
+    let mut collector = Collector::new(opts);
+    read_message(&message, crate::call::Expect::Object, &mut collector)?;
+    Ok(collector.finish())
+}
+
+/// The `/api/chat` NDJSON stream decoder: whole calls, one or more per line.
+#[derive(Debug, Default)]
+pub(crate) struct ChatStream;
+
+impl crate::call::Decode for ChatStream {
+    fn framing(&self) -> crate::call::Framing {
+        crate::call::Framing::Ndjson
+    }
+
+    fn event(&mut self, _name: Option<&str>, data: &Value, calls: &mut crate::call::Calls) -> Result<()> {
+        if data.get("error").is_some_and(|error| !error.is_null()) {
+            return Err(crate::call::read::provider_error(data));
+        }
+        let entries = data
+            .get("message")
+            .and_then(|message| message.get("tool_calls"))
+            .and_then(Value::as_array);
+        for entry in entries.into_iter().flatten() {
+            let function = entry.get("function");
+            let mut extras: serde_json::Map<String, Value> = entry
+                .as_object()
+                .map(|object| {
+                    object
+                        .iter()
+                        .filter(|(key, _)| !["id", "type", "function"].contains(&key.as_str()))
+                        .map(|(key, value)| (key.clone(), value.clone()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(Value::Object(function)) = function {
+                let inner: serde_json::Map<String, Value> = function
+                    .iter()
+                    .filter(|(key, _)| !["index", "name", "arguments"].contains(&key.as_str()))
+                    .map(|(key, value)| (key.clone(), value.clone()))
+                    .collect();
+                if !inner.is_empty() {
+                    extras.insert("function".into(), Value::Object(inner));
+                }
+            }
+            calls.whole(
+                entry.get("id").and_then(Value::as_str),
+                function
+                    .and_then(|function| function.get("name"))
+                    .and_then(Value::as_str),
+                function.and_then(|function| function.get("arguments")),
+                crate::call::Expect::Object,
+                extras,
+            )?;
+        }
+        if data.get("done").and_then(Value::as_bool) == Some(true) {
+            calls.close_all();
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +190,21 @@ mod tests {
         );
         let written = write(&tool, &WriteOptions::default(), &mut Notes::new()).unwrap();
         assert_eq!(written["function"]["x"], json!(1));
+    }
+
+    #[test]
+    fn reads_calls_with_arguments_as_objects() {
+        let response = json!({"model": "qwen3", "message": {"role": "assistant", "content": "",
+            "tool_calls": [{"id": "call_k3x9q2ab", "function": {"index": 0, "name": "get_temperature",
+                "arguments": {"city": "New York"}}},
+                {"function": {"name": "get_time", "arguments": {}}}]}, "done": true});
+        let calls = read_calls(&response, &Default::default()).unwrap().value;
+        assert_eq!(calls[0].id, "call_k3x9q2ab");
+        assert_eq!(calls[0].arguments, Ok(json!({"city": "New York"})));
+        assert!(calls[0].extras.is_empty() && calls[0].notes.is_empty());
+        assert_eq!(
+            (calls[1].id.as_str(), calls[1].provider_id.as_deref()),
+            ("call_1", None)
+        );
     }
 }

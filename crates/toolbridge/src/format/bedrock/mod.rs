@@ -5,6 +5,9 @@
 //! `{"systemTool": …}` (a tool Bedrock's model provider defines); neither is
 //! a tool definition, so both are skipped with a note.
 
+pub(crate) mod call;
+pub(crate) mod stream;
+
 use serde_json::{Map, Value};
 
 use crate::codec::JsonCodec;

@@ -5,6 +5,9 @@
 //! `{"type": "object", "properties": {}}`). Strict mode is not per tool: it is
 //! the request's `strict_tools`.
 
+pub(crate) mod call;
+pub(crate) mod stream;
+
 use serde_json::Value;
 
 use crate::codec::JsonCodec;

@@ -6,6 +6,9 @@
 //! asked for, otherwise `false` with a note saying why. `output_schema` (a
 //! JSON Schema of the function's output) is the canonical `outputSchema`.
 
+pub(crate) mod call;
+pub(crate) mod stream;
+
 use serde_json::{Map, Value};
 
 use crate::codec::JsonCodec;

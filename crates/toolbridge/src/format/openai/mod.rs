@@ -6,6 +6,9 @@
 //! no field for are kept as vendor fields, wrapper keys at the top and
 //! `function` keys under `"function"`, and written back in place.
 
+pub(crate) mod call;
+pub(crate) mod stream;
+
 use serde_json::{Map, Value};
 
 use crate::codec::JsonCodec;

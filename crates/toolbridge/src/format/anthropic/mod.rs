@@ -7,6 +7,9 @@
 //! tools (`"type": "web_search_20250305"`, …) are defined by Anthropic and
 //! have no input schema, so they are not read as tools.
 
+pub(crate) mod call;
+pub(crate) mod stream;
+
 use serde_json::{Map, Value};
 
 use crate::codec::JsonCodec;

@@ -1,0 +1,465 @@
+//! A call's arguments: the accumulator a stream's fragments go into, the
+//! normalisation every provider's arguments go through, and the per-call
+//! error when they cannot be read.
+//!
+//! The rules (providers.md §0, §10.3, §15.3): empty or whitespace-only text
+//! means `{}`; `null` means `{}`; an object where a JSON string was expected,
+//! a JSON string where an object was expected, and an object encoded twice
+//! are accepted with a note; anything else that is not an object is an
+//! [`ArgumentsError`] that keeps the raw text. Never a panic, and never a
+//! silent `{}`.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::json::{check_depth, describe};
+use crate::limits::Limits;
+use crate::note::{Converted, Note, NoteKind};
+use crate::pointer::Pointer;
+
+/// What went wrong with one call's arguments.
+///
+/// Each kind has one fixed phrase, the start of the error's message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ArgumentsErrorKind {
+    /// The text is not JSON (often: cut off by a token limit).
+    InvalidJson,
+    /// The text is JSON, but not an object.
+    NotAnObject,
+    /// The JSON is nested deeper than [`Limits::max_depth`].
+    TooDeep,
+    /// The stream ended before the provider's end of this call.
+    Unfinished,
+}
+
+impl ArgumentsErrorKind {
+    /// The fixed phrase that starts every message of this kind.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            ArgumentsErrorKind::InvalidJson => "arguments are not valid JSON",
+            ArgumentsErrorKind::NotAnObject => "arguments are not a JSON object",
+            ArgumentsErrorKind::TooDeep => "arguments are nested too deeply",
+            ArgumentsErrorKind::Unfinished => "arguments are unfinished",
+        }
+    }
+}
+
+impl fmt::Display for ArgumentsErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.phrase())
+    }
+}
+
+/// One call's arguments could not be read: the kind of problem, a sentence,
+/// where in the text (for invalid JSON) and the raw text itself, so that it
+/// can be repaired or sent back to the model.
+///
+/// ```
+/// use toolbridge::call::{ArgumentsErrorKind, CallOptions};
+/// use toolbridge::Format;
+/// let response = serde_json::json!({"choices": [{"message": {"tool_calls": [
+///     {"id": "call_1", "type": "function",
+///      "function": {"name": "f", "arguments": "{\"city\": \"Par"}}]}}]});
+/// let calls = Format::OpenAi.read_calls(&response, &CallOptions::default())?.value;
+/// let err = calls[0].arguments.as_ref().unwrap_err();
+/// assert_eq!(err.kind(), ArgumentsErrorKind::InvalidJson);
+/// assert_eq!(err.raw(), "{\"city\": \"Par");
+/// assert_eq!(err.to_string(), "arguments are not valid JSON: EOF while parsing a string (line 1, column 13)");
+/// # Ok::<(), toolbridge::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ArgumentsError {
+    kind: ArgumentsErrorKind,
+    detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<(usize, usize)>,
+    raw: String,
+}
+
+impl ArgumentsError {
+    /// A new error of `kind` about `raw`, with a sentence saying what is wrong.
+    pub fn new(
+        kind: ArgumentsErrorKind,
+        detail: impl Into<String>,
+        raw: impl Into<String>,
+    ) -> ArgumentsError {
+        ArgumentsError {
+            kind,
+            detail: detail.into(),
+            position: None,
+            raw: raw.into(),
+        }
+    }
+
+    /// The kind of problem.
+    pub fn kind(&self) -> ArgumentsErrorKind {
+        self.kind
+    }
+
+    /// The sentence after the kind's phrase (may be empty).
+    pub fn detail(&self) -> &str {
+        &self.detail
+    }
+
+    /// The 1-based line and column in the raw text, for invalid JSON.
+    pub fn position(&self) -> Option<(usize, usize)> {
+        self.position
+    }
+
+    /// The arguments exactly as the provider sent them (a value that was not
+    /// text is given as its compact JSON).
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+}
+
+impl fmt::Display for ArgumentsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind.phrase())?;
+        if !self.detail.is_empty() {
+            write!(f, ": {}", self.detail)?;
+        }
+        if let Some((line, column)) = self.position {
+            write!(f, " (line {line}, column {column})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ArgumentsError {}
+
+/// How a provider sends a call's arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expect {
+    /// A JSON string holding the object (OpenAI Chat and Responses, Mistral,
+    /// Cohere); required.
+    Text,
+    /// An object (Anthropic, Bedrock, Ollama); required.
+    Object,
+    /// An object the provider may leave out for "no arguments" (Gemini, MCP).
+    OptionalObject,
+}
+
+/// The arguments of one call as read: the value (always an object) or the
+/// error, the raw text when the provider sent text, and what was normalised.
+#[derive(Debug)]
+pub(crate) struct Read {
+    pub value: Result<Value, ArgumentsError>,
+    pub raw: Option<String>,
+    pub notes: Vec<Note>,
+}
+
+/// Reads a provider's `arguments` member (`None` when absent) sent the way
+/// `expect` says; `at` is the member's place, for notes.
+pub(crate) fn read(sent: Option<&Value>, expect: Expect, at: &Pointer, limits: &Limits) -> Read {
+    let mut notes = Vec::new();
+    let (value, raw) = match sent {
+        None => {
+            if expect != Expect::OptionalObject {
+                notes.push(Note::new(
+                    NoteKind::Defaulted {
+                        field: "arguments".into(),
+                    },
+                    at.clone(),
+                    "the call has no arguments; read as {}",
+                ));
+            }
+            (Ok(empty()), None)
+        }
+        Some(Value::Null) => {
+            notes.push(Note::new(
+                NoteKind::Normalized {
+                    field: "arguments".into(),
+                },
+                at.clone(),
+                "arguments were null; read as {}",
+            ));
+            (Ok(empty()), None)
+        }
+        Some(Value::String(text)) => {
+            if expect != Expect::Text {
+                notes.push(Note::new(
+                    NoteKind::Normalized {
+                        field: "arguments".into(),
+                    },
+                    at.clone(),
+                    "arguments were a JSON string where an object was expected; the string was parsed",
+                ));
+            }
+            let parsed = parse(text, at, limits);
+            notes.extend(parsed.notes);
+            (parsed.value, Some(text.clone()))
+        }
+        Some(Value::Object(object)) => {
+            if expect == Expect::Text {
+                notes.push(Note::new(
+                    NoteKind::Normalized {
+                        field: "arguments".into(),
+                    },
+                    at.clone(),
+                    "arguments were an object where a JSON string was expected; the object was taken as it is",
+                ));
+            }
+            (Ok(Value::Object(object.clone())), None)
+        }
+        Some(other) => {
+            let raw = other.to_string();
+            (
+                Err(ArgumentsError::new(
+                    ArgumentsErrorKind::NotAnObject,
+                    format!("found {}", describe(other)),
+                    raw,
+                )),
+                None,
+            )
+        }
+    };
+    Read { value, raw, notes }
+}
+
+/// Parses argument text: empty or whitespace means `{}`; a JSON string that
+/// holds an object (arguments encoded twice) and `null` are accepted with a
+/// note; anything else not an object is an error carrying `text`.
+pub(crate) fn parse(text: &str, at: &Pointer, limits: &Limits) -> Read {
+    let mut notes = Vec::new();
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Read {
+            value: Ok(empty()),
+            raw: Some(text.to_string()),
+            notes,
+        };
+    }
+    let error = |kind, detail: String| Err(ArgumentsError::new(kind, detail, text));
+    let value = if let Err(err) = check_depth(trimmed, limits.max_depth) {
+        let mut error = ArgumentsError::new(ArgumentsErrorKind::TooDeep, err.detail(), text);
+        error.position = err.position();
+        Err(error)
+    } else {
+        match serde_json::from_str::<Value>(text) {
+            Err(err) => {
+                let suffix = format!(" at line {} column {}", err.line(), err.column());
+                let message = err.to_string();
+                let mut error = ArgumentsError::new(
+                    ArgumentsErrorKind::InvalidJson,
+                    message.strip_suffix(&suffix).unwrap_or(&message),
+                    text,
+                );
+                error.position = Some((err.line(), err.column()));
+                Err(error)
+            }
+            Ok(Value::Object(object)) => Ok(Value::Object(object)),
+            Ok(Value::Null) => {
+                notes.push(Note::new(
+                    NoteKind::Normalized {
+                        field: "arguments".into(),
+                    },
+                    at.clone(),
+                    "arguments were null; read as {}",
+                ));
+                Ok(empty())
+            }
+            Ok(Value::String(inner)) => match serde_json::from_str::<Value>(&inner) {
+                Ok(Value::Object(object)) if check_depth(&inner, limits.max_depth).is_ok() => {
+                    notes.push(Note::new(
+                        NoteKind::Normalized {
+                            field: "arguments".into(),
+                        },
+                        at.clone(),
+                        "arguments were JSON-encoded twice (a string holding the object); decoded once more",
+                    ));
+                    Ok(Value::Object(object))
+                }
+                _ => error(ArgumentsErrorKind::NotAnObject, "found a string".into()),
+            },
+            Ok(other) => error(
+                ArgumentsErrorKind::NotAnObject,
+                format!("found {}", describe(&other)),
+            ),
+        }
+    };
+    Read {
+        value,
+        raw: Some(text.to_string()),
+        notes,
+    }
+}
+
+fn empty() -> Value {
+    Value::Object(Map::new())
+}
+
+/// One streamed call's argument text, fragment by fragment, until the
+/// provider ends the call.
+///
+/// `finish` parses the whole text with `serde_json`. The incremental
+/// partial-JSON parser (`call/partial.rs`) will hang off `push`, returning
+/// the partial value after each fragment at a cost proportional to the
+/// fragment; until it is merged `push` returns `None`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Arguments {
+    text: String,
+    /// True once any fragment came (a provider that sends none, like Bedrock
+    /// for a tool without parameters, sent no text).
+    sent: bool,
+}
+
+impl Arguments {
+    /// An empty buffer.
+    pub fn new() -> Arguments {
+        Arguments::default()
+    }
+
+    /// Appends a fragment; the partial value so far (always `None` for now).
+    pub fn push(&mut self, fragment: &str) -> Option<Value> {
+        self.sent = true;
+        self.text.push_str(fragment);
+        None
+    }
+
+    /// Replaces the whole text (a provider's final, authoritative arguments).
+    pub fn replace(&mut self, text: &str) {
+        self.sent = true;
+        self.text.clear();
+        self.text.push_str(text);
+    }
+
+    /// The text so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The number of bytes held.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// True when a fragment came (even an empty one).
+    pub fn was_sent(&self) -> bool {
+        self.sent
+    }
+
+    /// The arguments, parsed once the provider has ended the call; notes
+    /// point at `at`.
+    pub fn finish(&self, at: &Pointer, limits: &Limits) -> Result<Converted<Value>, ArgumentsError> {
+        let read = parse(&self.text, at, limits);
+        read.value.map(|value| Converted {
+            value,
+            notes: read.notes,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn text(text: &str) -> Read {
+        parse(text, &Pointer::root().key("arguments"), &Limits::default())
+    }
+
+    #[test]
+    fn empty_and_whitespace_mean_no_arguments() {
+        for sent in ["", "   ", "\n\t "] {
+            let read = text(sent);
+            assert_eq!(read.value, Ok(json!({})));
+            assert_eq!(read.raw.as_deref(), Some(sent));
+            assert!(read.notes.is_empty());
+        }
+    }
+
+    #[test]
+    fn invalid_json_keeps_the_raw_text_and_the_place() {
+        let err = text("{\"a\": 1,}").value.unwrap_err();
+        assert_eq!(err.kind(), ArgumentsErrorKind::InvalidJson);
+        assert_eq!(err.raw(), "{\"a\": 1,}");
+        assert_eq!(err.position(), Some((1, 9)));
+        assert_eq!(
+            err.to_string(),
+            "arguments are not valid JSON: trailing comma (line 1, column 9)"
+        );
+    }
+
+    #[test]
+    fn non_objects_are_errors_not_empty_objects() {
+        let err = text("[1, 2]").value.unwrap_err();
+        assert_eq!(err.kind(), ArgumentsErrorKind::NotAnObject);
+        assert_eq!(err.to_string(), "arguments are not a JSON object: found an array");
+        assert_eq!(text("\"hello\"").value.unwrap_err().detail(), "found a string");
+        let err = read(
+            Some(&json!(5)),
+            Expect::Object,
+            &Pointer::root(),
+            &Limits::default(),
+        )
+        .value
+        .unwrap_err();
+        assert_eq!((err.kind(), err.raw()), (ArgumentsErrorKind::NotAnObject, "5"));
+    }
+
+    #[test]
+    fn double_encoded_objects_and_null_are_noted() {
+        let read = text(r#""{\"city\": \"Paris\"}""#);
+        assert_eq!(read.value, Ok(json!({"city": "Paris"})));
+        assert_eq!(read.notes.len(), 1);
+        assert_eq!(read.notes[0].at.as_str(), "/arguments");
+        let read = text("null");
+        assert_eq!(read.value, Ok(json!({})));
+        assert_eq!(read.notes.len(), 1);
+    }
+
+    #[test]
+    fn the_wrong_carrier_is_accepted_with_a_note() {
+        let at = Pointer::root().key("arguments");
+        let read_object = read(Some(&json!({"a": 1})), Expect::Text, &at, &Limits::default());
+        assert_eq!((read_object.value, read_object.raw), (Ok(json!({"a": 1})), None));
+        assert_eq!(
+            read_object.notes[0].kind,
+            NoteKind::Normalized {
+                field: "arguments".into()
+            }
+        );
+        let read_string = read(
+            Some(&json!("{\"a\": 1}")),
+            Expect::Object,
+            &at,
+            &Limits::default(),
+        );
+        assert_eq!(read_string.value, Ok(json!({"a": 1})));
+        assert_eq!(read_string.raw.as_deref(), Some("{\"a\": 1}"));
+        assert_eq!(read_string.notes.len(), 1);
+        let absent = read(None, Expect::OptionalObject, &at, &Limits::default());
+        assert_eq!((absent.value, absent.notes.len()), (Ok(json!({})), 0));
+        let absent = read(None, Expect::Object, &at, &Limits::default());
+        assert_eq!((absent.value, absent.notes.len()), (Ok(json!({})), 1));
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let deep = format!("{{\"a\": {}{}}}", "[".repeat(200), "]".repeat(200));
+        let err = text(&deep).value.unwrap_err();
+        assert_eq!(err.kind(), ArgumentsErrorKind::TooDeep);
+        assert_eq!(err.raw(), deep);
+    }
+
+    #[test]
+    fn the_accumulator_parses_only_when_finished() {
+        let mut arguments = Arguments::new();
+        assert!(!arguments.was_sent());
+        assert_eq!(arguments.push("{}"), None);
+        arguments.push("");
+        assert_eq!(arguments.text(), "{}");
+        let at = Pointer::root().key("arguments");
+        assert_eq!(
+            arguments.finish(&at, &Limits::default()).unwrap().value,
+            json!({})
+        );
+        arguments.push(",");
+        assert!(arguments.finish(&at, &Limits::default()).is_err());
+    }
+}

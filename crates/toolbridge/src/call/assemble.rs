@@ -1,0 +1,914 @@
+//! Streamed calls, put together: the [`CallEvent`]s, the provider-neutral
+//! bookkeeping every provider's stream decoder drives ([`Calls`]), the
+//! [`Assembler`] (a decoder and its calls, fed parsed events) and the
+//! [`CallStream`] (an assembler behind a [`Framer`], fed raw bytes).
+//!
+//! The rules, from the bugs peers shipped (providers.md §1c, §10.3, §15.3):
+//!
+//! - A call is finished only on the provider's end event (`finish_reason`,
+//!   `[DONE]`, `content_block_stop`, `contentBlockStop`, `tool-call-end`,
+//!   `output_item.done`, or the chunk itself for providers that send calls
+//!   whole), never because its buffer happens to parse. A call still open
+//!   when the stream ends is finished with an [`Unfinished`] error that keeps
+//!   its text.
+//! - Fragments are keyed by the provider's index; a different non-empty id
+//!   on an index already in use opens a new call (parallel calls all sent on
+//!   `index: 0`), the same id continues it (ids repeated on every chunk); an
+//!   empty id is no id; a fragment without index goes to the open call with
+//!   its id, and one with neither index nor id to the most recently opened
+//!   call. Names are set once, never concatenated.
+//! - A call gets `Started` once its name is known (the text that came before
+//!   follows at once as one `ArgumentsDelta`), one `ArgumentsDelta` per
+//!   non-empty fragment, and `Finished`. Each event's `index` is the call's
+//!   position in the stream, not the provider's index (which repeats).
+//! - Arguments streamed as an object, not text, are appended as their JSON
+//!   text, with a note. Ids the provider reused are made unique.
+//! - Memory is bounded: at most [`Limits::max_tools`] calls, and at most
+//!   [`Limits::max_bytes`] of argument text in flight.
+//!
+//! [`Unfinished`]: crate::call::ArgumentsErrorKind::Unfinished
+//! [`Limits::max_tools`]: crate::Limits::max_tools
+//! [`Limits::max_bytes`]: crate::Limits::max_bytes
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::call::arguments::{self, Arguments, ArgumentsError, ArgumentsErrorKind, Expect};
+use crate::call::ids::Ids;
+use crate::call::read::no_name;
+use crate::call::sse::{Frame, Framer, Framing};
+use crate::call::{CallOptions, ToolCall};
+use crate::error::{Error, ErrorKind, Result};
+use crate::json::check_depth;
+use crate::note::{Note, NoteKind};
+use crate::pointer::Pointer;
+
+/// What happens to one streamed call.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum CallEvent {
+    /// A call began and its name is known.
+    Started {
+        /// The call's position in the stream (0 for the first call).
+        index: usize,
+        /// The call's id (see [`ToolCall::id`]).
+        id: String,
+        /// The tool's name, mapped back like [`ToolCall::name`].
+        name: String,
+    },
+    /// More argument text came for a call.
+    ArgumentsDelta {
+        /// The call's position in the stream.
+        index: usize,
+        /// The new text; all of a call's deltas joined are its argument text.
+        text: String,
+        /// The arguments parsed so far. Always `None` until the incremental
+        /// partial-JSON parser is merged.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        partial: Option<Value>,
+    },
+    /// The provider ended a call (or the stream ended inside it).
+    Finished {
+        /// The call's position in the stream.
+        index: usize,
+        /// The whole call.
+        call: ToolCall,
+    },
+}
+
+/// One provider's stream events, mapped onto [`Calls`].
+pub(crate) trait Decode: Send + fmt::Debug {
+    /// How this provider's stream is framed.
+    fn framing(&self) -> Framing;
+
+    /// One parsed event (`name` is the SSE event name, if any).
+    fn event(&mut self, name: Option<&str>, data: &Value, calls: &mut Calls) -> Result<()>;
+}
+
+/// A piece of a call whose place is found by the keying rules (OpenAI
+/// Chat's deltas and everything shaped like them).
+#[derive(Debug, Default)]
+pub(crate) struct Fragment<'a> {
+    /// The provider's index for the call.
+    pub key: Option<u64>,
+    /// The provider's id (empty counts as none).
+    pub id: Option<&'a str>,
+    /// The tool name (set once).
+    pub name: Option<&'a str>,
+    /// Argument text to append (an object is appended as its JSON, with a note).
+    pub arguments: Option<&'a Value>,
+    /// Members to echo back (the first value of each key is kept).
+    pub extras: Map<String, Value>,
+}
+
+/// A call the provider explicitly starts (a start event).
+#[derive(Debug, Default)]
+pub(crate) struct Opened<'a> {
+    /// The provider's index for the call.
+    pub key: Option<u64>,
+    /// The provider's id.
+    pub id: Option<&'a str>,
+    /// The tool name.
+    pub name: Option<&'a str>,
+    /// Members to echo back.
+    pub extras: Map<String, Value>,
+    /// Arguments the start event carried, used only if no fragment follows.
+    pub fallback: Option<Value>,
+}
+
+/// A call in flight.
+#[derive(Debug)]
+struct Open {
+    index: usize,
+    key: Option<u64>,
+    provider_id: Option<String>,
+    id: String,
+    name: Option<String>,
+    arguments: Arguments,
+    extras: Map<String, Value>,
+    started: bool,
+    fallback: Option<Value>,
+    noted_object: bool,
+    notes: Vec<Note>,
+}
+
+/// The calls of one stream: those in flight, the ids given out, and the
+/// events not yet handed to the caller.
+#[derive(Debug)]
+pub(crate) struct Calls {
+    opts: CallOptions,
+    ids: Ids,
+    open: Vec<Open>,
+    opened: usize,
+    buffered: usize,
+    events: Vec<CallEvent>,
+}
+
+impl Calls {
+    fn new(opts: &CallOptions) -> Calls {
+        Calls {
+            opts: opts.clone(),
+            ids: Ids::default(),
+            open: Vec::new(),
+            opened: 0,
+            buffered: 0,
+            events: Vec::new(),
+        }
+    }
+
+    /// The options calls are read with.
+    pub fn options(&self) -> &CallOptions {
+        &self.opts
+    }
+
+    /// Applies a fragment to the call the keying rules pick, opening one if
+    /// none fits.
+    pub fn fragment(&mut self, fragment: Fragment<'_>) -> Result<()> {
+        let id = fragment.id.filter(|id| !id.is_empty());
+        let target = match (fragment.key, id) {
+            (Some(key), Some(id)) => self
+                .latest(|call| call.key == Some(key))
+                .filter(|&slot| self.open[slot].provider_id.as_deref() == Some(id)),
+            (Some(key), None) => self.latest(|call| call.key == Some(key)),
+            (None, Some(id)) => self.latest(|call| call.provider_id.as_deref() == Some(id)),
+            (None, None) => self.open.len().checked_sub(1),
+        };
+        let slot = match target {
+            Some(slot) => slot,
+            // A fragment that carries nothing opens nothing.
+            None if id.is_none() && fragment.name.is_none() && fragment.arguments.is_none() => return Ok(()),
+            None => self.open_call(fragment.key, id, None, Map::new(), None)?,
+        };
+        if let Some(name) = fragment.name {
+            self.set_name(slot, name);
+        }
+        for (key, value) in fragment.extras {
+            self.open[slot].extras.entry(key).or_insert(value);
+        }
+        if let Some(arguments) = fragment.arguments {
+            self.append_value(slot, arguments)?;
+        }
+        Ok(())
+    }
+
+    /// Opens a new call (a provider's start event).
+    pub fn open(&mut self, opened: Opened<'_>) -> Result<()> {
+        let id = opened.id.filter(|id| !id.is_empty());
+        let slot = self.open_call(opened.key, id, opened.name, opened.extras, opened.fallback)?;
+        self.start_if_named(slot);
+        Ok(())
+    }
+
+    /// Appends text to the open call with provider index `key`; false when
+    /// there is none.
+    pub fn append(&mut self, key: u64, arguments: &Value) -> Result<bool> {
+        match self.latest(|call| call.key == Some(key)) {
+            Some(slot) => {
+                self.append_value(slot, arguments)?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// Sets the final, authoritative arguments text of the open call with
+    /// provider index `key` (OpenAI Responses' `.done` events): the missing
+    /// end is appended; text that differs from what streamed replaces it,
+    /// with a note. False when there is no such call.
+    pub fn settle(&mut self, key: u64, text: &str) -> Result<bool> {
+        let Some(slot) = self.latest(|call| call.key == Some(key)) else {
+            return Ok(false);
+        };
+        let so_far = self.open[slot].arguments.text();
+        if let Some(rest) = text.strip_prefix(so_far) {
+            if !rest.is_empty() || !self.open[slot].arguments.was_sent() {
+                let rest = rest.to_string();
+                self.push_text(slot, &rest)?;
+            }
+        } else {
+            let grow = text.len().saturating_sub(so_far.len());
+            self.reserve(grow)?;
+            let call = &mut self.open[slot];
+            self.buffered = self.buffered + text.len() - call.arguments.len();
+            call.arguments.replace(text);
+            call.notes.push(Note::new(
+                NoteKind::Normalized {
+                    field: "arguments".into(),
+                },
+                Pointer::root().key("arguments"),
+                "the final arguments differ from the streamed fragments; the final ones were kept",
+            ));
+        }
+        Ok(true)
+    }
+
+    /// Takes the provider's final copy of the open call with provider index
+    /// `key` (OpenAI Responses' `output_item.done`): its name if none came,
+    /// its extras (final values win), and its id — one that differs from the
+    /// id streamed replaces it (as the call's id too, made unique), with a
+    /// note; `Started` announced the earlier one.
+    pub fn settle_item(
+        &mut self,
+        key: u64,
+        id: Option<&str>,
+        name: Option<&str>,
+        extras: Map<String, Value>,
+    ) {
+        let Some(slot) = self.latest(|call| call.key == Some(key)) else {
+            return;
+        };
+        if let Some(name) = name {
+            self.set_name(slot, name);
+        }
+        let call = &mut self.open[slot];
+        call.extras.extend(extras);
+        if let Some(id) = id.filter(|id| !id.is_empty()) {
+            if call.provider_id.as_deref() != Some(id) {
+                call.notes.push(Note::new(
+                    NoteKind::Normalized { field: "id".into() },
+                    Pointer::root().key("id"),
+                    format!(
+                        "the provider's final copy of the call has id {id:?}, not {:?}; the final one was kept",
+                        call.provider_id.as_deref().unwrap_or("")
+                    ),
+                ));
+                call.provider_id = Some(id.to_string());
+                call.id = self.ids.assign(
+                    Some(id),
+                    call.index,
+                    &self.opts.id_prefix,
+                    &Pointer::root().key("id"),
+                    &mut call.notes,
+                );
+            }
+        }
+    }
+
+    /// True when a call with provider index `key` is open.
+    pub fn is_open(&self, key: u64) -> bool {
+        self.latest(|call| call.key == Some(key)).is_some()
+    }
+
+    /// Finishes the open call with provider index `key`; false when there is none.
+    pub fn close(&mut self, key: u64) -> Result<bool> {
+        match self.latest(|call| call.key == Some(key)) {
+            Some(slot) => {
+                self.finish_slot(slot, false);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// Finishes every open call, in the order they were opened (the
+    /// provider's end of the message).
+    pub fn close_all(&mut self) {
+        while !self.open.is_empty() {
+            self.finish_slot(0, false);
+        }
+    }
+
+    /// A call that arrives whole (Gemini, Ollama): started, its arguments as
+    /// one delta, finished.
+    pub fn whole(
+        &mut self,
+        id: Option<&str>,
+        name: Option<&str>,
+        arguments: Option<&Value>,
+        expect: Expect,
+        extras: Map<String, Value>,
+    ) -> Result<()> {
+        self.check_count()?;
+        let index = self.opened;
+        self.opened += 1;
+        let provider_id = id.filter(|id| !id.is_empty()).map(str::to_string);
+        let mut notes = Vec::new();
+        let id = self.ids.assign(
+            provider_id.as_deref(),
+            index,
+            &self.opts.id_prefix,
+            &Pointer::root().key("id"),
+            &mut notes,
+        );
+        let provider_name = name.map(str::to_string).unwrap_or_else(|| {
+            notes.push(no_name(Pointer::root().key("name")));
+            String::new()
+        });
+        let name = self.opts.canonical_name(&provider_name);
+        self.events.push(CallEvent::Started {
+            index,
+            id: id.clone(),
+            name: name.clone(),
+        });
+        let text = match arguments {
+            Some(Value::String(text)) => text.clone(),
+            Some(value) => value.to_string(),
+            None => String::new(),
+        };
+        if !text.is_empty() {
+            self.events.push(CallEvent::ArgumentsDelta {
+                index,
+                text,
+                partial: None,
+            });
+        }
+        let read = arguments::read(
+            arguments,
+            expect,
+            &Pointer::root().key("arguments"),
+            &self.opts.limits,
+        );
+        notes.extend(read.notes);
+        self.events.push(CallEvent::Finished {
+            index,
+            call: ToolCall {
+                id,
+                name,
+                arguments: read.value,
+                raw_arguments: read.raw,
+                provider_id,
+                provider_name,
+                extras,
+                notes,
+            },
+        });
+        Ok(())
+    }
+
+    /// The stream ended: every call still open is finished with an
+    /// [`ArgumentsErrorKind::Unfinished`] error holding its text.
+    fn end_of_stream(&mut self) {
+        while !self.open.is_empty() {
+            self.finish_slot(0, true);
+        }
+    }
+
+    fn latest(&self, wanted: impl Fn(&Open) -> bool) -> Option<usize> {
+        self.open.iter().rposition(wanted)
+    }
+
+    fn check_count(&self) -> Result<()> {
+        if self.opened >= self.opts.limits.max_tools {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!("the stream has more than {} calls", self.opts.limits.max_tools),
+            ));
+        }
+        Ok(())
+    }
+
+    fn open_call(
+        &mut self,
+        key: Option<u64>,
+        provider_id: Option<&str>,
+        name: Option<&str>,
+        extras: Map<String, Value>,
+        fallback: Option<Value>,
+    ) -> Result<usize> {
+        self.check_count()?;
+        let index = self.opened;
+        self.opened += 1;
+        let mut notes = Vec::new();
+        let id = self.ids.assign(
+            provider_id,
+            index,
+            &self.opts.id_prefix,
+            &Pointer::root().key("id"),
+            &mut notes,
+        );
+        self.open.push(Open {
+            index,
+            key,
+            provider_id: provider_id.map(str::to_string),
+            id,
+            name: name.map(str::to_string),
+            arguments: Arguments::new(),
+            extras,
+            started: false,
+            fallback,
+            noted_object: false,
+            notes,
+        });
+        Ok(self.open.len() - 1)
+    }
+
+    fn set_name(&mut self, slot: usize, name: &str) {
+        let call = &mut self.open[slot];
+        match &call.name {
+            None => {
+                call.name = Some(name.to_string());
+                self.start_if_named(slot);
+            }
+            Some(known) if known == name || name.is_empty() => {}
+            Some(known) => {
+                let message =
+                    format!("the provider also sent the name {name:?} for this call; {known:?} was kept");
+                call.notes.push(Note::new(
+                    NoteKind::Normalized { field: "name".into() },
+                    Pointer::root().key("name"),
+                    message,
+                ));
+            }
+        }
+    }
+
+    fn start_if_named(&mut self, slot: usize) {
+        let call = &mut self.open[slot];
+        if call.started || call.name.is_none() {
+            return;
+        }
+        call.started = true;
+        let name = self.opts.canonical_name(call.name.as_deref().unwrap_or(""));
+        self.events.push(CallEvent::Started {
+            index: call.index,
+            id: call.id.clone(),
+            name,
+        });
+        if !call.arguments.text().is_empty() {
+            self.events.push(CallEvent::ArgumentsDelta {
+                index: call.index,
+                text: call.arguments.text().to_string(),
+                partial: None,
+            });
+        }
+    }
+
+    fn append_value(&mut self, slot: usize, value: &Value) -> Result<()> {
+        match value {
+            Value::String(text) => self.push_text(slot, text),
+            Value::Null => Ok(()),
+            other => {
+                let call = &mut self.open[slot];
+                if !call.noted_object {
+                    call.noted_object = true;
+                    call.notes.push(Note::new(
+                        NoteKind::Normalized {
+                            field: "arguments".into(),
+                        },
+                        Pointer::root().key("arguments"),
+                        format!(
+                            "arguments were streamed as {}, not as text; appended as JSON text",
+                            crate::json::describe(other)
+                        ),
+                    ));
+                }
+                self.push_text(slot, &other.to_string())
+            }
+        }
+    }
+
+    fn reserve(&self, bytes: usize) -> Result<()> {
+        if self.buffered + bytes > self.opts.limits.max_bytes {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "the arguments of the calls in flight exceed {} bytes",
+                    self.opts.limits.max_bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn push_text(&mut self, slot: usize, text: &str) -> Result<()> {
+        self.reserve(text.len())?;
+        self.buffered += text.len();
+        let call = &mut self.open[slot];
+        let partial = call.arguments.push(text);
+        if call.started && !text.is_empty() {
+            self.events.push(CallEvent::ArgumentsDelta {
+                index: call.index,
+                text: text.to_string(),
+                partial,
+            });
+        }
+        Ok(())
+    }
+
+    fn finish_slot(&mut self, slot: usize, unfinished: bool) {
+        if !self.open[slot].started {
+            if self.open[slot].name.is_none() {
+                let note = no_name(Pointer::root().key("name"));
+                self.open[slot].notes.push(note);
+                self.open[slot].name = Some(String::new());
+            }
+            self.start_if_named(slot);
+        }
+        let mut call = self.open.remove(slot);
+        self.buffered -= call.arguments.len();
+        let at = Pointer::root().key("arguments");
+        let (value, raw) = if unfinished {
+            let text = call.arguments.text().to_string();
+            let error = ArgumentsError::new(
+                ArgumentsErrorKind::Unfinished,
+                "the stream ended before the provider ended this call",
+                text.clone(),
+            );
+            (Err(error), call.arguments.was_sent().then_some(text))
+        } else if let (false, Some(fallback)) = (call.arguments.was_sent(), call.fallback.take()) {
+            self.events.push(CallEvent::ArgumentsDelta {
+                index: call.index,
+                text: fallback.to_string(),
+                partial: None,
+            });
+            let read = arguments::read(Some(&fallback), Expect::Object, &at, &self.opts.limits);
+            call.notes.extend(read.notes);
+            (read.value, None)
+        } else {
+            let raw = call
+                .arguments
+                .was_sent()
+                .then(|| call.arguments.text().to_string());
+            match call.arguments.finish(&at, &self.opts.limits) {
+                Ok(converted) => {
+                    call.notes.extend(converted.notes);
+                    (Ok(converted.value), raw)
+                }
+                Err(error) => (Err(error), raw),
+            }
+        };
+        let provider_name = call.name.unwrap_or_default();
+        self.events.push(CallEvent::Finished {
+            index: call.index,
+            call: ToolCall {
+                id: call.id,
+                name: self.opts.canonical_name(&provider_name),
+                arguments: value,
+                raw_arguments: raw,
+                provider_id: call.provider_id,
+                provider_name,
+                extras: call.extras,
+                notes: call.notes,
+            },
+        });
+    }
+}
+
+/// Puts one provider's streamed calls together from its parsed events.
+///
+/// Made by [`Format::assembler`](crate::Format::assembler). Events go in
+/// one by one ([`push`](Assembler::push), or [`push_frame`](Assembler::push_frame)
+/// for a framed event); [`finish`](Assembler::finish) says the stream ended.
+/// Every method appends the [`CallEvent`]s it produced to `out`, even when
+/// it then fails; an error (a malformed event, a provider's error event, a
+/// limit) normally ends the stream, but the assembler stays usable.
+#[derive(Debug)]
+pub struct Assembler {
+    decoder: Box<dyn Decode>,
+    calls: Calls,
+}
+
+impl Assembler {
+    /// An assembler driving `decoder`.
+    pub(crate) fn new(decoder: Box<dyn Decode>, opts: &CallOptions) -> Assembler {
+        Assembler {
+            decoder,
+            calls: Calls::new(opts),
+        }
+    }
+
+    /// How this provider's stream is framed.
+    pub fn framing(&self) -> Framing {
+        self.decoder.framing()
+    }
+
+    /// One parsed event, with its SSE event name if it had one.
+    pub fn push(&mut self, event: Option<&str>, data: &Value, out: &mut Vec<CallEvent>) -> Result<()> {
+        let result = self.decoder.event(event, data, &mut self.calls);
+        out.append(&mut self.calls.events);
+        result
+    }
+
+    /// One framed event: `[DONE]` ends every open call, blank data is
+    /// skipped, anything else must be JSON. Errors carry the frame's line.
+    pub fn push_frame(&mut self, frame: &Frame, out: &mut Vec<CallEvent>) -> Result<()> {
+        if frame.is_done() {
+            self.calls.close_all();
+            out.append(&mut self.calls.events);
+            return Ok(());
+        }
+        if frame.data.trim().is_empty() {
+            return Ok(());
+        }
+        let value = parse_event(frame, &self.calls.opts)?;
+        self.push(frame.event.as_deref(), &value, out).map_err(|err| {
+            if err.position().is_none() {
+                err.with_position(frame.line, 1)
+            } else {
+                err
+            }
+        })
+    }
+
+    /// The stream ended: calls the provider did not end are finished with an
+    /// [`ArgumentsErrorKind::Unfinished`] error that keeps their text.
+    pub fn finish(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
+        self.calls.end_of_stream();
+        out.append(&mut self.calls.events);
+        Ok(())
+    }
+}
+
+/// An event's data as JSON, within the depth limit.
+fn parse_event(frame: &Frame, opts: &CallOptions) -> Result<Value> {
+    let not_json = |detail: &str, line: usize, column: usize| {
+        Error::new(
+            ErrorKind::InvalidResponse,
+            format!("the event at stream line {} is not JSON: {detail}", frame.line),
+        )
+        .with_position(frame.line + line.saturating_sub(1), column)
+    };
+    if let Err(err) = check_depth(&frame.data, opts.limits.max_depth) {
+        let (line, column) = err.position().unwrap_or((1, 1));
+        return Err(Error::new(ErrorKind::LimitExceeded, err.detail())
+            .with_position(frame.line + line.saturating_sub(1), column));
+    }
+    serde_json::from_str(&frame.data).map_err(|err| {
+        let json: Error = err.into();
+        let (line, column) = json.position().unwrap_or((1, 1));
+        not_json(json.detail(), line, column)
+    })
+}
+
+/// A provider's stream as raw bytes: a [`Framer`] and an [`Assembler`].
+///
+/// Made by [`Format::call_stream`](crate::Format::call_stream).
+#[derive(Debug)]
+pub struct CallStream {
+    framer: Framer,
+    assembler: Assembler,
+    frames: Vec<Frame>,
+}
+
+impl CallStream {
+    /// A stream of `assembler`'s provider, framed as it says.
+    pub fn new(assembler: Assembler, opts: &CallOptions) -> CallStream {
+        CallStream {
+            framer: Framer::new(assembler.framing(), &opts.limits),
+            assembler,
+            frames: Vec::new(),
+        }
+    }
+
+    /// The next bytes of the stream, split anywhere.
+    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<CallEvent>) -> Result<()> {
+        let framed = self.framer.push(bytes, &mut self.frames);
+        self.drain(out)?;
+        framed
+    }
+
+    /// The stream ended (see [`Assembler::finish`]).
+    pub fn finish(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
+        let framed = self.framer.finish(&mut self.frames);
+        self.drain(out)?;
+        framed?;
+        self.assembler.finish(out)
+    }
+
+    fn drain(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
+        // After an error the frames left are dropped: the stream is broken.
+        for frame in std::mem::take(&mut self.frames) {
+            self.assembler.push_frame(&frame, out)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A decoder taking `{"k"?, "id"?, "name"?, "args"?}` fragments, `{"end": k}` and `{"stop": true}`.
+    #[derive(Debug)]
+    struct Test;
+
+    impl Decode for Test {
+        fn framing(&self) -> Framing {
+            Framing::Ndjson
+        }
+
+        fn event(&mut self, _name: Option<&str>, data: &Value, calls: &mut Calls) -> Result<()> {
+            if let Some(key) = data.get("end").and_then(Value::as_u64) {
+                calls.close(key)?;
+            } else if data.get("stop").is_some() {
+                calls.close_all();
+            } else {
+                calls.fragment(Fragment {
+                    key: data.get("k").and_then(Value::as_u64),
+                    id: data.get("id").and_then(Value::as_str),
+                    name: data.get("name").and_then(Value::as_str),
+                    arguments: data.get("args"),
+                    extras: Map::new(),
+                })?;
+            }
+            Ok(())
+        }
+    }
+
+    fn run(events: &[Value]) -> Vec<CallEvent> {
+        run_with(events, &CallOptions::default())
+    }
+
+    fn run_with(events: &[Value], opts: &CallOptions) -> Vec<CallEvent> {
+        let mut assembler = Assembler::new(Box::new(Test), opts);
+        let mut out = Vec::new();
+        for event in events {
+            assembler.push(None, event, &mut out).unwrap();
+        }
+        assembler.finish(&mut out).unwrap();
+        out
+    }
+
+    fn finished(events: &[CallEvent]) -> Vec<(String, String, Value)> {
+        events
+            .iter()
+            .filter_map(|event| match event {
+                CallEvent::Finished { call, .. } => Some((
+                    call.id.clone(),
+                    call.name.clone(),
+                    call.arguments
+                        .clone()
+                        .unwrap_or_else(|err| json!({"error": err.raw()})),
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn index_keys_and_id_changes_open_calls() {
+        let events = run(&[
+            json!({"k": 0, "id": "a", "name": "f", "args": ""}),
+            json!({"k": 0, "args": "{\"x\":"}),
+            json!({"k": 0, "id": "b", "name": "g", "args": "{"}),
+            json!({"k": 0, "id": "", "args": "}"}),
+            json!({"k": 0, "id": "a"}),
+            json!({"args": "1}"}),
+            json!({"stop": true}),
+        ]);
+        // `"a"` again on index 0 is a different id from the open call's ("b"): a new call.
+        assert_eq!(
+            finished(&events),
+            [
+                ("a".into(), "f".into(), json!({"error": "{\"x\":"})),
+                ("b".into(), "g".into(), json!({})),
+                ("a_2".into(), "".into(), json!({"error": "1}"})),
+            ]
+        );
+    }
+
+    #[test]
+    fn started_waits_for_the_name_and_deltas_follow() {
+        let events = run(&[
+            json!({"k": 3, "args": "{\"a\""}),
+            json!({"k": 3, "name": "f", "args": ": 1"}),
+            json!({"k": 3, "name": "f", "args": "}"}),
+            json!({"end": 3}),
+        ]);
+        let kinds: Vec<String> = events
+            .iter()
+            .map(|event| match event {
+                CallEvent::Started { index, id, name } => format!("start {index} {id} {name}"),
+                CallEvent::ArgumentsDelta { index, text, .. } => format!("delta {index} {text}"),
+                CallEvent::Finished { call, .. } => {
+                    format!("finish {}", call.raw_arguments.as_deref().unwrap())
+                }
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "start 0 call_0 f",
+                "delta 0 {\"a\"",
+                "delta 0 : 1",
+                "delta 0 }",
+                "finish {\"a\": 1}"
+            ]
+        );
+    }
+
+    #[test]
+    fn open_calls_at_the_end_of_the_stream_are_unfinished() {
+        let events = run(&[json!({"k": 0, "id": "a", "name": "f", "args": "{}"})]);
+        let CallEvent::Finished { call, .. } = events.last().unwrap() else {
+            panic!("{events:?}")
+        };
+        let err = call.arguments.as_ref().unwrap_err();
+        assert_eq!((err.kind(), err.raw()), (ArgumentsErrorKind::Unfinished, "{}"));
+    }
+
+    #[test]
+    fn object_arguments_are_appended_as_text_with_a_note() {
+        let events = run(&[
+            json!({"k": 0, "id": "a", "name": "f", "args": {"city": "Zürich"}}),
+            json!({"stop": true}),
+        ]);
+        let CallEvent::Finished { call, .. } = events.last().unwrap() else {
+            panic!()
+        };
+        assert_eq!(call.arguments, Ok(json!({"city": "Zürich"})));
+        assert_eq!(call.raw_arguments.as_deref(), Some("{\"city\":\"Zürich\"}"));
+        assert_eq!(call.notes.len(), 1);
+    }
+
+    #[test]
+    fn limits_bound_calls_and_text() {
+        let opts =
+            CallOptions::default().with_limits(crate::Limits::default().with_max_bytes(4).with_max_tools(2));
+        let mut assembler = Assembler::new(Box::new(Test), &opts);
+        let mut out = Vec::new();
+        assembler
+            .push(None, &json!({"k": 0, "name": "f", "args": "{}"}), &mut out)
+            .unwrap();
+        let err = assembler
+            .push(None, &json!({"k": 0, "args": "   "}), &mut out)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "limit exceeded: the arguments of the calls in flight exceed 4 bytes"
+        );
+        assembler
+            .push(None, &json!({"k": 1, "name": "g"}), &mut out)
+            .unwrap();
+        let err = assembler
+            .push(None, &json!({"k": 2, "name": "h"}), &mut out)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "limit exceeded: the stream has more than 2 calls"
+        );
+    }
+
+    #[test]
+    fn names_map_back() {
+        let opts = CallOptions::default().with_name("a_b", "a.b");
+        let events = run_with(&[json!({"k": 0, "name": "a_b"}), json!({"stop": true})], &opts);
+        let CallEvent::Started { name, .. } = &events[0] else {
+            panic!()
+        };
+        assert_eq!(name, "a.b");
+        let CallEvent::Finished { call, .. } = &events[1] else {
+            panic!()
+        };
+        assert_eq!((call.name.as_str(), call.provider_name.as_str()), ("a.b", "a_b"));
+    }
+
+    #[test]
+    fn frames_that_are_not_json_name_their_line() {
+        let mut assembler = Assembler::new(Box::new(Test), &CallOptions::default());
+        let frame = Frame {
+            event: None,
+            data: "{\"k\": 0,\n \"id\": }".into(),
+            line: 7,
+        };
+        let err = assembler.push_frame(&frame, &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid response: the event at stream line 7 is not JSON: expected value (line 8, column 8)"
+        );
+    }
+}

@@ -1,0 +1,687 @@
+//! Streams: every fixture under `tests/fixtures/streams/<provider>/` is raw
+//! bytes as they came over the wire (`.sse`, or `.ndjson` for Ollama and
+//! Bedrock's events as the AWS SDKs give them). Each is fed whole through the
+//! provider's framer and assembler and its events snapshotted
+//! (`stream__<case>@<provider>.snap`; `err_*` fixtures end in an error).
+//! Each quirk of providers.md §1c and §15.3 has a fixture whose calls are
+//! pinned below with exact values; and any split of any fixture — one byte
+//! at a time, inside UTF-8 characters, between `\r` and `\n` — gives the same
+//! events and calls as feeding it whole.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use toolbridge::call::{ArgumentsErrorKind, CallEvent, CallOptions, ToolCall};
+use toolbridge::{Error, Format, NoteKind};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/streams")
+}
+
+fn provider(path: &Path) -> Format {
+    let dir = path.parent().unwrap().file_name().unwrap().to_string_lossy();
+    Format::from_id(&dir).unwrap()
+}
+
+fn all_fixtures() -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    for dir in fs::read_dir(fixtures_dir()).unwrap() {
+        for file in fs::read_dir(dir.unwrap().path()).unwrap() {
+            paths.push(file.unwrap().path());
+        }
+    }
+    paths.sort();
+    paths
+}
+
+/// Feeds `pieces` to the provider's stream; the events, and the error that
+/// ended it, if any.
+fn run<'a>(format: Format, pieces: impl IntoIterator<Item = &'a [u8]>) -> (Vec<CallEvent>, Option<Error>) {
+    let mut stream = format.call_stream(&CallOptions::default()).unwrap();
+    let mut events = Vec::new();
+    for piece in pieces {
+        if let Err(err) = stream.push(piece, &mut events) {
+            return (events, Some(err));
+        }
+    }
+    let end = stream.finish(&mut events).err();
+    (events, end)
+}
+
+fn run_fixture(provider: &str, case: &str) -> (Vec<CallEvent>, Option<Error>) {
+    let dir = fixtures_dir().join(provider);
+    let path = fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.file_stem().unwrap() == case)
+        .unwrap_or_else(|| panic!("no fixture {provider}/{case}"));
+    let bytes = fs::read(&path).unwrap();
+    run(Format::from_id(provider).unwrap(), [bytes.as_slice()])
+}
+
+fn calls(events: &[CallEvent]) -> Vec<ToolCall> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            CallEvent::Finished { call, .. } => Some(call.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn fixtures_stream_to_their_events() {
+    insta::glob!("fixtures/streams/*/*.*", |path| {
+        let format = provider(path);
+        let bytes = fs::read(path).unwrap();
+        let (events, error) = run(format, [bytes.as_slice()]);
+        let is_error_fixture = path.file_name().unwrap().to_string_lossy().starts_with("err_");
+        assert_eq!(error.is_some(), is_error_fixture, "{}: {error:?}", path.display());
+        let mut body = String::new();
+        for event in &events {
+            match event {
+                CallEvent::Finished { index, call } => {
+                    body.push_str(&format!("finished {index} "));
+                    body.push_str(&serde_json::to_string_pretty(call).unwrap());
+                    body.push('\n');
+                }
+                other => {
+                    body.push_str(&serde_json::to_string(other).unwrap());
+                    body.push('\n');
+                }
+            }
+        }
+        if let Some(error) = error {
+            body.push_str(&format!("error: {error}\n"));
+        }
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_suffix(format.id());
+        let _guard = settings.bind_to_scope();
+        insta::assert_snapshot!(path.file_stem().unwrap().to_string_lossy().to_string(), body);
+    });
+}
+
+/// (id, provider id, name, arguments or the error's kind and raw text)
+type Summary = (
+    String,
+    Option<String>,
+    String,
+    Result<Value, (ArgumentsErrorKind, String)>,
+);
+
+fn summary(events: &[CallEvent]) -> Vec<Summary> {
+    calls(events)
+        .iter()
+        .map(|call| {
+            (
+                call.id.clone(),
+                call.provider_id.clone(),
+                call.name.clone(),
+                call.arguments
+                    .clone()
+                    .map_err(|err| (err.kind(), err.raw().to_string())),
+            )
+        })
+        .collect()
+}
+
+fn ok(id: &str, name: &str, arguments: Value) -> Summary {
+    (id.into(), Some(id.into()), name.into(), Ok(arguments))
+}
+
+fn renamed(id: &str, provider_id: Option<&str>, name: &str, arguments: Value) -> Summary {
+    (id.into(), provider_id.map(Into::into), name.into(), Ok(arguments))
+}
+
+fn failed(id: &str, name: &str, kind: ArgumentsErrorKind, raw: &str) -> Summary {
+    (id.into(), Some(id.into()), name.into(), Err((kind, raw.into())))
+}
+
+/// Every quirk, its fixture, and the calls it must give.
+fn quirks() -> Vec<(&'static str, &'static str, Vec<Summary>)> {
+    use ArgumentsErrorKind::{InvalidJson, Unfinished};
+    vec![
+        (
+            "openai",
+            "documented",
+            vec![ok("call_abc", "get_weather", json!({"city": "Paris"}))],
+        ),
+        (
+            "openai",
+            "parallel_crlf_utf8",
+            vec![
+                ok(
+                    "call_tokyo",
+                    "get_weather",
+                    json!({"city": "東京", "note": "🌧 likely"}),
+                ),
+                ok("call_zurich", "get_weather", json!({"city": "Zürich"})),
+            ],
+        ),
+        // openai-python #2806: no `index`, calls told apart by id.
+        (
+            "openai",
+            "missing_index",
+            vec![
+                ok("call_g1", "get_weather", json!({"city": "Paris"})),
+                ok("call_g2", "get_weather", json!({"city": "Rome"})),
+            ],
+        ),
+        // mistral.rs #1507: no `index`; fragments without id go to the most recently opened call.
+        (
+            "openai",
+            "missing_index_fragments",
+            vec![
+                ok("call_m1", "search", json!({"q": "rust sse"})),
+                ok("call_m2", "open_page", json!({"n": 1})),
+            ],
+        ),
+        // codex #7517: `id` only on the first delta.
+        (
+            "openai",
+            "id_first_only",
+            vec![
+                ok("call_lc1", "read_file", json!({"path": "src/main.rs"})),
+                ok("call_lc2", "read_file", json!({"path": "Cargo.toml"})),
+            ],
+        ),
+        // SillyTavern #5948: id and name on every chunk, never concatenated.
+        (
+            "openai",
+            "id_every_chunk",
+            vec![ok("call_fw1", "get_weather", json!({"city": "Nairobi"}))],
+        ),
+        // langchain #35414: `id: ""` is no id.
+        (
+            "openai",
+            "id_empty_later",
+            vec![ok("call_e1", "get_weather", json!({"city": "Quito"}))],
+        ),
+        // qwen-code #3521, litellm #16194: parallel calls all on index 0, different ids.
+        (
+            "openai",
+            "parallel_index_zero",
+            vec![
+                ok("call_ds1", "get_weather", json!({"city": "Hangzhou"})),
+                ok("call_ds2", "get_weather", json!({"city": "Beijing"})),
+            ],
+        ),
+        // nanobot #3943: one id for parallel calls; made unique, the provider's kept.
+        (
+            "openai",
+            "reused_id",
+            vec![
+                ok("call_0_dup", "get_weather", json!({"city": "Paris"})),
+                renamed(
+                    "call_0_dup_2",
+                    Some("call_0_dup"),
+                    "get_weather",
+                    json!({"city": "Rome"}),
+                ),
+            ],
+        ),
+        // litellm #7621 (Groq), vLLM: whole calls in one chunk, not merged.
+        (
+            "openai",
+            "whole_calls_one_chunk",
+            vec![
+                ok("call_q1", "get_weather", json!({"city": "Lagos"})),
+                ok("call_q2", "get_weather", json!({"city": "Accra"})),
+                ok("call_q3", "get_time", json!({})),
+            ],
+        ),
+        // rig #1829: arguments streamed as an object.
+        (
+            "openai",
+            "arguments_object",
+            vec![ok(
+                "call_gw1",
+                "get_weather",
+                json!({"city": "Seoul", "unit": "celsius"}),
+            )],
+        ),
+        // rig #1437, genai #127, vllm #28806/#47901: "" means {}, and the next call keeps its arguments.
+        (
+            "openai",
+            "zero_arguments",
+            vec![
+                ok("call_z1", "get_time", json!({})),
+                ok("call_z2", "get_weather", json!({"city": "Lima"})),
+            ],
+        ),
+        // GLM: no ids at all.
+        (
+            "openai",
+            "no_ids",
+            vec![
+                renamed("call_0", None, "get_weather", json!({"city": "Hanoi"})),
+                renamed("call_1", None, "get_time", json!({})),
+            ],
+        ),
+        // Never finished because the buffer parses: cut off, both calls are unfinished.
+        (
+            "openai",
+            "cut_off",
+            vec![
+                failed("call_cut", "get_weather", Unfinished, "{\"city\":\"Perth\"}"),
+                failed(
+                    "call_cut2",
+                    "write_file",
+                    Unfinished,
+                    "{\"path\":\"a.txt\",\"content\":\"hel",
+                ),
+            ],
+        ),
+        (
+            "openai",
+            "invalid_json",
+            vec![failed(
+                "call_inv",
+                "write_file",
+                InvalidJson,
+                "{\"path\":\"a.md\",\"content\":\"# T",
+            )],
+        ),
+        // comet-ml/opik #7385: Mistral sends each call whole, several in one delta.
+        (
+            "mistral",
+            "whole_calls",
+            vec![
+                ok("D681PevKs", "get_weather", json!({"city": "Paris"})),
+                ok("Fq2ZbQ8mN", "get_weather", json!({"city": "Montréal"})),
+            ],
+        ),
+        (
+            "openai-responses",
+            "documented",
+            vec![ok("call_1", "get_weather", json!({"city": "Paris"}))],
+        ),
+        // rig #1827: deltas without content_index (and here without output_index).
+        (
+            "openai-responses",
+            "no_content_index",
+            vec![ok("call_a", "search", json!({"q": "naïve café"}))],
+        ),
+        // providers.md §2c: the done item wins over the added one.
+        (
+            "openai-responses",
+            "final_item_wins",
+            vec![ok("call_final", "get_weather", json!({"city": "Tunis"}))],
+        ),
+        (
+            "openai-responses",
+            "parallel",
+            vec![
+                ok("call_p2", "get_time", json!({"tz": "UTC"})),
+                ok("call_p1", "get_weather", json!({"city": "Dakar"})),
+            ],
+        ),
+        (
+            "anthropic",
+            "documented",
+            vec![ok(
+                "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+                "get_weather",
+                json!({"city": "Paris"}),
+            )],
+        ),
+        // Kilo-Org/cloud #4753: a zero-argument call streams only "" (or nothing).
+        (
+            "anthropic",
+            "zero_arguments",
+            vec![
+                ok("toolu_01Zero", "get_time", json!({})),
+                ok("toolu_01NoDelta", "list_files", json!({})),
+            ],
+        ),
+        (
+            "anthropic",
+            "parallel",
+            vec![
+                ok("toolu_01P1", "get_weather", json!({"city": "Ōsaka"})),
+                ok("toolu_01P2", "get_weather", json!({"city": "Sapporo"})),
+            ],
+        ),
+        (
+            "anthropic",
+            "max_tokens",
+            vec![failed(
+                "toolu_01Cut",
+                "write_file",
+                InvalidJson,
+                "{\"path\": \"poem.txt\", \"content\": \"Roses are",
+            )],
+        ),
+        (
+            "bedrock",
+            "documented",
+            vec![ok(
+                "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q",
+                "get_weather",
+                json!({"city": "Paris"}),
+            )],
+        ),
+        // crewAI #5739: no deltas at all means {} (not the start event's input).
+        (
+            "bedrock",
+            "no_deltas",
+            vec![
+                ok("tooluse_empty1", "get_time", json!({})),
+                ok("tooluse_empty2", "list_files", json!({})),
+            ],
+        ),
+        // hermes-agent #107472: keyed by contentBlockIndex, not arrival order.
+        (
+            "bedrock",
+            "interleaved",
+            vec![
+                ok("tooluse_b", "get_weather", json!({"city": "Bergen"})),
+                ok("tooluse_a", "get_weather", json!({"city": "Tromsø"})),
+            ],
+        ),
+        (
+            "cohere",
+            "documented",
+            vec![
+                ok(
+                    "get_weather_nsz5zm3w56q3",
+                    "get_weather",
+                    json!({"location": "Toronto"}),
+                ),
+                ok("get_time_8y3kq1", "get_time", json!({})),
+            ],
+        ),
+        (
+            "gemini",
+            "documented",
+            vec![
+                renamed("call_0", None, "get_weather", json!({"city": "Paris", "days": 3})),
+                renamed("call_1", None, "get_time", json!({"tz": "Europe/Paris"})),
+            ],
+        ),
+        (
+            "gemini",
+            "thought_signature",
+            vec![
+                ok("fc-1", "check_flight", json!({"flight": "AA100"})),
+                ok("fc-2", "check_flight", json!({"flight": "UA200"})),
+            ],
+        ),
+        (
+            "gemini",
+            "parallel_one_chunk",
+            vec![
+                renamed("call_0", None, "turn_on_lights", json!({})),
+                renamed("call_1", None, "play_music", json!({"genre": "bossa nova"})),
+                renamed("call_2", None, "set_volume", json!({"level": 5})),
+            ],
+        ),
+        (
+            "ollama",
+            "documented",
+            vec![ok(
+                "call_k3x9q2ab",
+                "get_temperature",
+                json!({"city": "New York"}),
+            )],
+        ),
+        // ollama #11633, #13581: calls whole, in separate chunks (an old server sends no id).
+        (
+            "ollama",
+            "separate_chunks",
+            vec![
+                ok("call_a1b2c3d4", "get_temperature", json!({"city": "São Paulo"})),
+                renamed("call_1", None, "get_conditions", json!({"city": "São Paulo"})),
+            ],
+        ),
+        // ollama PR #12413, vllm PR #54964: a JSON string where an object was expected.
+        (
+            "ollama",
+            "arguments_as_string",
+            vec![renamed(
+                "call_0",
+                None,
+                "get_temperature",
+                json!({"city": "Berlin"}),
+            )],
+        ),
+    ]
+}
+
+#[test]
+fn every_quirk_gives_its_calls() {
+    for (provider, case, expected) in quirks() {
+        let (events, error) = run_fixture(provider, case);
+        assert!(error.is_none(), "{provider}/{case}: {error:?}");
+        assert_eq!(summary(&events), expected, "{provider}/{case}");
+    }
+}
+
+#[test]
+fn every_stream_fixture_is_pinned() {
+    let pinned: Vec<String> = quirks()
+        .iter()
+        .map(|(provider, case, _)| format!("{provider}/{case}"))
+        .collect();
+    for path in all_fixtures() {
+        let name = format!(
+            "{}/{}",
+            path.parent().unwrap().file_name().unwrap().to_string_lossy(),
+            path.file_stem().unwrap().to_string_lossy()
+        );
+        assert!(
+            pinned.contains(&name) || name.contains("/err_"),
+            "{name} has no expected calls in quirks()"
+        );
+    }
+}
+
+#[test]
+fn a_call_finishes_on_the_end_event_not_when_it_parses() {
+    // The first call's arguments parse after the second chunk, but it ends with finish_reason.
+    let (events, _) = run_fixture("openai", "documented");
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|event| match event {
+            CallEvent::Started { .. } => "started",
+            CallEvent::ArgumentsDelta { .. } => "delta",
+            CallEvent::Finished { .. } => "finished",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["started", "delta", "delta", "finished"]);
+    let mut stream = Format::OpenAi.call_stream(&CallOptions::default()).unwrap();
+    let mut events = Vec::new();
+    let chunk = br#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]},"finish_reason":null}]}
+
+"#;
+    stream.push(chunk, &mut events).unwrap();
+    assert!(!events
+        .iter()
+        .any(|event| matches!(event, CallEvent::Finished { .. })));
+}
+
+#[test]
+fn notes_say_what_was_normalised() {
+    let (events, _) = run_fixture("openai", "reused_id");
+    let calls = calls(&events);
+    assert_eq!(
+        calls[1].notes[0].kind,
+        NoteKind::Renamed {
+            from: "call_0_dup".into(),
+            to: "call_0_dup_2".into()
+        }
+    );
+    let (events, _) = run_fixture("openai", "arguments_object");
+    let calls = self::calls(&events);
+    assert_eq!(
+        calls[0].notes[0].kind,
+        NoteKind::Normalized {
+            field: "arguments".into()
+        }
+    );
+    let (events, _) = run_fixture("openai-responses", "final_item_wins");
+    let calls = self::calls(&events);
+    assert_eq!(calls[0].notes.len(), 1, "{:?}", calls[0].notes);
+    assert_eq!(
+        calls[0].notes[0].kind,
+        NoteKind::Normalized { field: "id".into() }
+    );
+}
+
+#[test]
+fn thought_signatures_stay_intact_and_on_their_call() {
+    let bytes = fs::read(fixtures_dir().join("gemini/thought_signature.sse")).unwrap();
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let start = text.find("\"thoughtSignature\":\"").unwrap() + "\"thoughtSignature\":\"".len();
+    let signature = &text[start..start + text[start..].find('"').unwrap()];
+    assert!(signature.len() > 100 && signature.contains('+') && signature.contains('/'));
+    // Split inside the signature, one byte at a time.
+    let (events, error) = run(Format::Gemini, bytes.chunks(1));
+    assert!(error.is_none());
+    let calls = calls(&events);
+    assert_eq!(calls[0].extras["thoughtSignature"], signature);
+    assert!(
+        calls[1].extras.is_empty(),
+        "only the first parallel call carries one"
+    );
+}
+
+#[test]
+fn errors_in_streams_name_the_problem_and_the_line() {
+    for (provider, case, message) in [
+        (
+            "openai",
+            "err_provider_error",
+            "provider error: The server had an error while processing your request. \
+             ({\"error\":{\"message\":\"The server had an error while processing your request.\",\
+             \"type\":\"server_error\",\"code\":null}}) (line 3, column 1)",
+        ),
+        (
+            "anthropic",
+            "err_overloaded",
+            "provider error: Overloaded ({\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\
+             \"message\":\"Overloaded\"}}) (line 8, column 1)",
+        ),
+        (
+            "bedrock",
+            "err_throttling",
+            "provider error: throttlingException: Too many requests, please wait before trying again. (line 2, column 1)",
+        ),
+    ] {
+        let (_, error) = run_fixture(provider, case);
+        assert_eq!(error.unwrap().to_string(), message, "{provider}/{case}");
+    }
+    let (events, error) = run(
+        Format::Anthropic,
+        [b"data: {\"type\": \"content_block_start\", \n\n".as_slice()],
+    );
+    assert!(events.is_empty());
+    assert_eq!(
+        error.unwrap().to_string(),
+        "invalid response: the event at stream line 1 is not JSON: EOF while parsing a value (line 1, column 32)"
+    );
+    let err = Format::Mcp.call_stream(&CallOptions::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unknown format: mcp is not a provider with call streams"
+    );
+}
+
+#[test]
+fn stream_memory_is_bounded() {
+    let options = CallOptions::default().with_limits(toolbridge::Limits::default().with_max_bytes(64));
+    let mut stream = Format::Anthropic.call_stream(&options).unwrap();
+    let mut events = Vec::new();
+    let err = stream.push(&[b'x'; 65], &mut events).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "limit exceeded: stream line 1 is longer than 64 bytes (line 1, column 65)"
+    );
+    let mut assembler = Format::Anthropic.assembler(&options).unwrap();
+    assembler
+        .push(
+            None,
+            &json!({"type": "content_block_start", "index": 0,
+                "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}}}),
+            &mut events,
+        )
+        .unwrap();
+    let delta = json!({"type": "content_block_delta", "index": 0,
+        "delta": {"type": "input_json_delta", "partial_json": "y".repeat(40)}});
+    assembler.push(None, &delta, &mut events).unwrap();
+    let err = assembler.push(None, &delta, &mut events).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "limit exceeded: the arguments of the calls in flight exceed 64 bytes"
+    );
+}
+
+/// What must not depend on how the bytes were split: every event but the
+/// deltas, each call's argument text, and the error.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    events: Vec<String>,
+    texts: BTreeMap<usize, String>,
+    error: Option<String>,
+}
+
+fn outcome((events, error): (Vec<CallEvent>, Option<Error>)) -> Outcome {
+    let mut texts = BTreeMap::<usize, String>::new();
+    let mut others = Vec::new();
+    for event in events {
+        match event {
+            CallEvent::ArgumentsDelta { index, text, .. } => texts.entry(index).or_default().push_str(&text),
+            other => others.push(serde_json::to_string(&other).unwrap()),
+        }
+    }
+    Outcome {
+        events: others,
+        texts,
+        error: error.map(|err| err.to_string()),
+    }
+}
+
+#[test]
+fn one_byte_at_a_time_and_every_two_way_split_change_nothing() {
+    for path in all_fixtures() {
+        let format = provider(&path);
+        let bytes = fs::read(&path).unwrap();
+        let whole = outcome(run(format, [bytes.as_slice()]));
+        assert_eq!(outcome(run(format, bytes.chunks(1))), whole, "{}", path.display());
+        for split in 1..bytes.len() {
+            let (a, b) = bytes.split_at(split);
+            assert_eq!(
+                outcome(run(format, [a, b])),
+                whole,
+                "{} split at {split}",
+                path.display()
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_split_of_any_fixture_changes_nothing(sizes in prop::collection::vec(1usize..24, 1..64)) {
+        for path in all_fixtures() {
+            let format = provider(&path);
+            let bytes = fs::read(&path).unwrap();
+            let whole = outcome(run(format, [bytes.as_slice()]));
+            let mut pieces = Vec::new();
+            let (mut at, mut turn) = (0, 0);
+            while at < bytes.len() {
+                let end = (at + sizes[turn % sizes.len()]).min(bytes.len());
+                pieces.push(&bytes[at..end]);
+                at = end;
+                turn += 1;
+            }
+            prop_assert_eq!(outcome(run(format, pieces)), whole, "{}", path.display());
+        }
+    }
+}
