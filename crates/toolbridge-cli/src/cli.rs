@@ -42,6 +42,24 @@ pub enum Command {
     ///
     /// Example: toolbridge lint tools/*.json --target openai,gemini --strict
     Lint(LintArgs),
+    /// Print the tool calls in a model's whole response, any provider.
+    ///
+    /// Reads one response body (OpenAI Chat or Responses, Anthropic, Gemini,
+    /// Bedrock Converse, Ollama, Mistral, Cohere v2) or an MCP `tools/call`
+    /// request; the provider is detected from its shape unless `--provider`
+    /// says. With `--tools`, names the tools were written under (sanitised
+    /// for the provider) are mapped back to the tools' own names.
+    ///
+    /// Example: toolbridge calls response.json --tools tools/ --json
+    Calls(CallsArgs),
+    /// Follow a captured SSE or NDJSON stream and print its tool-call events.
+    ///
+    /// Prints each call as it starts, each piece of its argument text, and
+    /// the whole call when the provider ends it. A call whose arguments are
+    /// not JSON finishes with the error and the raw text.
+    ///
+    /// Example: toolbridge stream examples/streams/openai.sse --json
+    Stream(StreamArgs),
     /// List the supported formats.
     Formats(FormatsArgs),
     /// Print the JSON Schema of the toolbridge tool file.
@@ -109,6 +127,40 @@ pub struct LintArgs {
     #[arg(long, value_name = "LEVEL")]
     pub deny: Option<String>,
     /// Print notes as JSON lines instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CallsArgs {
+    /// The response body to read; `-` (or none, with a document piped in)
+    /// reads standard input.
+    #[arg(value_name = "RESPONSE")]
+    pub response: Option<PathBuf>,
+    /// The provider that sent the response (detected from its shape when absent).
+    #[arg(long, value_name = "PROVIDER")]
+    pub provider: Option<String>,
+    /// The tool files the calls are for: names are mapped back through them.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+    /// Print one JSON object per call: {"id", "name", "arguments"} (or "error" and "raw").
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StreamArgs {
+    /// The captured stream to read; `-` (or none, with a stream piped in)
+    /// reads standard input as it arrives.
+    #[arg(value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// The provider that sent the stream (detected from its first events when absent).
+    #[arg(long, value_name = "PROVIDER")]
+    pub provider: Option<String>,
+    /// The tool files the calls are for: names are mapped back through them.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+    /// Print one JSON object per event: {"event": "started" | "delta" | "finished", …}.
     #[arg(long)]
     pub json: bool,
 }

@@ -110,3 +110,56 @@ fn read_one(path: &Path, from: Option<Format>, limits: &Limits) -> Result<toolbr
     }
     Ok(toolbridge::read(&text, &options)?)
 }
+
+/// Reads a whole document (a file, or stdin for `-` or no path) within the
+/// size limit, with its name for messages.
+pub fn read_text(path: Option<&Path>, limits: &Limits) -> Result<(String, String)> {
+    let (origin, reader) = open_bytes(path)?;
+    let mut text = String::new();
+    reader
+        .take(limits.max_bytes as u64 + 1)
+        .read_to_string(&mut text)
+        .with_context(|| format!("cannot read {origin}"))?;
+    if text.len() > limits.max_bytes {
+        bail!("{origin} is larger than {} bytes", limits.max_bytes);
+    }
+    Ok((origin, text))
+}
+
+/// Opens a file, or stdin for `-` or no path (refused when stdin is a
+/// terminal and no path was given), with its name for messages.
+pub fn open_bytes(path: Option<&Path>) -> Result<(String, Box<dyn std::io::Read>)> {
+    match path {
+        Some(path) if path != Path::new("-") => {
+            let file = fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Ok((path.display().to_string(), Box::new(file)))
+        }
+        None if std::io::stdin().is_terminal() => {
+            bail!("no input: name a file, or pipe one into standard input")
+        }
+        _ => Ok(("<stdin>".to_string(), Box::new(std::io::stdin()))),
+    }
+}
+
+/// Call options that map names back through `tools` as written for `provider`.
+pub fn call_options(tools: &[PathBuf], provider: Format) -> Result<toolbridge::call::CallOptions> {
+    let options = toolbridge::call::CallOptions::default();
+    if tools.is_empty() {
+        return Ok(options);
+    }
+    let inputs = load(&InputArgs {
+        files: tools.to_vec(),
+        from: None,
+    })?;
+    if let Some(err) = inputs.errors.into_iter().next() {
+        return Err(err.context("cannot read the --tools files"));
+    }
+    let read: Vec<toolbridge::Tool> = inputs
+        .reads
+        .iter()
+        .flat_map(|read| read.ok_tools().cloned())
+        .collect();
+    let written = toolbridge::write(&read, provider, &toolbridge::WriteOptions::default());
+    let inverses: Vec<toolbridge::Inverse> = written.tools.into_iter().map(|tool| tool.inverse).collect();
+    Ok(options.with_inverses(&inverses))
+}

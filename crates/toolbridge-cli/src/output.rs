@@ -19,6 +19,16 @@ pub fn print_finding(style: NotesStyle, finding: &Finding) -> Result<()> {
     }
 }
 
+/// A call as one JSON object: `{"id", "name", "arguments"}`, or `"error"`
+/// and `"raw"` (the text the provider sent) in place of `"arguments"`.
+pub fn call_json(call: &toolbridge::call::ToolCall) -> serde_json::Value {
+    match &call.arguments {
+        Ok(arguments) => serde_json::json!({"id": call.id, "name": call.name, "arguments": arguments}),
+        Err(error) => serde_json::json!({"id": call.id, "name": call.name, "error": error.to_string(),
+            "raw": error.raw()}),
+    }
+}
+
 /// Prints a fatal error as one paragraph: `toolbridge: error: …: cause`.
 pub fn print_error(err: &anyhow::Error) {
     let _ = writeln!(io::stderr(), "toolbridge: error: {err:#}");

@@ -1,8 +1,10 @@
 //! One module per command.
 
+mod calls;
 mod convert;
 mod formats;
 mod lint;
+mod stream;
 
 use std::process::ExitCode;
 
@@ -16,6 +18,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Convert(args) => convert::run(&args),
         Command::Lint(args) => lint::run(&args),
+        Command::Calls(args) => calls::run(&args),
+        Command::Stream(args) => stream::run(&args),
         Command::Formats(args) => formats::run(&args),
         Command::Schema => {
             output::emit(None, toolbridge::tool::file::FILE_SCHEMA)?;

@@ -122,6 +122,111 @@ impl Format {
     }
 }
 
+impl Format {
+    /// The provider whose whole response (or MCP `tools/call` request) has
+    /// the shape of `response`, judged by the keys only that provider uses.
+    /// Mistral answers in OpenAI Chat's shape and is read as OpenAI.
+    pub fn detect_response(response: &Value) -> Option<Format> {
+        let response = match response {
+            Value::Array(batch) => batch.first()?,
+            other => other,
+        };
+        let has = |key: &str| response.get(key).is_some();
+        let message_has = |key: &str| response.get("message").and_then(|m| m.get(key)).is_some();
+        Some(if has("choices") {
+            Format::OpenAi
+        } else if response.get("object").and_then(Value::as_str) == Some("response")
+            || has("output") && response["output"].is_array()
+        {
+            Format::OpenAiResponses
+        } else if response.get("type").and_then(Value::as_str) == Some("message")
+            || has("stop_reason")
+            || response
+                .get("content")
+                .and_then(Value::as_array)
+                .is_some_and(|blocks| blocks.iter().any(|block| block.get("type").is_some()))
+        {
+            Format::Anthropic
+        } else if has("candidates") {
+            Format::Gemini
+        } else if has("stopReason") || response.get("output").and_then(|o| o.get("message")).is_some() {
+            Format::Bedrock
+        } else if has("done") && has("message") {
+            Format::Ollama
+        } else if has("finish_reason") && message_has("role") {
+            Format::Cohere
+        } else if response.get("method").and_then(Value::as_str) == Some("tools/call")
+            || has("params")
+            || has("name") && has("arguments")
+        {
+            Format::Mcp
+        } else {
+            return None;
+        })
+    }
+
+    /// The provider whose stream starts with `head` (the first bytes, a few
+    /// events' worth), judged by its event names or its first JSON payload.
+    pub fn detect_stream(head: &[u8]) -> Option<Format> {
+        let text = String::from_utf8_lossy(head);
+        for line in text.lines().map(str::trim).filter(|line| !line.is_empty()) {
+            if let Some(event) = line.strip_prefix("event:").map(str::trim) {
+                if event.starts_with("message_start") || event.starts_with("content_block") {
+                    return Some(Format::Anthropic);
+                }
+                if event.starts_with("response.") {
+                    return Some(Format::OpenAiResponses);
+                }
+                if [
+                    "message-start",
+                    "tool-plan-delta",
+                    "tool-call-start",
+                    "content-delta",
+                ]
+                .contains(&event)
+                {
+                    return Some(Format::Cohere);
+                }
+                continue;
+            }
+            let payload = line.strip_prefix("data:").map(str::trim).unwrap_or(line);
+            let Ok(value) = serde_json::from_str::<Value>(payload) else {
+                continue;
+            };
+            let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+            let has = |key: &str| value.get(key).is_some();
+            return Some(if has("choices") {
+                Format::OpenAi
+            } else if has("candidates") {
+                Format::Gemini
+            } else if kind.starts_with("response.") {
+                Format::OpenAiResponses
+            } else if kind.starts_with("message_") || kind.starts_with("content_block") {
+                Format::Anthropic
+            } else if kind.contains('-') {
+                Format::Cohere
+            } else if [
+                "messageStart",
+                "contentBlockStart",
+                "contentBlockDelta",
+                "contentBlockStop",
+                "messageStop",
+                "metadata",
+            ]
+            .iter()
+            .any(|key| has(key))
+            {
+                Format::Bedrock
+            } else if has("message") && has("done") {
+                Format::Ollama
+            } else {
+                continue;
+            });
+        }
+        None
+    }
+}
+
 fn no_calls(format: Format, what: &str) -> Error {
     Error::new(
         ErrorKind::UnknownFormat,

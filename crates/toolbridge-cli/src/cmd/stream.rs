@@ -1,0 +1,108 @@
+//! `toolbridge stream`: tool-call events of a captured SSE or NDJSON stream.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use serde_json::json;
+use toolbridge::call::CallEvent;
+use toolbridge::{Format, Limits};
+
+use crate::cli::StreamArgs;
+use crate::input;
+use crate::output;
+
+/// How much of a stream is read at a time (and looked at to detect it).
+const CHUNK: usize = 8 * 1024;
+
+pub fn run(args: &StreamArgs) -> Result<ExitCode> {
+    let limits = Limits::default();
+    let (origin, mut reader) = input::open_bytes(args.input.as_deref())?;
+    let mut first = vec![0; CHUNK];
+    let read = read_some(&mut reader, &mut first)?;
+    first.truncate(read);
+    let provider = match &args.provider {
+        Some(id) => Format::from_id(id)?,
+        None => Format::detect_stream(&first)
+            .with_context(|| format!("{origin}: not the stream of any provider; name one with --provider"))?,
+    };
+    let options = input::call_options(&args.tools, provider)?.with_limits(limits);
+    let mut stream = provider.call_stream(&options)?;
+    let mut out = std::io::stdout().lock();
+    let mut events = Vec::new();
+    let mut failed = false;
+    let mut chunk = first;
+    loop {
+        if chunk.is_empty() {
+            stream.finish(&mut events)?;
+        } else {
+            stream.push(&chunk, &mut events)?;
+        }
+        for event in events.drain(..) {
+            failed |= matches!(&event, CallEvent::Finished { call, .. } if call.arguments.is_err());
+            print_event(&mut out, &origin, provider, &event, args.json)?;
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        chunk.resize(CHUNK, 0);
+        let read = read_some(&mut reader, &mut chunk)?;
+        chunk.truncate(read);
+    }
+    Ok(super::exit_code(false, failed))
+}
+
+fn read_some(reader: &mut dyn std::io::Read, buffer: &mut [u8]) -> Result<usize> {
+    loop {
+        match reader.read(buffer) {
+            Ok(read) => return Ok(read),
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err).context("cannot read the stream"),
+        }
+    }
+}
+
+fn print_event(
+    out: &mut impl Write,
+    origin: &str,
+    provider: Format,
+    event: &CallEvent,
+    as_json: bool,
+) -> Result<()> {
+    match event {
+        CallEvent::Started { index, id, name } => {
+            if as_json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({"event": "started", "index": index, "id": id, "name": name})
+                )?;
+            } else {
+                writeln!(out, "started {index} {id} {name}")?;
+            }
+        }
+        CallEvent::ArgumentsDelta { index, text, .. } => {
+            if as_json {
+                writeln!(out, "{}", json!({"event": "delta", "index": index, "text": text}))?;
+            } else {
+                writeln!(out, "delta {index} {}", serde_json::Value::String(text.clone()))?;
+            }
+        }
+        CallEvent::Finished { index, call } => {
+            for note in &call.notes {
+                eprintln!("{origin}: {}: {provider}: {note}", call.name);
+            }
+            if as_json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({"event": "finished", "index": index, "call": output::call_json(call)})
+                )?;
+            } else {
+                writeln!(out, "finished {index} {}", super::calls::call_line(call))?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
