@@ -47,7 +47,12 @@ pub(super) enum Kind {
     FloatToInteger,
     WrappedInArray,
     EnumCase,
+    /// The fixes past [`MAX_LISTED`], counted in one note.
+    More,
 }
+
+/// Most fixes listed one by one; the rest are counted in one last note.
+const MAX_LISTED: usize = 256;
 
 impl Kind {
     /// The kebab-case name carried by the note.
@@ -90,6 +95,7 @@ impl Kind {
             Kind::FloatToInteger => "float-to-integer",
             Kind::WrappedInArray => "wrapped-in-array",
             Kind::EnumCase => "enum-case",
+            Kind::More => "more-repairs",
         }
     }
 
@@ -155,6 +161,10 @@ impl Kind {
                 "an extra closing bracket was removed",
                 "extra closing brackets were removed",
             ),
+            Kind::More => (
+                "one more repair was made and is not listed",
+                "more repairs were made and are not listed one by one",
+            ),
             _ => ("the text was repaired", "the text was repaired"),
         };
         if count <= 1 {
@@ -181,6 +191,10 @@ pub(super) struct Fix {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Fixes {
     list: Vec<Fix>,
+    /// Where each grouped kind's note is in `list`.
+    grouped: Vec<(Kind, usize)>,
+    /// Fixes past [`MAX_LISTED`], not listed.
+    more: usize,
     locate: bool,
 }
 
@@ -188,8 +202,8 @@ impl Fixes {
     /// No fixes yet; `locate` says whether offsets refer to the caller's text.
     pub(super) fn new(locate: bool) -> Fixes {
         Fixes {
-            list: Vec::new(),
             locate,
+            ..Fixes::default()
         }
     }
 
@@ -203,19 +217,22 @@ impl Fixes {
         self.list.iter().any(|fix| fix.kind == kind)
     }
 
-    /// Counts one more place for a grouped kind already recorded; false when
-    /// a new note is needed.
+    /// Counts one more place for a grouped kind already recorded, or one
+    /// more fix past the listed ones; false when a new note is needed.
     pub(super) fn bump(&mut self, kind: Kind) -> bool {
-        if !kind.grouped() {
-            return false;
-        }
-        match self.list.iter_mut().find(|fix| fix.kind == kind) {
-            Some(fix) => {
-                fix.count += 1;
-                true
+        if kind.grouped() {
+            if let Some(&(_, index)) = self.grouped.iter().find(|(grouped, _)| *grouped == kind) {
+                if let Some(fix) = self.list.get_mut(index) {
+                    fix.count += 1;
+                    return true;
+                }
             }
-            None => false,
         }
+        if self.list.len() >= MAX_LISTED {
+            self.more += 1;
+            return true;
+        }
+        false
     }
 
     /// Records a fix. `at` is only called when a new note is made (a grouped
@@ -231,7 +248,7 @@ impl Fixes {
             return;
         }
         let offset = offset.filter(|_| self.locate);
-        self.list.push(Fix {
+        self.push(Fix {
             kind,
             at: at(),
             offset,
@@ -240,36 +257,55 @@ impl Fixes {
         });
     }
 
+    fn push(&mut self, fix: Fix) {
+        if fix.kind.grouped() {
+            self.grouped.push((fix.kind, self.list.len()));
+        }
+        self.list.push(fix);
+    }
+
     /// Appends the fixes of `other` (an inner repair), merging grouped kinds.
     pub(super) fn extend(&mut self, other: Fixes) {
+        self.more += other.more;
         for fix in other.list {
             if fix.kind.grouped() {
-                if let Some(mine) = self.list.iter_mut().find(|mine| mine.kind == fix.kind) {
-                    mine.count += fix.count;
-                    continue;
+                if let Some(&(_, index)) = self.grouped.iter().find(|(grouped, _)| *grouped == fix.kind) {
+                    if let Some(mine) = self.list.get_mut(index) {
+                        mine.count += fix.count;
+                        continue;
+                    }
                 }
             }
-            self.list.push(fix);
+            if self.list.len() >= MAX_LISTED {
+                self.more += fix.count;
+                continue;
+            }
+            self.push(fix);
         }
     }
 
     /// The fixes with places inside a decoded string: pointers below `at`, no
     /// text positions.
-    pub(super) fn nested_at(self, at: &Pointer) -> Fixes {
-        let list = self
-            .list
-            .into_iter()
-            .map(|fix| Fix {
-                at: at.join(&fix.at),
-                offset: None,
-                ..fix
-            })
-            .collect();
-        Fixes { list, locate: false }
+    pub(super) fn nested_at(mut self, at: &Pointer) -> Fixes {
+        for fix in &mut self.list {
+            fix.at = at.join(&fix.at);
+            fix.offset = None;
+        }
+        self.locate = false;
+        self
     }
 
     /// The notes, with line and column in `text` where known.
-    pub(super) fn into_notes(self, text: &str) -> Vec<Note> {
+    pub(super) fn into_notes(mut self, text: &str) -> Vec<Note> {
+        if self.more > 0 {
+            self.list.push(Fix {
+                kind: Kind::More,
+                at: Pointer::root(),
+                offset: None,
+                count: self.more,
+                message: None,
+            });
+        }
         let mut cursor = Cursor::default();
         self.list
             .into_iter()
@@ -376,6 +412,25 @@ mod tests {
         assert_eq!(
             notes[0].to_string(),
             "change: 2 commas before closing brackets were removed (first at line 1, column 4) (at /)"
+        );
+    }
+
+    #[test]
+    fn fixes_past_the_listed_ones_are_counted() {
+        let mut fixes = Fixes::new(false);
+        for index in 0..MAX_LISTED + 10 {
+            fixes.add(Kind::MissingComma, || Pointer::root().index(index), None, None);
+            fixes.add(Kind::SingleQuotes, Pointer::root, None, None);
+        }
+        let notes = fixes.into_notes("");
+        assert_eq!(notes.len(), MAX_LISTED + 1);
+        assert_eq!(
+            notes.last().map(ToString::to_string).as_deref(),
+            Some("change: 11 more repairs were made and are not listed one by one (at /)")
+        );
+        assert_eq!(
+            notes[1].to_string(),
+            "change: 266 strings in single quotes were read as JSON strings (at /)"
         );
     }
 }

@@ -62,6 +62,9 @@ const MAX_LAYERS: usize = 4;
 /// `invalid-escape`, `escaped-apostrophe`, `windows-path`, `lone-surrogate`,
 /// `number-format`, `leading-zeros` (kept as a string), `truncated`,
 /// `missing-bracket`, `extra-bracket`, `ellipsis` or `double-encoded`.
+/// Style fixes (quotes, comments, trailing commas, …) are one note each,
+/// counting their places; past 256 notes, the rest are counted in one last
+/// note, `more-repairs`.
 ///
 /// With `schema` (the tool's input schema) the value is then fitted to it,
 /// following `properties`, `additionalProperties`, `items`, `prefixItems`,
