@@ -266,6 +266,13 @@ impl Fixes {
 
     /// Appends the fixes of `other` (an inner repair), merging grouped kinds.
     pub(super) fn extend(&mut self, other: Fixes) {
+        if self.list.is_empty() && self.more == 0 {
+            // The common case: nothing here yet, so take the list as it is.
+            let locate = self.locate;
+            *self = other;
+            self.locate = locate;
+            return;
+        }
         self.more += other.more;
         for fix in other.list {
             if fix.kind.grouped() {
