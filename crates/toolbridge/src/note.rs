@@ -141,6 +141,11 @@ pub enum NoteKind {
         /// The keyword or feature.
         keyword: String,
     },
+    /// Malformed input (a model's argument JSON) was repaired.
+    Repaired {
+        /// The repair, a short kebab-case name (`trailing-comma`, `truncated`, …).
+        fix: String,
+    },
 }
 
 impl NoteKind {
@@ -155,7 +160,8 @@ impl NoteKind {
             | NoteKind::Inlined { .. }
             | NoteKind::Rewritten { .. }
             | NoteKind::Coerced { .. }
-            | NoteKind::Placeholder { .. } => Level::Change,
+            | NoteKind::Placeholder { .. }
+            | NoteKind::Repaired { .. } => Level::Change,
             NoteKind::MovedToMeta { .. }
             | NoteKind::Defaulted { .. }
             | NoteKind::Normalized { .. }

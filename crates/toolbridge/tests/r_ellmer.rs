@@ -308,6 +308,8 @@ fn every_fixture_of_every_format_written_as_ellmer_runs_in_r() {
     let mut formats: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().to_string())
+        // fixtures/repair (and later calls, streams) hold no tool files.
+        .filter(|name| Format::from_id(name).is_ok())
         .collect();
     formats.sort();
     for format in &formats {

@@ -33,6 +33,7 @@ mod arguments;
 mod assemble;
 mod ids;
 pub(crate) mod read;
+mod repair;
 mod sse;
 
 use std::collections::HashMap;
@@ -47,6 +48,7 @@ use crate::rewrite::Inverse;
 
 pub use arguments::{ArgumentsError, ArgumentsErrorKind};
 pub use assemble::{Assembler, CallEvent, CallStream};
+pub use repair::repair;
 pub use sse::{Frame, Framer, Framing};
 
 pub(crate) use arguments::Expect;
