@@ -628,8 +628,8 @@ impl PartialJson {
             };
             index = step.map_err(|(at, fault)| (at, self.error_at(text, at, fault)))?;
         }
-        if self.token == Token::Text {
-            self.flush_text(changes)
+        if self.token == Token::Text && self.string_at.is_none() {
+            self.insert_text(changes)
                 .map_err(|fault| (text.len(), self.error_at(text, text.len(), fault)))?;
         }
         Ok(())
@@ -817,89 +817,52 @@ impl PartialJson {
     }
 
     /// Reads string text until the string ends (its closing quote read) or
-    /// the delta ends.
-    fn read_string(&mut self, text: &str, mut index: usize, changes: &mut Vec<Change>) -> Step {
-        let bytes = text.as_bytes();
-        let is_key = self.token == Token::Key;
-        loop {
-            let Some(&byte) = bytes.get(index) else {
-                return Ok(index);
-            };
-            if self.escape != Escape::None {
-                match self.escape.read(byte) {
-                    Ok(Some(decoded)) => self.string_buffer(is_key).push(decoded),
-                    Ok(None) => {}
-                    Err(detail) => return Err((index, Fault::syntax(detail))),
+    /// the delta ends. A key goes to `key`; a string value not yet in the
+    /// partial value to `piece`; one already there straight onto its end.
+    fn read_string(&mut self, text: &str, index: usize, changes: &mut Vec<Change>) -> Step {
+        let (end, closed) = match (self.token, &self.string_at) {
+            (Token::Key, _) => decode(&mut self.escape, &mut self.key, text, index)?,
+            (_, None) => decode(&mut self.escape, &mut self.piece, text, index)?,
+            (_, Some(at)) => {
+                let Some(Value::String(string)) = descend(&mut self.root, &self.frames) else {
+                    return Err((index, Fault::lost()));
+                };
+                let start = string.len();
+                let step = decode(&mut self.escape, string, text, index);
+                if step.is_err() {
+                    string.truncate(start);
                 }
-                index += 1;
-                continue;
+                if let Some(appended) = string.get(start..).filter(|appended| !appended.is_empty()) {
+                    changes.push(Change::Appended {
+                        at: at.clone(),
+                        text: appended.to_string(),
+                    });
+                }
+                step?
             }
-            let rest = bytes.get(index..).unwrap_or_default();
-            let run = rest
-                .iter()
-                .position(|&byte| byte == b'"' || byte == b'\\' || byte < 0x20)
-                .unwrap_or(rest.len());
-            if run > 0 {
-                let plain = text.get(index..index + run).ok_or((index, Fault::lost()))?;
-                self.string_buffer(is_key).push_str(plain);
-                index += run;
-            }
-            match bytes.get(index) {
-                None => return Ok(index),
-                Some(b'"') => {
-                    if is_key {
-                        self.token = Token::Between;
-                        self.expect = Expect::Colon;
-                    } else {
-                        self.flush_text(changes).map_err(|fault| (index, fault))?;
-                        self.string_at = None;
-                        self.value_done();
-                    }
-                    return Ok(index + 1);
+        };
+        if closed {
+            if self.token == Token::Key {
+                self.token = Token::Between;
+                self.expect = Expect::Colon;
+            } else {
+                if self.string_at.is_none() {
+                    self.insert_text(changes).map_err(|fault| (end, fault))?;
                 }
-                Some(b'\\') => {
-                    self.escape = Escape::Backslash;
-                    index += 1;
-                }
-                Some(&control) => {
-                    let detail = format!(
-                        "control character U+{control:04X} in a string: it must be written as an escape (\\u{control:04X})"
-                    );
-                    return Err((index, Fault::syntax(detail)));
-                }
+                self.string_at = None;
+                self.value_done();
             }
         }
+        Ok(end)
     }
 
-    fn string_buffer(&mut self, is_key: bool) -> &mut String {
-        if is_key {
-            &mut self.key
-        } else {
-            &mut self.piece
-        }
-    }
-
-    /// Moves the text decoded in this delta into the string value: the
-    /// first time as a new value ([`Change::Set`]), after that appended
-    /// ([`Change::Appended`]).
-    fn flush_text(&mut self, changes: &mut Vec<Change>) -> std::result::Result<(), Fault> {
-        match &self.string_at {
-            None => {
-                let at = self.begin_value(Value::String(self.piece.clone()))?;
-                self.string_at = Some(at.clone());
-                let value = Value::String(std::mem::take(&mut self.piece));
-                changes.push(Change::Set { at, value });
-            }
-            Some(at) if !self.piece.is_empty() => {
-                match descend(&mut self.root, &self.frames) {
-                    Some(Value::String(string)) => string.push_str(&self.piece),
-                    _ => return Err(Fault::lost()),
-                }
-                let text = std::mem::take(&mut self.piece);
-                changes.push(Change::Appended { at: at.clone(), text });
-            }
-            Some(_) => {}
-        }
+    /// Puts the string value begun in this delta into the partial value,
+    /// with the text read so far ([`Change::Set`]).
+    fn insert_text(&mut self, changes: &mut Vec<Change>) -> std::result::Result<(), Fault> {
+        let value = Value::String(std::mem::take(&mut self.piece));
+        let at = self.begin_value(value.clone())?;
+        self.string_at = Some(at.clone());
+        changes.push(Change::Set { at, value });
         Ok(())
     }
 
@@ -932,7 +895,7 @@ impl PartialJson {
         }
         self.number
             .text
-            .push_str(text.get(start..index).ok_or((index, Fault::lost()))?);
+            .push_str(text.get(start..index).ok_or_else(|| (index, Fault::lost()))?);
         self.token = Token::Number(part);
         if index < bytes.len() {
             if !part.may_end() {
@@ -1064,6 +1027,58 @@ impl Fault {
     /// An internal inconsistency; no input should produce it.
     fn lost() -> Fault {
         Fault::syntax("the parser lost its place in the partial value (a bug in toolbridge)")
+    }
+}
+
+/// Decodes string text from byte `index` of `text` onto `out`, until the
+/// closing quote (read) or the end of the delta: the index reached and
+/// whether the string ended.
+fn decode(
+    escape: &mut Escape,
+    out: &mut String,
+    text: &str,
+    mut index: usize,
+) -> std::result::Result<(usize, bool), (usize, Fault)> {
+    let bytes = text.as_bytes();
+    loop {
+        let Some(&byte) = bytes.get(index) else {
+            return Ok((index, false));
+        };
+        if *escape != Escape::None {
+            match escape.read(byte) {
+                Ok(Some(decoded)) => out.push(decoded),
+                Ok(None) => {}
+                Err(detail) => return Err((index, Fault::syntax(detail))),
+            }
+            index += 1;
+            continue;
+        }
+        let rest = bytes.get(index..).unwrap_or_default();
+        let run = rest
+            .iter()
+            .position(|&byte| byte == b'"' || byte == b'\\' || byte < 0x20)
+            .unwrap_or(rest.len());
+        if run > 0 {
+            out.push_str(
+                text.get(index..index + run)
+                    .ok_or_else(|| (index, Fault::lost()))?,
+            );
+            index += run;
+        }
+        match bytes.get(index) {
+            None => return Ok((index, false)),
+            Some(b'"') => return Ok((index + 1, true)),
+            Some(b'\\') => {
+                *escape = Escape::Backslash;
+                index += 1;
+            }
+            Some(&control) => {
+                let detail = format!(
+                    "control character U+{control:04X} in a string: it must be written as an escape (\\u{control:04X})"
+                );
+                return Err((index, Fault::syntax(detail)));
+            }
+        }
     }
 }
 
