@@ -32,6 +32,7 @@
 mod arguments;
 mod assemble;
 mod ids;
+mod partial;
 pub(crate) mod read;
 mod repair;
 mod sse;
@@ -48,6 +49,7 @@ use crate::rewrite::Inverse;
 
 pub use arguments::{ArgumentsError, ArgumentsErrorKind};
 pub use assemble::{Assembler, CallEvent, CallStream};
+pub use partial::{Change, PartialJson};
 pub use repair::repair;
 pub use sse::{Frame, Framer, Framing};
 

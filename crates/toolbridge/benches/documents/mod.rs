@@ -1,0 +1,66 @@
+//! The documents the `stream` benchmark streams, shared with the
+//! `stream_cost` example (instruction counts and peak memory).
+
+use serde_json::json;
+
+/// The shapes, by name.
+pub const SHAPES: [&str; 2] = ["string", "nested"];
+
+/// The document of `shape` (one of [`SHAPES`]), about `size` bytes long.
+pub fn document(shape: &str, size: usize) -> String {
+    match shape {
+        "string" => string_document(size),
+        _ => nested_document(size),
+    }
+}
+
+/// Source code as a model writes it into a file: quotes, backslashes, tabs,
+/// newlines and a little non-ASCII, all escaped once in JSON.
+const CODE: &str =
+    "fn main() {\n\tlet path = \"C:\\\\tools\\\\bridge\";\n    println!(\"héllo {path} → ✓\");\n    \
+                    // a comment with a \"quote\" and a tab\there\n}\n";
+
+/// A file write of about `size` bytes of JSON.
+fn string_document(size: usize) -> String {
+    let escaped = serde_json::to_string(CODE).map_or(CODE.len(), |text| text.len() - 2);
+    let content = CODE.repeat(size.saturating_sub(40) / escaped + 1);
+    json!({"path": "src/main.rs", "content": content}).to_string()
+}
+
+/// An array of small objects, about `size` bytes of JSON.
+fn nested_document(size: usize) -> String {
+    let mut items = Vec::new();
+    let mut length = 12;
+    while length < size {
+        let item = json!({
+            "id": items.len(),
+            "name": format!("item {}", items.len()),
+            "tags": ["new", "sale"],
+            "price": 12.5 + items.len() as f64,
+            "in_stock": items.len() % 3 != 0,
+            "dimensions": {"w": 10, "h": -2.5e-3, "unit": null},
+        });
+        length += item.to_string().len() + 1;
+        items.push(item);
+    }
+    json!({"items": items}).to_string()
+}
+
+/// `text` cut into deltas of `chunk` bytes, each cut moved back to a
+/// character boundary.
+pub fn deltas(text: &str, chunk: usize) -> Vec<&str> {
+    let mut deltas = Vec::with_capacity(text.len() / chunk + 1);
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + chunk).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end == start {
+            end = start + text[start..].chars().next().map_or(1, char::len_utf8);
+        }
+        deltas.push(&text[start..end]);
+        start = end;
+    }
+    deltas
+}

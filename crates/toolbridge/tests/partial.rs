@@ -1,0 +1,246 @@
+//! The partial-JSON parser against `serde_json`, on arbitrary values written
+//! compactly, pretty and with every non-ASCII character escaped, cut into
+//! deltas at arbitrary places (through `feed` at character boundaries, or
+//! through `feed_bytes` anywhere, even inside a UTF-8 sequence):
+//!
+//! - `finish()` gives what `serde_json::from_str` gives for the whole text;
+//! - after every delta the partial value extends the one before
+//!   ([`extends`]);
+//! - applying each delta's changes to a copy rebuilds the partial value.
+
+use proptest::prelude::*;
+use serde_json::{Map, Value};
+use toolbridge::call::{Change, PartialJson};
+
+/// Strings that need escapes: quotes, backslashes, control characters,
+/// non-ASCII and astral characters, and `/`.
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z ]{0,8}",
+        "[\"\\\\/\u{0}-\u{1f}\u{7f}é€\u{ffff}😀𝄞a-c ]{0,12}",
+        any::<String>(),
+    ]
+}
+
+fn number() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        (-1e300f64..1e300).prop_map(Value::from),
+        (-1e-300f64..1e-300).prop_map(Value::from),
+        Just(Value::from(0.0)),
+        Just(Value::from(-0.0)),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        number(),
+        text().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(5, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec((text(), inner), 0..6)
+                .prop_map(|members| Value::Object(members.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+/// The JSON text with every non-ASCII character written as a `\u` escape
+/// (astral ones as surrogate pairs) and every `/` as `\/`; outside strings
+/// JSON has neither, so the text stays valid.
+fn ascii_escaped(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '/' => out.push_str("\\/"),
+            c if c.is_ascii() => out.push(c),
+            c => {
+                for unit in c.encode_utf16(&mut [0; 2]) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// True if `next` is `previous` grown the only ways a partial value may
+/// grow: a string by a suffix; an array or object by new members at its end
+/// and by its last member growing; a number, boolean or null not at all.
+/// Everything before the last member of a container is complete, so it must
+/// be equal.
+fn extends(previous: &Value, next: &Value) -> bool {
+    match (previous, next) {
+        (Value::String(previous), Value::String(next)) => next.starts_with(previous.as_str()),
+        (Value::Array(previous), Value::Array(next)) => {
+            let Some((last, complete)) = previous.split_last() else {
+                return true;
+            };
+            next.len() >= previous.len()
+                && complete.iter().zip(next).all(|(a, b)| a == b)
+                && extends(last, &next[complete.len()])
+        }
+        (Value::Object(previous), Value::Object(next)) => {
+            let Some(((last_key, last), complete)) = previous
+                .iter()
+                .collect::<Vec<_>>()
+                .split_last()
+                .map(|(last, complete)| (*last, complete.to_vec()))
+            else {
+                return true;
+            };
+            let next: Vec<_> = next.iter().collect();
+            next.len() > complete.len()
+                && complete.iter().zip(&next).all(|(a, b)| a == b)
+                && next[complete.len()].0 == last_key
+                && extends(last, next[complete.len()].1)
+        }
+        (previous, next) => previous == next,
+    }
+}
+
+/// Applies one change to `mirror`, checking that it names a new place (the
+/// next array element or a key not yet there) or an existing string.
+fn apply(mirror: &mut Option<Value>, change: &Change) -> Result<(), TestCaseError> {
+    match change {
+        Change::Set { at, value } if at.is_root() => {
+            prop_assert!(mirror.is_none(), "root set twice");
+            *mirror = Some(value.clone());
+        }
+        Change::Set { at, value } => {
+            let text = at.as_str();
+            let parent = &text[..text.rfind('/').unwrap_or(0)];
+            let token = at.tokens().last().unwrap_or_default();
+            let container = mirror.as_mut().and_then(|root| root.pointer_mut(parent));
+            match container {
+                Some(Value::Array(items)) => {
+                    prop_assert_eq!(token, items.len().to_string());
+                    items.push(value.clone());
+                }
+                Some(Value::Object(members)) => {
+                    prop_assert!(!members.contains_key(&token), "{} set twice", at);
+                    members.insert(token, value.clone());
+                }
+                _ => prop_assert!(false, "no container at {}", parent),
+            }
+        }
+        Change::Appended { at, text } => {
+            prop_assert!(!text.is_empty(), "empty append at {}", at);
+            match mirror.as_mut().and_then(|root| root.pointer_mut(at.as_str())) {
+                Some(Value::String(string)) => string.push_str(text),
+                _ => prop_assert!(false, "no string at {}", at),
+            }
+        }
+        _ => prop_assert!(false, "unknown change {:?}", change),
+    }
+    Ok(())
+}
+
+/// Byte positions `cuts` (any numbers) as deltas of `text`: all one byte
+/// long when `single`; on character boundaries unless `bytes`.
+fn deltas<'t>(text: &'t str, cuts: &[usize], single: bool, bytes: bool) -> Vec<&'t [u8]> {
+    let mut positions: Vec<usize> = if single {
+        (0..=text.len()).collect()
+    } else {
+        cuts.iter().map(|cut| cut % (text.len() + 1)).collect()
+    };
+    if !bytes {
+        for position in &mut positions {
+            while !text.is_char_boundary(*position) {
+                *position -= 1;
+            }
+        }
+    }
+    positions.extend([0, text.len()]);
+    positions.sort_unstable();
+    positions.dedup();
+    positions
+        .windows(2)
+        .map(|pair| &text.as_bytes()[pair[0]..pair[1]])
+        .collect()
+}
+
+fn stream(text: &str, deltas: &[&[u8]], bytes: bool) -> Result<(), TestCaseError> {
+    let expected: Value =
+        serde_json::from_str(text).map_err(|error| TestCaseError::fail(error.to_string()))?;
+    let mut parser = PartialJson::new();
+    let mut mirror = None;
+    let mut previous: Option<Value> = None;
+    for delta in deltas {
+        let mut changes = Vec::new();
+        if bytes {
+            parser.feed_bytes(delta, &mut changes)
+        } else {
+            parser.feed(std::str::from_utf8(delta).unwrap(), &mut changes)
+        }
+        .map_err(|error| TestCaseError::fail(format!("{error} after {delta:?}")))?;
+        for change in &changes {
+            apply(&mut mirror, change)?;
+        }
+        prop_assert_eq!(mirror.as_ref(), parser.value(), "changes rebuild the value");
+        if let (Some(previous), Some(next)) = (&previous, parser.value()) {
+            prop_assert!(extends(previous, next), "{} does not extend {}", next, previous);
+        }
+        prop_assert!(previous.is_none() || parser.value().is_some());
+        previous = parser.value().cloned();
+    }
+    prop_assert_eq!(parser.is_complete(), !expected.is_number());
+    let finished = parser
+        .finish()
+        .map_err(|error| TestCaseError::fail(error.to_string()))?;
+    prop_assert_eq!(&finished, &expected);
+    // Same key order too, not only the same members.
+    prop_assert_eq!(finished.to_string(), expected.to_string());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn streamed_text_gives_serde_jsons_value_through_extending_partials(
+        value in value(),
+        form in 0..3usize,
+        cuts in prop::collection::vec(any::<usize>(), 0..24),
+        single in prop::bool::weighted(0.1),
+        bytes in any::<bool>(),
+    ) {
+        let compact = serde_json::to_string(&value).unwrap();
+        let text = match form {
+            0 => compact,
+            1 => serde_json::to_string_pretty(&value).unwrap(),
+            _ => ascii_escaped(&compact),
+        };
+        stream(&text, &deltas(&text, &cuts, single, bytes), bytes)?;
+    }
+}
+
+#[test]
+fn extends_accepts_growth_and_refuses_anything_else() {
+    use serde_json::json;
+    let grows = [
+        (json!("ab"), json!("abc")),
+        (json!([1, "a"]), json!([1, "ab", {}])),
+        (json!({"a": 1, "b": [1]}), json!({"a": 1, "b": [1, 2], "c": null})),
+        (json!([]), json!([1])),
+    ];
+    for (previous, next) in grows {
+        assert!(extends(&previous, &next), "{previous} → {next}");
+    }
+    let changes = [
+        (json!("ab"), json!("xab")),
+        (json!([1, "a"]), json!([2, "ab"])),
+        (json!(["a", 1]), json!(["ab", 1])),
+        (json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1})),
+        (json!({"a": 1}), json!({})),
+        (json!(1), json!(12)),
+        (json!(null), json!({})),
+    ];
+    for (previous, next) in changes {
+        assert!(!extends(&previous, &next), "{previous} → {next}");
+    }
+}
