@@ -240,7 +240,26 @@ pub(crate) fn parse(text: &str, at: &Pointer, limits: &Limits) -> Read {
         error.position = err.position();
         Err(error)
     } else {
-        match serde_json::from_str::<Value>(text) {
+        let parsed = serde_json::from_str::<Value>(text).or_else(|err| {
+            // Malformed text is repaired where what it means is unambiguous
+            // (each fix a note); otherwise the parse error stands.
+            // Text cut off before its end is not repaired here: the call was
+            // cut off too (a token limit), and running it on what arrived
+            // would act on half an argument.
+            match super::repair(text, None, limits) {
+                Ok(repaired) if !repaired.notes.iter().any(is_truncation) => {
+                    notes.extend(
+                        repaired
+                            .notes
+                            .into_iter()
+                            .map(|note| Note::new(note.kind, at.join(&note.at), note.message)),
+                    );
+                    Ok(repaired.value)
+                }
+                _ => Err(err),
+            }
+        });
+        match parsed {
             Err(err) => {
                 let suffix = format!(" at line {} column {}", err.line(), err.column());
                 let message = err.to_string();
@@ -287,6 +306,11 @@ pub(crate) fn parse(text: &str, at: &Pointer, limits: &Limits) -> Read {
         raw: Some(text.to_string()),
         notes,
     }
+}
+
+/// A repair note saying the text ended before its value did.
+fn is_truncation(note: &Note) -> bool {
+    matches!(&note.kind, NoteKind::Repaired { fix } if fix == "truncated")
 }
 
 fn empty() -> Value {
@@ -375,13 +399,25 @@ mod tests {
 
     #[test]
     fn invalid_json_keeps_the_raw_text_and_the_place() {
-        let err = text("{\"a\": 1,}").value.unwrap_err();
+        let err = text("{\"a\": }").value.unwrap_err();
         assert_eq!(err.kind(), ArgumentsErrorKind::InvalidJson);
-        assert_eq!(err.raw(), "{\"a\": 1,}");
-        assert_eq!(err.position(), Some((1, 9)));
+        assert_eq!(err.raw(), "{\"a\": }");
+        assert_eq!(err.position(), Some((1, 7)));
         assert_eq!(
             err.to_string(),
-            "arguments are not valid JSON: trailing comma (line 1, column 9)"
+            "arguments are not valid JSON: expected value (line 1, column 7)"
+        );
+    }
+
+    #[test]
+    fn repairable_text_is_repaired_with_a_note_at_the_arguments() {
+        let read = text("{\"a\": 1,}");
+        assert_eq!(read.value, Ok(json!({"a": 1})));
+        assert_eq!(read.raw.as_deref(), Some("{\"a\": 1,}"));
+        let notes: Vec<String> = read.notes.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            notes,
+            ["change: a comma before a closing bracket was removed (line 1, column 9) (at /arguments)"]
         );
     }
 
@@ -459,7 +495,12 @@ mod tests {
             arguments.finish(&at, &Limits::default()).unwrap().value,
             json!({})
         );
-        arguments.push(",");
-        assert!(arguments.finish(&at, &Limits::default()).is_err());
+        let mut broken = Arguments::new();
+        broken.push("{\"city\": ");
+        broken.push("}");
+        assert_eq!(
+            broken.finish(&at, &Limits::default()).unwrap_err().to_string(),
+            "arguments are not valid JSON: expected value (line 1, column 10)"
+        );
     }
 }
