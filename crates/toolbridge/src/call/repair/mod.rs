@@ -179,7 +179,11 @@ fn parse_text(text: &str, limits: &Limits, locate: bool) -> Result<(Value, Fixes
         let Some(start) = starts.by_ref().find(|&start| start >= resume) else {
             break;
         };
-        match Parser::new(text, start, limits.max_depth, locate).run() {
+        let fenced = text.get(first..start).is_some_and(is_fence);
+        match Parser::new(text, start, limits.max_depth, locate)
+            .in_fence(fenced)
+            .run()
+        {
             Ok(parsed) if !parsed.weak => {
                 return Ok(finish(text, first, start, parsed.value, fixes, parsed.fixes))
             }
@@ -223,7 +227,7 @@ fn finish(
 ) -> (Value, Fixes) {
     if start > first {
         let skipped = text.get(first..start).unwrap_or_default();
-        if skipped.contains("```") || skipped.contains("~~~") {
+        if is_fence(skipped) {
             fixes.add(
                 Kind::CodeFence,
                 Pointer::root,
@@ -240,6 +244,11 @@ fn finish(
     }
     fixes.extend(found);
     (value, fixes)
+}
+
+/// True when skipped text holds a Markdown code fence.
+fn is_fence(skipped: &str) -> bool {
+    skipped.contains("```") || skipped.contains("~~~")
 }
 
 /// True when the text at `at` (its first visible character) starts a value

@@ -91,6 +91,8 @@ pub(super) struct Parser<'t> {
     pub(super) truncated: bool,
     after_comma: bool,
     tail_start: Option<usize>,
+    /// The text before the start held a code fence (noted by the caller).
+    fenced: bool,
 }
 
 impl<'t> Parser<'t> {
@@ -110,7 +112,15 @@ impl<'t> Parser<'t> {
             truncated: false,
             after_comma: false,
             tail_start: None,
+            fenced: false,
         }
+    }
+
+    /// Says that the text before the start held a code fence, so that its
+    /// closing fence is not noted again.
+    pub(super) fn in_fence(mut self, fenced: bool) -> Parser<'t> {
+        self.fenced = fenced;
+        self
     }
 
     /// Parses one value from the start position, then checks what follows it.
@@ -657,8 +667,8 @@ impl<'t> Parser<'t> {
                     return Err(self.fail(detail, !self.weak));
                 }
                 Some(_) => {
-                    if self.starts_with(self.pos, "```") {
-                        if !self.fixes.has(Kind::CodeFence) {
+                    if self.starts_with(self.pos, "```") || self.starts_with(self.pos, "~~~") {
+                        if !self.fenced && !self.fixes.has(Kind::CodeFence) {
                             self.fixes.add(
                                 Kind::CodeFence,
                                 Pointer::root,
