@@ -60,6 +60,15 @@ pub enum Command {
     ///
     /// Example: toolbridge stream examples/streams/openai.sse --json
     Stream(StreamArgs),
+    /// Repair malformed tool-call argument JSON and say what was fixed.
+    ///
+    /// Prints the repaired JSON on stdout and a note per fix on stderr (code
+    /// fences, prose around it, trailing commas, single quotes, Python
+    /// literals, unescaped quotes in strings, truncation, …). Text whose
+    /// meaning is not clear is refused with the place and the reason (exit 1).
+    ///
+    /// Example: toolbridge repair --lines captured-arguments.jsonl
+    Repair(RepairArgs),
     /// List the supported formats.
     Formats(FormatsArgs),
     /// Print the JSON Schema of the toolbridge tool file.
@@ -163,6 +172,44 @@ pub struct StreamArgs {
     /// Print one JSON object per event: {"event": "started" | "delta" | "finished", …}.
     #[arg(long)]
     pub json: bool,
+    /// The input is the argument text of one call in pieces, one JSON string
+    /// per line, without a provider envelope: feeds the partial parser.
+    #[arg(long)]
+    pub deltas: bool,
+    /// With --deltas: after each delta print what changed (`changes`) or the
+    /// whole partial value (`full`).
+    #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "changes", requires = "deltas")]
+    pub partial: Option<PartialStyle>,
+    /// With --deltas: print only one JSON summary line at the end:
+    /// {"deltas", "bytes", "changes", "value_bytes", "parse_us"}.
+    #[arg(long, requires = "deltas", conflicts_with = "partial")]
+    pub stats: bool,
+}
+
+/// What `stream --deltas --partial` prints after each delta.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PartialStyle {
+    /// What changed: the pointer and the appended text or completed value.
+    Changes,
+    /// The whole partial value.
+    Full,
+}
+
+#[derive(Debug, Args)]
+pub struct RepairArgs {
+    /// The text to repair; `-` (or none, with text piped in) reads standard input.
+    #[arg(value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Repair each line on its own (a JSON string holding the raw text, or
+    /// the raw text) and print one JSON result per line: {"value", "notes"}
+    /// or {"error"}.
+    #[arg(long)]
+    pub lines: bool,
+    /// A JSON Schema the value should fit: "5" becomes 5 where it says
+    /// integer, a lone value becomes a list where it says array, enum case
+    /// is fixed.
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

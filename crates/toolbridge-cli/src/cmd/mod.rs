@@ -4,6 +4,7 @@ mod calls;
 mod convert;
 mod formats;
 mod lint;
+mod repair;
 mod stream;
 
 use std::process::ExitCode;
@@ -20,6 +21,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Lint(args) => lint::run(&args),
         Command::Calls(args) => calls::run(&args),
         Command::Stream(args) => stream::run(&args),
+        Command::Repair(args) => repair::run(&args),
         Command::Formats(args) => formats::run(&args),
         Command::Schema => {
             output::emit(None, toolbridge::tool::file::FILE_SCHEMA)?;

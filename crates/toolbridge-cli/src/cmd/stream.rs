@@ -4,11 +4,13 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use serde_json::json;
-use toolbridge::call::CallEvent;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use toolbridge::call::{CallEvent, Change, PartialJson};
 use toolbridge::{Format, Limits};
 
-use crate::cli::StreamArgs;
+use crate::cli::{PartialStyle, StreamArgs};
 use crate::input;
 use crate::output;
 
@@ -17,6 +19,9 @@ const CHUNK: usize = 8 * 1024;
 
 pub fn run(args: &StreamArgs) -> Result<ExitCode> {
     let limits = Limits::default();
+    if args.deltas {
+        return deltas(args, &limits);
+    }
     let (origin, mut reader) = input::open_bytes(args.input.as_deref())?;
     let mut first = vec![0; CHUNK];
     let read = read_some(&mut reader, &mut first)?;
@@ -105,4 +110,81 @@ fn print_event(
         _ => {}
     }
     Ok(())
+}
+
+/// `stream --deltas`: one call's argument text, one JSON string per line,
+/// through the partial parser.
+fn deltas(args: &StreamArgs, limits: &Limits) -> Result<ExitCode> {
+    let (origin, text) = input::read_text(args.input.as_deref(), limits)?;
+    let mut pieces = Vec::new();
+    for (number, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+    {
+        let piece: String = serde_json::from_str(line)
+            .with_context(|| format!("{origin}:{}: each line must be a JSON string", number + 1))?;
+        pieces.push(piece);
+    }
+    let mut parser = PartialJson::with_limits(limits.clone());
+    let mut changes = Vec::new();
+    let mut out = std::io::stdout().lock();
+    let (mut change_count, mut bytes) = (0usize, 0usize);
+    let mut parse_time = Duration::ZERO;
+    for piece in &pieces {
+        bytes += piece.len();
+        let started = Instant::now();
+        let fed = parser.feed(piece, &mut changes);
+        parse_time += started.elapsed();
+        if let Err(err) = fed {
+            eprintln!("{origin}: error: {err}");
+            return Ok(super::exit_code(false, true));
+        }
+        change_count += changes.len();
+        match args.partial {
+            Some(PartialStyle::Changes) => {
+                for change in &changes {
+                    writeln!(out, "{}", change_json(change))?;
+                }
+            }
+            Some(PartialStyle::Full) => {
+                writeln!(out, "{}", parser.value().cloned().unwrap_or(Value::Null))?;
+            }
+            None => {}
+        }
+        changes.clear();
+    }
+    let complete = parser.is_complete();
+    let value = parser.finish();
+    if args.stats {
+        let value_bytes = value.as_ref().map(|value| value.to_string().len()).unwrap_or(0);
+        writeln!(
+            out,
+            "{}",
+            json!({"deltas": pieces.len(), "bytes": bytes, "changes": change_count,
+                "value_bytes": value_bytes, "parse_us": parse_time.as_micros() as u64})
+        )?;
+    }
+    match value {
+        Ok(value) => {
+            if args.partial.is_none() && !args.stats {
+                writeln!(out, "{value}")?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err) => {
+            let what = if complete { "error" } else { "unfinished" };
+            eprintln!("{origin}: {what}: {err}");
+            Ok(super::exit_code(false, true))
+        }
+    }
+}
+
+/// `{"at": "/a", "append": "…"}` or `{"at": "/a", "set": value}`.
+fn change_json(change: &Change) -> Value {
+    match change {
+        Change::Set { at, value } => json!({"at": at.as_str(), "set": value}),
+        Change::Appended { at, text } => json!({"at": at.as_str(), "append": text}),
+        _ => Value::Null,
+    }
 }
