@@ -212,6 +212,12 @@ impl Fixes {
         self.locate
     }
 
+    /// True when further fixes are only counted, not listed (their
+    /// sentences need not be written).
+    pub(super) fn full(&self) -> bool {
+        self.list.len() >= MAX_LISTED
+    }
+
     /// True when a fix of `kind` was made.
     pub(super) fn has(&self, kind: Kind) -> bool {
         self.list.iter().any(|fix| fix.kind == kind)

@@ -193,10 +193,7 @@ fn parse_text(text: &str, limits: &Limits, locate: bool) -> Result<(Value, Fixes
                 fallback.get_or_insert((start, parsed));
                 resume = balanced_end(bytes, start);
             }
-            Err(failure) if failure.last => match fallback {
-                Some(_) => break,
-                None => return Err(failure.error),
-            },
+            Err(failure) if failure.last => return Err(failure.error),
             Err(failure) => {
                 first_error.get_or_insert(failure.error);
                 resume = balanced_end(bytes, start);
@@ -369,6 +366,9 @@ mod tests {
     fn prose_in_brackets_gives_way_to_the_json_after_it() {
         assert_eq!(fixes_of(r#"[TOOL_CALLS]{"a": 1}"#).0, json!({"a": 1}));
         assert_eq!(fixes_of("[note] then [1, 2]").0, json!([1, 2]));
+        assert_eq!(fixes_of("[a: b]").0, json!(["a: b"]));
+        let several = repair(r#"[note] {"a": 1}{"a": 2}"#, None, &Limits::default()).unwrap_err();
+        assert_eq!(several.kind(), ErrorKind::InvalidJson);
     }
 
     #[test]

@@ -209,6 +209,11 @@ impl<'t> Parser<'t> {
         self.fixes.add(kind, || at, Some(offset), message);
     }
 
+    /// The sentence for a fix, written only while fixes are still listed.
+    pub(super) fn message(&self, write: impl FnOnce() -> String) -> Option<String> {
+        (!self.fixes.full()).then(write)
+    }
+
     /// Records a fix at the innermost open container.
     pub(super) fn fix_container(&mut self, kind: Kind, offset: usize, message: Option<String>) {
         if self.fixes.bump(kind) {
@@ -520,11 +525,8 @@ impl<'t> Parser<'t> {
                 Err(self.fail(format!("{} has no value", quoted_key(key)), false))
             }
             _ => {
-                self.fix(
-                    Kind::MissingColon,
-                    self.pos,
-                    Some("a missing colon after a key was added".into()),
-                );
+                let message = self.message(|| "a missing colon after a key was added".into());
+                self.fix(Kind::MissingColon, self.pos, message);
                 Ok(Step::Next(Expect::Value))
             }
         }
@@ -557,11 +559,8 @@ impl<'t> Parser<'t> {
                         false,
                     ));
                 }
-                self.fix(
-                    Kind::MissingComma,
-                    self.pos,
-                    Some("a missing comma was added".into()),
-                );
+                let message = self.message(|| "a missing comma was added".into());
+                self.fix(Kind::MissingComma, self.pos, message);
                 Ok(Step::Next(if in_object {
                     Expect::KeyOrEnd
                 } else {

@@ -74,6 +74,7 @@ impl Parser<'_> {
         let at = self.pos;
         self.pos += self.ellipsis_len(at);
         self.dropped = true;
+        let full = self.fixes.full();
         let message = if value {
             let key = match self.frames.last_mut() {
                 Some(Frame::Object { key, .. }) => key.take(),
@@ -91,7 +92,7 @@ impl Parser<'_> {
         } else {
             "an ellipsis standing for left-out members was removed".to_string()
         };
-        self.fix_container(Kind::Ellipsis, at, Some(message));
+        self.fix_container(Kind::Ellipsis, at, (!full).then_some(message));
     }
 
     /// A value that is not a string or a container: a number, a literal, an
@@ -178,12 +179,30 @@ impl Parser<'_> {
             .text
             .get(int_start..int_start + int_digits)
             .unwrap_or_default();
-        if int_digits > 1 && int.starts_with('0') && frac_digits.is_none() && exponent.is_none() {
+        if int_digits > 1 && int.starts_with('0') {
             self.pos = at;
-            let message =
-                format!("the number `{raw}` has leading zeros; it was kept as the string \"{raw}\"");
-            self.fix(Kind::LeadingZeros, start, Some(message));
+            let message = self.message(|| {
+                format!("the number `{raw}` has leading zeros; it was kept as the string \"{raw}\"")
+            });
+            self.fix(Kind::LeadingZeros, start, message);
             return Ok(self.finish(Value::String(raw.to_string())));
+        }
+        let well_formed = raw.starts_with(|c: char| c == '-' || c.is_ascii_digit())
+            && int_digits > 0
+            && frac_digits != Some(0)
+            && exponent.is_none_or(|(_, digits)| digits > 0);
+        if well_formed {
+            // The common case: already JSON, parsed as serde_json would.
+            self.pos = at;
+            let number = match (frac_digits, exponent) {
+                (None, None) if !negative => raw.parse::<u64>().ok().map(Number::from),
+                _ => None,
+            }
+            .or_else(|| serde_json::from_str::<Number>(raw).ok());
+            return Ok(match number {
+                Some(number) => self.finish(Value::Number(number)),
+                None => self.non_finite(start),
+            });
         }
         let mut normal = String::with_capacity(raw.len() + 2);
         if negative {
@@ -228,8 +247,8 @@ impl Parser<'_> {
     /// A number or literal with no JSON form (NaN, ±Infinity, 1e999): null.
     fn non_finite(&mut self, start: usize) -> Step {
         let raw = self.text.get(start..self.pos).unwrap_or_default();
-        let message = format!("`{}` has no JSON form and was written as null", excerpt(raw));
-        self.fix(Kind::NonFinite, start, Some(message));
+        let message = self.message(|| format!("`{}` has no JSON form and was written as null", excerpt(raw)));
+        self.fix(Kind::NonFinite, start, message);
         self.finish(Value::Null)
     }
 
@@ -313,8 +332,8 @@ impl Parser<'_> {
             .to_string();
         self.pos = end;
         self.weak = true;
-        let message = format!("the bare word `{}` was read as a string", excerpt(&value));
-        self.fix(Kind::UnquotedString, start, Some(message));
+        let message = self.message(|| format!("the bare word `{}` was read as a string", excerpt(&value)));
+        self.fix(Kind::UnquotedString, start, message);
         Ok(self.finish(Value::String(value)))
     }
 
