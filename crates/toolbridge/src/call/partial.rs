@@ -89,7 +89,6 @@ pub enum Change {
 /// let mut changes = Vec::new();
 /// parser.feed(r#"{"path": "src/ma"#, &mut changes)?;
 /// assert_eq!(parser.value(), Some(&json!({"path": "src/ma"})));
-/// changes.clear();
 /// parser.feed(r#"in.rs", "lines": [1"#, &mut changes)?;
 /// assert_eq!(parser.value(), Some(&json!({"path": "src/main.rs", "lines": []})));
 /// assert_eq!(changes, [
@@ -130,7 +129,14 @@ pub struct PartialJson {
     carry: Carry,
     /// The error that stopped the parser, returned again by every call.
     failed: Option<Error>,
+    /// Empty text buffers of earlier changes, for the text of new ones.
+    spare: Vec<String>,
 }
+
+/// How many text buffers of earlier changes are kept for reuse, and the
+/// largest kept (so that one large delta does not pin its memory).
+const SPARE_BUFFERS: usize = 8;
+const SPARE_CAPACITY: usize = 4096;
 
 /// One open object or array.
 #[derive(Clone, Debug)]
@@ -469,13 +475,52 @@ impl PartialJson {
         }
     }
 
-    /// Reads the next piece of the text, updating the partial value and
-    /// pushing what changed onto `changes` (which is not cleared first).
+    /// Reads the next piece of the text, updating the partial value, and
+    /// replaces the contents of `changes` with what changed.
     ///
     /// Takes time in proportion to `delta.len()` (plus the depth of
-    /// nesting), however much text came before. On an error, the changes
-    /// made by the part of `delta` before the problem stay pushed.
+    /// nesting), however much text came before. Passing the same vector
+    /// every time saves an allocation per delta: the text buffers of the
+    /// changes it held are reused. On an error, `changes` holds what the
+    /// part of `delta` before the problem changed.
     pub fn feed(&mut self, delta: &str, changes: &mut Vec<Change>) -> Result<()> {
+        self.recycle(changes);
+        self.read_text(delta, changes)
+    }
+
+    /// Empties `changes`, keeping a few of their text buffers for reuse.
+    fn recycle(&mut self, changes: &mut Vec<Change>) {
+        for change in changes.iter_mut() {
+            if let Change::Appended { text, .. }
+            | Change::Set {
+                value: Value::String(text),
+                ..
+            } = change
+            {
+                if self.spare.len() < SPARE_BUFFERS && text.capacity() <= SPARE_CAPACITY {
+                    let mut buffer = std::mem::take(text);
+                    buffer.clear();
+                    self.spare.push(buffer);
+                }
+            }
+        }
+        changes.clear();
+    }
+
+    /// A copy of `text` in a reused buffer if there is one.
+    #[inline]
+    fn text_buffer(spare: &mut Vec<String>, text: &str) -> String {
+        match spare.pop() {
+            Some(mut buffer) => {
+                buffer.push_str(text);
+                buffer
+            }
+            None => text.to_string(),
+        }
+    }
+
+    /// [`feed`](PartialJson::feed) without emptying `changes` first.
+    fn read_text(&mut self, delta: &str, changes: &mut Vec<Change>) -> Result<()> {
         if let Some(error) = &self.failed {
             return Err(error.clone());
         }
@@ -517,6 +562,7 @@ impl PartialJson {
     /// Like [`feed`](PartialJson::feed), for bytes: a UTF-8 sequence cut by
     /// the end of `delta` is kept until the next delta completes it.
     pub fn feed_bytes(&mut self, delta: &[u8], changes: &mut Vec<Change>) -> Result<()> {
+        self.recycle(changes);
         if let Some(error) = &self.failed {
             return Err(error.clone());
         }
@@ -536,16 +582,16 @@ impl PartialJson {
             let sequence = self.carry.bytes;
             self.carry.len = 0;
             match std::str::from_utf8(sequence.get(..width).unwrap_or_default()) {
-                Ok(text) => self.feed(text, changes)?,
+                Ok(text) => self.read_text(text, changes)?,
                 Err(_) => return Err(self.invalid_utf8()),
             }
         }
         match std::str::from_utf8(rest) {
-            Ok(text) => self.feed(text, changes),
+            Ok(text) => self.read_text(text, changes),
             Err(utf8_error) => {
                 let (valid, tail) = rest.split_at(utf8_error.valid_up_to());
                 if let Ok(text) = std::str::from_utf8(valid) {
-                    self.feed(text, changes)?;
+                    self.read_text(text, changes)?;
                 }
                 if utf8_error.error_len().is_some() || tail.len() >= 4 {
                     return Err(self.invalid_utf8());
@@ -833,10 +879,8 @@ impl PartialJson {
                     string.truncate(start);
                 }
                 if let Some(appended) = string.get(start..).filter(|appended| !appended.is_empty()) {
-                    changes.push(Change::Appended {
-                        at: at.clone(),
-                        text: appended.to_string(),
-                    });
+                    let text = PartialJson::text_buffer(&mut self.spare, appended);
+                    changes.push(Change::Appended { at: at.clone(), text });
                 }
                 step?
             }
@@ -859,10 +903,14 @@ impl PartialJson {
     /// Puts the string value begun in this delta into the partial value,
     /// with the text read so far ([`Change::Set`]).
     fn insert_text(&mut self, changes: &mut Vec<Change>) -> std::result::Result<(), Fault> {
-        let value = Value::String(std::mem::take(&mut self.piece));
-        let at = self.begin_value(value.clone())?;
+        let copy = PartialJson::text_buffer(&mut self.spare, &self.piece);
+        let text = std::mem::take(&mut self.piece);
+        let at = self.begin_value(Value::String(text))?;
         self.string_at = Some(at.clone());
-        changes.push(Change::Set { at, value });
+        changes.push(Change::Set {
+            at,
+            value: Value::String(copy),
+        });
         Ok(())
     }
 
@@ -1285,13 +1333,13 @@ mod tests {
     fn a_repeated_key_replaces_the_member_in_place() {
         let text = r#"{"a": {"x": 1}, "b": 2, "a": {"y": "z"}, "c": 3}"#;
         let mut parser = PartialJson::new();
-        let mut changes = Vec::new();
+        let (mut changes, mut lines) = (Vec::new(), Vec::new());
         for delta in text.as_bytes().chunks(3) {
             parser
                 .feed(std::str::from_utf8(delta).unwrap(), &mut changes)
                 .unwrap();
+            lines.extend(changes.iter().map(line));
         }
-        let lines: Vec<String> = changes.iter().map(line).collect();
         assert_eq!(
             lines,
             [
@@ -1471,6 +1519,31 @@ mod tests {
     }
 
     #[test]
+    fn feed_replaces_the_changes_of_the_delta_before() {
+        let mut parser = PartialJson::new();
+        let mut changes = Vec::new();
+        let mut seen = Vec::new();
+        for delta in [r#"["ab"#, "cd", r#"", "e"#, "f", r#""]"#] {
+            parser.feed(delta, &mut changes).unwrap();
+            seen.push(changes.iter().map(line).collect::<Vec<_>>());
+        }
+        let expected: [&[&str]; 5] = [
+            &[" = []", r#"/0 = "ab""#],
+            &[r#"/0 + "cd""#],
+            &[r#"/1 = "e""#],
+            &[r#"/1 + "f""#],
+            &[],
+        ];
+        assert_eq!(seen, expected);
+        let mut bytes_changes = vec![Change::Appended {
+            at: Pointer::root(),
+            text: "old".into(),
+        }];
+        PartialJson::new().feed_bytes(b"[", &mut bytes_changes).unwrap();
+        assert_eq!(bytes_changes.iter().map(line).collect::<Vec<_>>(), [" = []"]);
+    }
+
+    #[test]
     fn after_an_error_every_call_returns_it() {
         let mut parser = PartialJson::new();
         let first = parser.feed("[1}", &mut Vec::new()).unwrap_err();
@@ -1493,13 +1566,14 @@ mod tests {
         let mut parser = PartialJson::new();
         let mut changes = Vec::new();
         parser.feed(&"[".repeat(128), &mut changes).unwrap();
-        parser.feed(&"]".repeat(128), &mut changes).unwrap();
-        assert!(parser.is_complete());
         assert_eq!(changes.len(), 128);
         assert_eq!(
             changes.last().map(line).as_deref(),
             Some(format!("{} = []", "/0".repeat(127)).as_str())
         );
+        parser.feed(&"]".repeat(128), &mut changes).unwrap();
+        assert!(parser.is_complete());
+        assert_eq!(changes, []);
     }
 
     #[test]
