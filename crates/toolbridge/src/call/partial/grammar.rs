@@ -15,6 +15,7 @@ use super::{Change, Fault, PartialJson, Step};
 pub(super) struct Frame {
     /// Where the container is.
     pub(super) at: Pointer,
+    /// An object (else an array).
     pub(super) is_object: bool,
     /// How many elements an array has begun (the index of the next one).
     pub(super) len: usize,
@@ -340,6 +341,7 @@ impl PartialJson {
         Ok(index)
     }
 
+    /// Puts the number just read in its place.
     pub(super) fn complete_number(&mut self, changes: &mut Vec<Change>) -> std::result::Result<(), Fault> {
         let number = self
             .number
@@ -354,6 +356,8 @@ impl PartialJson {
         Ok(())
     }
 
+    /// Reads the rest of `true`, `false` or `null`, of which `matched`
+    /// bytes were read.
     fn read_literal(
         &mut self,
         text: &str,
