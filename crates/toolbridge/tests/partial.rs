@@ -170,8 +170,9 @@ fn stream(text: &str, deltas: &[&[u8]], bytes: bool) -> Result<(), TestCaseError
     let mut parser = PartialJson::new();
     let mut mirror = None;
     let mut previous: Option<Value> = None;
+    // One vector for every delta, so that its text buffers are reused.
+    let mut changes = Vec::new();
     for delta in deltas {
-        let mut changes = Vec::new();
         if bytes {
             parser.feed_bytes(delta, &mut changes)
         } else {

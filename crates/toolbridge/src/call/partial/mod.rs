@@ -6,18 +6,30 @@
 //! half — so each delta costs time in proportion to its own length.
 //!
 //! The partial value is a `serde_json::Value` updated in place. A stack of
-//! [`Frame`]s, one per open container, says how to reach the value being
-//! read: the current member of an array is its last element, and the current
+//! frames, one per open container, says how to reach the value being read: the current member of an array is its last element, and the current
 //! member of an object is its last entry (the map keeps insertion order),
 //! unless the key repeated an earlier one, in which case the frame keeps the
 //! key. Reaching the place to update is O(depth), never O(size).
+//!
+//! Here: the public API and errors. `grammar.rs` drives the parse (what may
+//! come next, the open containers, putting values in place); `token.rs`
+//! reads the tokens (strings with their escapes, numbers, literals);
+//! `position.rs` keeps the line and column, and a UTF-8 sequence cut by a
+//! delta.
 
-use serde_json::map::Entry;
-use serde_json::{Map, Number, Value};
+mod grammar;
+mod position;
+mod token;
+
+use serde_json::Value;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
 use crate::pointer::Pointer;
+
+use grammar::{Expect, Frame};
+use position::{utf8_width, Carry, Position};
+use token::{Escape, NumberText, Token};
 
 /// What one delta changed in the partial value of a [`PartialJson`].
 ///
@@ -74,11 +86,11 @@ pub enum Change {
 ///   [`LimitExceeded`](ErrorKind::LimitExceeded); the parser uses no
 ///   recursion.
 ///
-/// A stream is complete only when the provider says so; that a prefix
-/// happens to be a whole JSON value proves nothing (`{"n": 1}` may yet go
-/// on as `{"n": 12}` only if the number had not ended, but `"a"` followed by
-/// more deltas is an error), so call [`finish`](PartialJson::finish) on the
-/// provider's end event.
+/// The call is over when the provider's end event says so, never because
+/// the text so far happens to parse (a peer that finalised on parseability
+/// ran tools with truncated arguments): call [`finish`](PartialJson::finish)
+/// on that event. [`is_complete`](PartialJson::is_complete) only says that
+/// the top-level value has closed.
 ///
 /// ```
 /// use serde_json::json;
@@ -89,7 +101,6 @@ pub enum Change {
 /// let mut changes = Vec::new();
 /// parser.feed(r#"{"path": "src/ma"#, &mut changes)?;
 /// assert_eq!(parser.value(), Some(&json!({"path": "src/ma"})));
-/// changes.clear();
 /// parser.feed(r#"in.rs", "lines": [1"#, &mut changes)?;
 /// assert_eq!(parser.value(), Some(&json!({"path": "src/main.rs", "lines": []})));
 /// assert_eq!(changes, [
@@ -130,329 +141,14 @@ pub struct PartialJson {
     carry: Carry,
     /// The error that stopped the parser, returned again by every call.
     failed: Option<Error>,
+    /// Empty text buffers of earlier changes, for the text of new ones.
+    spare: Vec<String>,
 }
 
-/// One open object or array.
-#[derive(Clone, Debug)]
-struct Frame {
-    /// Where the container is.
-    at: Pointer,
-    is_object: bool,
-    /// How many elements an array has begun (the index of the next one).
-    len: usize,
-    /// The key of the current member when it repeated an earlier key, so
-    /// that it is not the last entry of the map.
-    repeated_key: Option<String>,
-}
-
-/// What may come next between tokens.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Expect {
-    /// A value: the top-level one, an element after `,` or a member's after `:`.
-    #[default]
-    Value,
-    /// An element or `]`, just after `[`.
-    ValueOrEnd,
-    /// A key, after `,` in an object.
-    Key,
-    /// A key or `}`, just after `{`.
-    KeyOrEnd,
-    /// The `:` after a key.
-    Colon,
-    /// `,` or the end of the innermost container, after one of its members.
-    CommaOrEnd,
-    /// Nothing but whitespace: the top-level value is complete.
-    Done,
-}
-
-/// The token being read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Token {
-    /// None: between tokens.
-    #[default]
-    Between,
-    /// An object key (a string).
-    Key,
-    /// A string value.
-    Text,
-    /// A number, with the last part of its grammar read.
-    Number(NumberPart),
-    /// `true`, `false` or `null`, with how many of its bytes were read.
-    Literal(Literal, usize),
-}
-
-/// The parts of a number (RFC 8259 §6), named for what was read last.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum NumberPart {
-    Minus,
-    Zero,
-    Integer,
-    Point,
-    Fraction,
-    Exponent,
-    ExponentSign,
-    ExponentDigits,
-}
-
-impl NumberPart {
-    /// True if the number may end after this part.
-    fn may_end(self) -> bool {
-        matches!(
-            self,
-            NumberPart::Zero | NumberPart::Integer | NumberPart::Fraction | NumberPart::ExponentDigits
-        )
-    }
-
-    /// The part after reading `byte`, or `None` if `byte` cannot continue
-    /// the number.
-    fn next(self, byte: u8) -> Option<NumberPart> {
-        use NumberPart::*;
-        Some(match (self, byte) {
-            (Minus, b'0') => Zero,
-            (Minus | Integer, b'0'..=b'9') => Integer,
-            (Zero | Integer, b'.') => Point,
-            (Point | Fraction, b'0'..=b'9') => Fraction,
-            (Zero | Integer | Fraction, b'e' | b'E') => Exponent,
-            (Exponent, b'+' | b'-') => ExponentSign,
-            (Exponent | ExponentSign | ExponentDigits, b'0'..=b'9') => ExponentDigits,
-            _ => return None,
-        })
-    }
-}
-
-/// The text of the number being read, and its value while it is a plain
-/// integer that fits a `u64`.
-#[derive(Clone, Debug, Default)]
-struct NumberText {
-    text: String,
-    negative: bool,
-    magnitude: Option<u64>,
-}
-
-impl NumberText {
-    fn begin(&mut self, first: u8) {
-        self.text.clear();
-        self.text.push(char::from(first));
-        self.negative = first == b'-';
-        self.magnitude = Some(if first.is_ascii_digit() {
-            u64::from(first - b'0')
-        } else {
-            0
-        });
-    }
-
-    /// The number's value, converted exactly as `serde_json` converts it
-    /// (its float conversion differs from `str::parse::<f64>` in the last
-    /// bit for some inputs, so anything but a small integer goes through
-    /// `serde_json::Number`'s own parser).
-    fn value(&self) -> Option<Number> {
-        match (self.magnitude, self.negative) {
-            (Some(magnitude), false) => Some(Number::from(magnitude)),
-            (Some(magnitude @ 1..=0x8000_0000_0000_0000), true) => {
-                Some(Number::from((magnitude as i64).wrapping_neg()))
-            }
-            _ => self.text.parse().ok(),
-        }
-    }
-}
-
-/// `true`, `false` and `null`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Literal {
-    True,
-    False,
-    Null,
-}
-
-impl Literal {
-    fn word(self) -> &'static str {
-        match self {
-            Literal::True => "true",
-            Literal::False => "false",
-            Literal::Null => "null",
-        }
-    }
-
-    fn value(self) -> Value {
-        match self {
-            Literal::True => Value::Bool(true),
-            Literal::False => Value::Bool(false),
-            Literal::Null => Value::Null,
-        }
-    }
-}
-
-/// Where a string is in an escape sequence.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Escape {
-    /// Not in one.
-    #[default]
-    None,
-    /// After `\`.
-    Backslash,
-    /// In the hex digits of `\uXXXX`; `high` is the high surrogate this
-    /// escape has to complete, if any.
-    Hex {
-        high: Option<u32>,
-        code: u32,
-        digits: u8,
-    },
-    /// After a high surrogate's escape, waiting for the `\` of its low half.
-    High(u32),
-    /// After a high surrogate and `\`, waiting for the `u`.
-    HighBackslash(u32),
-}
-
-impl Escape {
-    /// Reads one byte of an escape sequence; returns the character once the
-    /// sequence is complete, or what is wrong.
-    fn read(&mut self, byte: u8) -> std::result::Result<Option<char>, &'static str> {
-        let decoded = match *self {
-            Escape::None => return Ok(None),
-            Escape::Backslash => match byte {
-                b'"' => '"',
-                b'\\' => '\\',
-                b'/' => '/',
-                b'b' => '\u{8}',
-                b'f' => '\u{c}',
-                b'n' => '\n',
-                b'r' => '\r',
-                b't' => '\t',
-                b'u' => {
-                    *self = Escape::Hex {
-                        high: None,
-                        code: 0,
-                        digits: 0,
-                    };
-                    return Ok(None);
-                }
-                _ => {
-                    return Err("invalid escape: a backslash must be followed by one of \" \\ / b f n r t u")
-                }
-            },
-            Escape::Hex { high, code, digits } => {
-                let digit = char::from(byte)
-                    .to_digit(16)
-                    .ok_or("invalid \\u escape: expected a hex digit")?;
-                let code = code << 4 | digit;
-                if digits < 3 {
-                    *self = Escape::Hex {
-                        high,
-                        code,
-                        digits: digits + 1,
-                    };
-                    return Ok(None);
-                }
-                match (high, code) {
-                    (None, 0xD800..=0xDBFF) => {
-                        *self = Escape::High(code);
-                        return Ok(None);
-                    }
-                    (None, 0xDC00..=0xDFFF) => {
-                        return Err(
-                            "lone low surrogate: a \\uDC00-\\uDFFF escape must follow a high surrogate",
-                        )
-                    }
-                    (None, code) => char::from_u32(code).ok_or("invalid \\u escape")?,
-                    (Some(high), 0xDC00..=0xDFFF) => {
-                        char::from_u32(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00))
-                            .ok_or("invalid surrogate pair")?
-                    }
-                    (Some(_), _) => return Err(
-                        "lone high surrogate: a \\uD800-\\uDBFF escape must be followed by a low surrogate",
-                    ),
-                }
-            }
-            Escape::High(high) if byte == b'\\' => {
-                *self = Escape::HighBackslash(high);
-                return Ok(None);
-            }
-            Escape::HighBackslash(high) if byte == b'u' => {
-                *self = Escape::Hex {
-                    high: Some(high),
-                    code: 0,
-                    digits: 0,
-                };
-                return Ok(None);
-            }
-            Escape::High(_) | Escape::HighBackslash(_) => {
-                return Err(
-                    "lone high surrogate: a \\uD800-\\uDBFF escape must be followed by a low surrogate",
-                )
-            }
-        };
-        *self = Escape::None;
-        Ok(Some(decoded))
-    }
-}
-
-/// Where the input is: enough to give the line and column of an error
-/// without keeping the text.
-#[derive(Clone, Debug)]
-struct Position {
-    /// Bytes read before the current delta.
-    offset: usize,
-    /// The current line, 1-based.
-    line: usize,
-    /// The byte offset where the current line starts.
-    line_start: usize,
-    /// Characters of the current line before the current delta (when the
-    /// line started before it).
-    columns_before: usize,
-}
-
-impl Default for Position {
-    fn default() -> Position {
-        Position {
-            offset: 0,
-            line: 1,
-            line_start: 0,
-            columns_before: 0,
-        }
-    }
-}
-
-impl Position {
-    /// Records a line feed at `index` in the current delta.
-    fn line_feed(&mut self, index: usize) {
-        self.line += 1;
-        self.line_start = self.offset + index + 1;
-    }
-
-    /// The line and column of byte `index` of the current delta `text`.
-    fn locate(&self, text: &str, index: usize) -> (usize, usize) {
-        let before = text.as_bytes().get(..index).unwrap_or(text.as_bytes());
-        let column = if self.line_start >= self.offset {
-            count_chars(before.get(self.line_start - self.offset..).unwrap_or_default())
-        } else {
-            self.columns_before + count_chars(before)
-        };
-        (self.line, column + 1)
-    }
-
-    /// Moves past the current delta `text`.
-    fn advance(&mut self, text: &str) {
-        let bytes = text.as_bytes();
-        if self.line_start >= self.offset {
-            self.columns_before = count_chars(bytes.get(self.line_start - self.offset..).unwrap_or_default());
-        } else {
-            self.columns_before += count_chars(bytes);
-        }
-        self.offset += bytes.len();
-    }
-}
-
-/// The characters in UTF-8 `bytes`: those that do not continue a sequence.
-fn count_chars(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&byte| byte & 0xC0 != 0x80).count()
-}
-
-/// The start of a UTF-8 sequence cut by the end of a delta.
-#[derive(Clone, Debug, Default)]
-struct Carry {
-    bytes: [u8; 4],
-    len: usize,
-}
+/// How many text buffers of earlier changes are kept for reuse, and the
+/// largest kept (so that one large delta does not pin its memory).
+const SPARE_BUFFERS: usize = 8;
+const SPARE_CAPACITY: usize = 4096;
 
 impl PartialJson {
     /// A parser with the default [`Limits`].
@@ -469,13 +165,52 @@ impl PartialJson {
         }
     }
 
-    /// Reads the next piece of the text, updating the partial value and
-    /// pushing what changed onto `changes` (which is not cleared first).
+    /// Reads the next piece of the text, updating the partial value, and
+    /// replaces the contents of `changes` with what changed.
     ///
     /// Takes time in proportion to `delta.len()` (plus the depth of
-    /// nesting), however much text came before. On an error, the changes
-    /// made by the part of `delta` before the problem stay pushed.
+    /// nesting), however much text came before. Passing the same vector
+    /// every time saves an allocation per delta: the text buffers of the
+    /// changes it held are reused. On an error, `changes` holds what the
+    /// part of `delta` before the problem changed.
     pub fn feed(&mut self, delta: &str, changes: &mut Vec<Change>) -> Result<()> {
+        self.recycle(changes);
+        self.read_text(delta, changes)
+    }
+
+    /// Empties `changes`, keeping a few of their text buffers for reuse.
+    fn recycle(&mut self, changes: &mut Vec<Change>) {
+        for change in changes.iter_mut() {
+            if let Change::Appended { text, .. }
+            | Change::Set {
+                value: Value::String(text),
+                ..
+            } = change
+            {
+                if self.spare.len() < SPARE_BUFFERS && text.capacity() <= SPARE_CAPACITY {
+                    let mut buffer = std::mem::take(text);
+                    buffer.clear();
+                    self.spare.push(buffer);
+                }
+            }
+        }
+        changes.clear();
+    }
+
+    /// A copy of `text` in a reused buffer if there is one.
+    #[inline]
+    fn text_buffer(spare: &mut Vec<String>, text: &str) -> String {
+        match spare.pop() {
+            Some(mut buffer) => {
+                buffer.push_str(text);
+                buffer
+            }
+            None => text.to_string(),
+        }
+    }
+
+    /// [`feed`](PartialJson::feed) without emptying `changes` first.
+    fn read_text(&mut self, delta: &str, changes: &mut Vec<Change>) -> Result<()> {
         if let Some(error) = &self.failed {
             return Err(error.clone());
         }
@@ -517,6 +252,7 @@ impl PartialJson {
     /// Like [`feed`](PartialJson::feed), for bytes: a UTF-8 sequence cut by
     /// the end of `delta` is kept until the next delta completes it.
     pub fn feed_bytes(&mut self, delta: &[u8], changes: &mut Vec<Change>) -> Result<()> {
+        self.recycle(changes);
         if let Some(error) = &self.failed {
             return Err(error.clone());
         }
@@ -536,16 +272,16 @@ impl PartialJson {
             let sequence = self.carry.bytes;
             self.carry.len = 0;
             match std::str::from_utf8(sequence.get(..width).unwrap_or_default()) {
-                Ok(text) => self.feed(text, changes)?,
+                Ok(text) => self.read_text(text, changes)?,
                 Err(_) => return Err(self.invalid_utf8()),
             }
         }
         match std::str::from_utf8(rest) {
-            Ok(text) => self.feed(text, changes),
+            Ok(text) => self.read_text(text, changes),
             Err(utf8_error) => {
                 let (valid, tail) = rest.split_at(utf8_error.valid_up_to());
                 if let Ok(text) = std::str::from_utf8(valid) {
-                    self.feed(text, changes)?;
+                    self.read_text(text, changes)?;
                 }
                 if utf8_error.error_len().is_some() || tail.len() >= 4 {
                     return Err(self.invalid_utf8());
@@ -614,342 +350,6 @@ impl PartialJson {
             },
         };
         Err(self.end_error(detail).at(at))
-    }
-
-    /// Reads one delta; on an error, returns the index where it happened.
-    fn read(&mut self, text: &str, changes: &mut Vec<Change>) -> std::result::Result<(), (usize, Error)> {
-        let mut index = 0;
-        while index < text.len() {
-            let step = match self.token {
-                Token::Between => self.read_between(text, index, changes),
-                Token::Key | Token::Text => self.read_string(text, index, changes),
-                Token::Number(part) => self.read_number(text, index, part, changes),
-                Token::Literal(literal, matched) => self.read_literal(text, index, literal, matched, changes),
-            };
-            index = step.map_err(|(at, fault)| (at, self.error_at(text, at, fault)))?;
-        }
-        if self.token == Token::Text && self.string_at.is_none() {
-            self.insert_text(changes)
-                .map_err(|fault| (text.len(), self.error_at(text, text.len(), fault)))?;
-        }
-        Ok(())
-    }
-
-    /// Reads structure and whitespace until a token starts (its first byte
-    /// read) or the delta ends.
-    fn read_between(&mut self, text: &str, mut index: usize, changes: &mut Vec<Change>) -> Step {
-        let bytes = text.as_bytes();
-        while let Some(&byte) = bytes.get(index) {
-            match byte {
-                b' ' | b'\t' | b'\r' => {
-                    index += 1;
-                    continue;
-                }
-                b'\n' => {
-                    self.position.line_feed(index);
-                    index += 1;
-                    continue;
-                }
-                _ => {}
-            }
-            let at = index;
-            index += 1;
-            match self.expect {
-                Expect::ValueOrEnd if byte == b']' => self.close(),
-                Expect::Value | Expect::ValueOrEnd => {
-                    if !self.begin_token(byte, changes).map_err(|fault| (at, fault))? {
-                        return Err((at, Fault::expected("a value", text, at)));
-                    }
-                    if self.token != Token::Between {
-                        return Ok(index);
-                    }
-                }
-                Expect::Key | Expect::KeyOrEnd if byte == b'"' => {
-                    self.key.clear();
-                    self.token = Token::Key;
-                    return Ok(index);
-                }
-                Expect::KeyOrEnd if byte == b'}' => self.close(),
-                Expect::Colon if byte == b':' => self.expect = Expect::Value,
-                Expect::CommaOrEnd => match (byte, self.frames.last().is_some_and(|frame| frame.is_object)) {
-                    (b',', true) => self.expect = Expect::Key,
-                    (b',', false) => self.expect = Expect::Value,
-                    (b'}', true) | (b']', false) => self.close(),
-                    (_, true) => {
-                        return Err((at, Fault::expected("`,` or `}` after an object member", text, at)))
-                    }
-                    (_, false) => {
-                        return Err((at, Fault::expected("`,` or `]` after an array element", text, at)))
-                    }
-                },
-                Expect::Key => {
-                    return Err((at, Fault::expected("a key (a string in double quotes)", text, at)))
-                }
-                Expect::KeyOrEnd => {
-                    return Err((
-                        at,
-                        Fault::expected("a key (a string in double quotes) or `}`", text, at),
-                    ))
-                }
-                Expect::Colon => return Err((at, Fault::expected("`:` after the key", text, at))),
-                Expect::Done => {
-                    return Err((
-                        at,
-                        Fault::expected("nothing but whitespace after the value", text, at),
-                    ))
-                }
-            }
-        }
-        Ok(index)
-    }
-
-    /// Starts the value whose first byte is `byte`; false if no value
-    /// starts with it.
-    fn begin_token(&mut self, byte: u8, changes: &mut Vec<Change>) -> std::result::Result<bool, Fault> {
-        self.token = match byte {
-            b'{' | b'[' => {
-                self.open(byte == b'{', changes)?;
-                return Ok(true);
-            }
-            b'"' => {
-                self.string_at = None;
-                Token::Text
-            }
-            b'-' | b'0'..=b'9' => {
-                self.number.begin(byte);
-                Token::Number(match byte {
-                    b'-' => NumberPart::Minus,
-                    b'0' => NumberPart::Zero,
-                    _ => NumberPart::Integer,
-                })
-            }
-            b't' => Token::Literal(Literal::True, 1),
-            b'f' => Token::Literal(Literal::False, 1),
-            b'n' => Token::Literal(Literal::Null, 1),
-            _ => return Ok(false),
-        };
-        Ok(true)
-    }
-
-    /// Opens an object or array as the next value.
-    fn open(&mut self, is_object: bool, changes: &mut Vec<Change>) -> std::result::Result<(), Fault> {
-        if self.frames.len() >= self.limits.max_depth {
-            return Err(Fault {
-                kind: ErrorKind::LimitExceeded,
-                detail: format!(
-                    "the JSON text is nested more than {} levels deep",
-                    self.limits.max_depth
-                ),
-            });
-        }
-        let empty = if is_object {
-            Value::Object(Map::new())
-        } else {
-            Value::Array(Vec::new())
-        };
-        let at = self.begin_value(empty.clone())?;
-        changes.push(Change::Set {
-            at: at.clone(),
-            value: empty,
-        });
-        self.frames.push(Frame {
-            at,
-            is_object,
-            len: 0,
-            repeated_key: None,
-        });
-        self.expect = if is_object {
-            Expect::KeyOrEnd
-        } else {
-            Expect::ValueOrEnd
-        };
-        Ok(())
-    }
-
-    /// Closes the innermost container.
-    fn close(&mut self) {
-        self.frames.pop();
-        self.value_done();
-    }
-
-    /// After a value is complete: what may follow it.
-    fn value_done(&mut self) {
-        self.token = Token::Between;
-        self.expect = if self.frames.is_empty() {
-            Expect::Done
-        } else {
-            Expect::CommaOrEnd
-        };
-    }
-
-    /// Puts `value` at the next place: the root, the next element of the
-    /// innermost array, or the member of the innermost object named by the
-    /// key just read. Returns the place.
-    fn begin_value(&mut self, value: Value) -> std::result::Result<Pointer, Fault> {
-        let Some((frame, outer)) = self.frames.split_last_mut() else {
-            self.root = Some(value);
-            return Ok(Pointer::root());
-        };
-        match descend(&mut self.root, outer) {
-            Some(Value::Array(items)) => {
-                let at = frame.at.index(frame.len);
-                items.push(value);
-                frame.len += 1;
-                Ok(at)
-            }
-            Some(Value::Object(members)) => {
-                let key = std::mem::take(&mut self.key);
-                let at = frame.at.key(&key);
-                match members.entry(key) {
-                    Entry::Vacant(entry) => {
-                        entry.insert(value);
-                        frame.repeated_key = None;
-                    }
-                    Entry::Occupied(mut entry) => {
-                        frame.repeated_key = Some(entry.key().clone());
-                        entry.insert(value);
-                    }
-                }
-                Ok(at)
-            }
-            _ => Err(Fault::lost()),
-        }
-    }
-
-    /// Reads string text until the string ends (its closing quote read) or
-    /// the delta ends. A key goes to `key`; a string value not yet in the
-    /// partial value to `piece`; one already there straight onto its end.
-    fn read_string(&mut self, text: &str, index: usize, changes: &mut Vec<Change>) -> Step {
-        let (end, closed) = match (self.token, &self.string_at) {
-            (Token::Key, _) => decode(&mut self.escape, &mut self.key, text, index)?,
-            (_, None) => decode(&mut self.escape, &mut self.piece, text, index)?,
-            (_, Some(at)) => {
-                let Some(Value::String(string)) = descend(&mut self.root, &self.frames) else {
-                    return Err((index, Fault::lost()));
-                };
-                let start = string.len();
-                let step = decode(&mut self.escape, string, text, index);
-                if step.is_err() {
-                    string.truncate(start);
-                }
-                if let Some(appended) = string.get(start..).filter(|appended| !appended.is_empty()) {
-                    changes.push(Change::Appended {
-                        at: at.clone(),
-                        text: appended.to_string(),
-                    });
-                }
-                step?
-            }
-        };
-        if closed {
-            if self.token == Token::Key {
-                self.token = Token::Between;
-                self.expect = Expect::Colon;
-            } else {
-                if self.string_at.is_none() {
-                    self.insert_text(changes).map_err(|fault| (end, fault))?;
-                }
-                self.string_at = None;
-                self.value_done();
-            }
-        }
-        Ok(end)
-    }
-
-    /// Puts the string value begun in this delta into the partial value,
-    /// with the text read so far ([`Change::Set`]).
-    fn insert_text(&mut self, changes: &mut Vec<Change>) -> std::result::Result<(), Fault> {
-        let value = Value::String(std::mem::take(&mut self.piece));
-        let at = self.begin_value(value.clone())?;
-        self.string_at = Some(at.clone());
-        changes.push(Change::Set { at, value });
-        Ok(())
-    }
-
-    /// Reads number bytes; a byte that cannot continue the number ends it
-    /// and is left for the grammar.
-    fn read_number(
-        &mut self,
-        text: &str,
-        mut index: usize,
-        mut part: NumberPart,
-        changes: &mut Vec<Change>,
-    ) -> Step {
-        let bytes = text.as_bytes();
-        let start = index;
-        while let Some(&byte) = bytes.get(index) {
-            let Some(next) = part.next(byte) else {
-                break;
-            };
-            if next == NumberPart::Integer {
-                self.number.magnitude = self
-                    .number
-                    .magnitude
-                    .and_then(|magnitude| magnitude.checked_mul(10))
-                    .and_then(|magnitude| magnitude.checked_add(u64::from(byte - b'0')));
-            } else {
-                self.number.magnitude = self.number.magnitude.filter(|_| next == NumberPart::Zero);
-            }
-            part = next;
-            index += 1;
-        }
-        self.number
-            .text
-            .push_str(text.get(start..index).ok_or_else(|| (index, Fault::lost()))?);
-        self.token = Token::Number(part);
-        if index < bytes.len() {
-            if !part.may_end() {
-                return Err((index, Fault::expected("a digit in the number", text, index)));
-            }
-            self.complete_number(changes).map_err(|fault| (index, fault))?;
-        }
-        Ok(index)
-    }
-
-    fn complete_number(&mut self, changes: &mut Vec<Change>) -> std::result::Result<(), Fault> {
-        let number = self
-            .number
-            .value()
-            .ok_or_else(|| Fault::syntax("number out of range"))?;
-        let at = self.begin_value(Value::Number(number.clone()))?;
-        changes.push(Change::Set {
-            at,
-            value: Value::Number(number),
-        });
-        self.value_done();
-        Ok(())
-    }
-
-    fn read_literal(
-        &mut self,
-        text: &str,
-        mut index: usize,
-        literal: Literal,
-        mut matched: usize,
-        changes: &mut Vec<Change>,
-    ) -> Step {
-        let word = literal.word().as_bytes();
-        while let Some(&wanted) = word.get(matched) {
-            let Some(&byte) = text.as_bytes().get(index) else {
-                self.token = Token::Literal(literal, matched);
-                return Ok(index);
-            };
-            if byte != wanted {
-                let wanted = format!("`{}`", literal.word());
-                return Err((index, Fault::expected(&wanted, text, index)));
-            }
-            matched += 1;
-            index += 1;
-        }
-        let at = self
-            .begin_value(literal.value())
-            .map_err(|fault| (index, fault))?;
-        changes.push(Change::Set {
-            at,
-            value: literal.value(),
-        });
-        self.value_done();
-        Ok(index)
     }
 
     /// The place of the value being read, or of the innermost container.
@@ -1027,85 +427,6 @@ impl Fault {
     /// An internal inconsistency; no input should produce it.
     fn lost() -> Fault {
         Fault::syntax("the parser lost its place in the partial value (a bug in toolbridge)")
-    }
-}
-
-/// Decodes string text from byte `index` of `text` onto `out`, until the
-/// closing quote (read) or the end of the delta: the index reached and
-/// whether the string ended.
-fn decode(
-    escape: &mut Escape,
-    out: &mut String,
-    text: &str,
-    mut index: usize,
-) -> std::result::Result<(usize, bool), (usize, Fault)> {
-    let bytes = text.as_bytes();
-    loop {
-        let Some(&byte) = bytes.get(index) else {
-            return Ok((index, false));
-        };
-        if *escape != Escape::None {
-            match escape.read(byte) {
-                Ok(Some(decoded)) => out.push(decoded),
-                Ok(None) => {}
-                Err(detail) => return Err((index, Fault::syntax(detail))),
-            }
-            index += 1;
-            continue;
-        }
-        let rest = bytes.get(index..).unwrap_or_default();
-        let run = rest
-            .iter()
-            .position(|&byte| byte == b'"' || byte == b'\\' || byte < 0x20)
-            .unwrap_or(rest.len());
-        if run > 0 {
-            out.push_str(
-                text.get(index..index + run)
-                    .ok_or_else(|| (index, Fault::lost()))?,
-            );
-            index += run;
-        }
-        match bytes.get(index) {
-            None => return Ok((index, false)),
-            Some(b'"') => return Ok((index + 1, true)),
-            Some(b'\\') => {
-                *escape = Escape::Backslash;
-                index += 1;
-            }
-            Some(&control) => {
-                let detail = format!(
-                    "control character U+{control:04X} in a string: it must be written as an escape (\\u{control:04X})"
-                );
-                return Err((index, Fault::syntax(detail)));
-            }
-        }
-    }
-}
-
-/// The value reached from `root` by following the current member of each
-/// frame in `frames`.
-fn descend<'v>(root: &'v mut Option<Value>, frames: &[Frame]) -> Option<&'v mut Value> {
-    let mut value = root.as_mut()?;
-    for frame in frames {
-        value = match value {
-            Value::Array(items) => items.last_mut()?,
-            Value::Object(members) => match &frame.repeated_key {
-                Some(key) => members.get_mut(key)?,
-                None => members.values_mut().next_back()?,
-            },
-            _ => return None,
-        };
-    }
-    Some(value)
-}
-
-/// The byte length of the UTF-8 sequence that `lead` starts.
-fn utf8_width(lead: u8) -> usize {
-    match lead {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
-        _ => 1,
     }
 }
 
@@ -1285,13 +606,13 @@ mod tests {
     fn a_repeated_key_replaces_the_member_in_place() {
         let text = r#"{"a": {"x": 1}, "b": 2, "a": {"y": "z"}, "c": 3}"#;
         let mut parser = PartialJson::new();
-        let mut changes = Vec::new();
+        let (mut changes, mut lines) = (Vec::new(), Vec::new());
         for delta in text.as_bytes().chunks(3) {
             parser
                 .feed(std::str::from_utf8(delta).unwrap(), &mut changes)
                 .unwrap();
+            lines.extend(changes.iter().map(line));
         }
-        let lines: Vec<String> = changes.iter().map(line).collect();
         assert_eq!(
             lines,
             [
@@ -1471,6 +792,31 @@ mod tests {
     }
 
     #[test]
+    fn feed_replaces_the_changes_of_the_delta_before() {
+        let mut parser = PartialJson::new();
+        let mut changes = Vec::new();
+        let mut seen = Vec::new();
+        for delta in [r#"["ab"#, "cd", r#"", "e"#, "f", r#""]"#] {
+            parser.feed(delta, &mut changes).unwrap();
+            seen.push(changes.iter().map(line).collect::<Vec<_>>());
+        }
+        let expected: [&[&str]; 5] = [
+            &[" = []", r#"/0 = "ab""#],
+            &[r#"/0 + "cd""#],
+            &[r#"/1 = "e""#],
+            &[r#"/1 + "f""#],
+            &[],
+        ];
+        assert_eq!(seen, expected);
+        let mut bytes_changes = vec![Change::Appended {
+            at: Pointer::root(),
+            text: "old".into(),
+        }];
+        PartialJson::new().feed_bytes(b"[", &mut bytes_changes).unwrap();
+        assert_eq!(bytes_changes.iter().map(line).collect::<Vec<_>>(), [" = []"]);
+    }
+
+    #[test]
     fn after_an_error_every_call_returns_it() {
         let mut parser = PartialJson::new();
         let first = parser.feed("[1}", &mut Vec::new()).unwrap_err();
@@ -1493,13 +839,14 @@ mod tests {
         let mut parser = PartialJson::new();
         let mut changes = Vec::new();
         parser.feed(&"[".repeat(128), &mut changes).unwrap();
-        parser.feed(&"]".repeat(128), &mut changes).unwrap();
-        assert!(parser.is_complete());
         assert_eq!(changes.len(), 128);
         assert_eq!(
             changes.last().map(line).as_deref(),
             Some(format!("{} = []", "/0".repeat(127)).as_str())
         );
+        parser.feed(&"]".repeat(128), &mut changes).unwrap();
+        assert!(parser.is_complete());
+        assert_eq!(changes, []);
     }
 
     #[test]
