@@ -37,7 +37,7 @@ use serde_json::Value;
 
 use crate::call::{Assembler, CallOptions, CallStream, Decode, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
-use crate::json::check_depth;
+use crate::json;
 use crate::note::Converted;
 use crate::options::Format;
 
@@ -92,8 +92,7 @@ impl Format {
             )
             .with_format(self));
         }
-        check_depth(text, opts.limits.max_depth).map_err(|err| err.with_format(self))?;
-        let value: Value = serde_json::from_str(text).map_err(|err| Error::from(err).with_format(self))?;
+        let value = json::parse(text, opts.limits.max_depth).map_err(|err| err.with_format(self))?;
         self.read_calls(&value, opts)
     }
 
