@@ -193,30 +193,13 @@ fn last_token(at: &Pointer) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::read::read_as;
+    use super::read::tests::read_one;
     use super::write::write_as;
     use super::*;
-    use crate::error::Result;
-    use crate::note::{Converted, Notes};
-    use crate::options::{ReadOptions, WriteOptions};
+    use crate::note::Notes;
+    use crate::options::WriteOptions;
     use crate::tool::Tool;
     use serde_json::{json, Value};
-
-    fn read_tools(text: &str) -> Vec<Result<Converted<Tool>>> {
-        read_as(text, &ReadOptions::default(), Flavor::Gptel).unwrap()
-    }
-
-    fn read_one(text: &str) -> (Value, Vec<String>) {
-        let mut tools = read_tools(text);
-        assert_eq!(tools.len(), 1);
-        let converted = tools.remove(0).unwrap_or_else(|err| panic!("{err}"));
-        let notes = converted
-            .notes
-            .iter()
-            .map(|note| format!("{} {}: {}", note.level(), note.at, note.message))
-            .collect();
-        (converted.value.to_value(), notes)
-    }
 
     fn write_one(tool: &Value, flavor: Flavor) -> (String, Vec<String>) {
         let tool: Tool = serde_json::from_value(tool.clone()).unwrap();

@@ -739,16 +739,18 @@ fn is_placeholder(form: &Sexp) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::limits::Limits;
     use serde_json::json;
 
-    fn read_tools(text: &str) -> Vec<Result<Converted<Tool>>> {
+    /// Reads gptel text that must hold tools (shared with the flavour tests).
+    pub(in crate::format::elisp) fn read_tools(text: &str) -> Vec<Result<Converted<Tool>>> {
         read_as(text, &ReadOptions::default(), Flavor::Gptel).unwrap()
     }
 
-    fn read_one(text: &str) -> (Value, Vec<String>) {
+    /// The one tool in gptel text, as canonical JSON, with its notes as lines.
+    pub(in crate::format::elisp) fn read_one(text: &str) -> (Value, Vec<String>) {
         let mut tools = read_tools(text);
         assert_eq!(tools.len(), 1);
         let converted = tools.remove(0).unwrap_or_else(|err| panic!("{err}"));
