@@ -44,7 +44,7 @@ fn convert(c: &mut Criterion) {
     let mut group = c.benchmark_group("convert");
     group.throughput(Throughput::Elements(tools.len() as u64));
     let mcp_list = toolbridge::write(&tools, Format::Mcp, &WriteOptions::default())
-        .output
+        .output()
         .to_text();
     group.bench_function("serde-floor", |b| {
         b.iter(|| {
@@ -58,7 +58,7 @@ fn convert(c: &mut Criterion) {
             b.iter(|| toolbridge::convert(&mcp_list, format, &from_mcp).unwrap())
         });
         let written = toolbridge::write(&tools, format, &WriteOptions::default());
-        let text = written.output.to_text();
+        let text = written.output().to_text();
         group.bench_with_input(BenchmarkId::new("read", format.id()), &text, |b, text| {
             let options = ReadOptions::default().with_from(format);
             b.iter(|| toolbridge::read(text, &options).unwrap())

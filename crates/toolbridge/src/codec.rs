@@ -3,10 +3,11 @@
 
 use std::fmt;
 
-use serde_json::Value;
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
 
 use crate::error::Result;
-use crate::json::Node;
+use crate::json::{Entry, Node};
 use crate::note::{Converted, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::tool::Tool;
@@ -58,12 +59,102 @@ pub(crate) struct JsonCodec {
     /// `{"functionDeclarations": [...]}`), noting entries it skips (Bedrock's
     /// `cachePoint`) in the document's notes; `None` when entries are tools.
     pub expand: Option<Expand>,
-    /// Reads one tool entry.
-    pub read: fn(Node<'_>, &ReadOptions, &mut Notes) -> Result<Tool>,
+    /// Reads one tool entry, moved out of the document so the tool can keep
+    /// its values without a copy.
+    pub read: fn(Entry, &ReadOptions, &mut Notes) -> Result<Tool>,
     /// Writes one tool entry.
     pub write: fn(&Tool, &WriteOptions, &mut Notes) -> Result<Value>,
-    /// Puts written entries into the list a request's `tools` field holds.
-    pub wrap: fn(Vec<Value>) -> Value,
+    /// Where written entries sit in the document a request's `tools` field
+    /// holds.
+    pub layout: Layout,
     /// Checks limits that apply to a whole set of written entries.
-    pub check_set: Option<fn(&[Value], &WriteOptions, &mut Notes)>,
+    pub check_set: Option<fn(&[&Value], &WriteOptions, &mut Notes)>,
+}
+
+/// Where a JSON format's written entries sit in the document it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// A JSON array of the entries.
+    List,
+    /// `{"<key>": [entries]}` (an MCP `tools/list` result).
+    Field(&'static str),
+    /// `[{"<key>": [entries]}]`, or `[]` for none (Gemini's one tool object).
+    InOneObject(&'static str),
+    /// A single entry alone, any other number as a list (a SkyDeck avatar).
+    OneOrList,
+}
+
+impl Layout {
+    /// The document holding `entries`.
+    pub fn wrap(self, mut entries: Vec<Value>) -> Value {
+        match self {
+            Layout::List => Value::Array(entries),
+            Layout::Field(key) => Value::Object(Map::from_iter([(key.to_string(), Value::Array(entries))])),
+            Layout::InOneObject(_) if entries.is_empty() => Value::Array(entries),
+            Layout::InOneObject(key) => Value::Array(vec![Value::Object(Map::from_iter([(
+                key.to_string(),
+                Value::Array(entries),
+            )]))]),
+            Layout::OneOrList if entries.len() == 1 => entries.remove(0),
+            Layout::OneOrList => Value::Array(entries),
+        }
+    }
+
+    /// The text of [`Layout::wrap`]'s document (pretty, ending in a newline),
+    /// written from borrowed entries: no entry is copied.
+    pub fn to_text(self, entries: &[&Value]) -> String {
+        let mut text =
+            serde_json::to_string_pretty(&Wrapped(self, entries)).expect("JSON values always serialize");
+        text.push('\n');
+        text
+    }
+}
+
+/// Borrowed entries serialised in a [`Layout`].
+struct Wrapped<'a>(Layout, &'a [&'a Value]);
+
+impl Serialize for Wrapped<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let Wrapped(layout, entries) = *self;
+        match layout {
+            Layout::List => serializer.collect_seq(entries),
+            Layout::Field(key) => serializer.collect_map([(key, entries)]),
+            Layout::InOneObject(_) if entries.is_empty() => serializer.collect_seq(entries),
+            Layout::InOneObject(key) => serializer.collect_seq([Wrapped(Layout::Field(key), entries)]),
+            Layout::OneOrList if entries.len() == 1 => entries[0].serialize(serializer),
+            Layout::OneOrList => serializer.collect_seq(entries),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Output;
+    use serde_json::json;
+
+    #[test]
+    fn borrowed_text_equals_the_wrapped_document() {
+        let layouts = [
+            Layout::List,
+            Layout::Field("tools"),
+            Layout::InOneObject("functionDeclarations"),
+            Layout::OneOrList,
+        ];
+        for layout in layouts {
+            for count in 0..3 {
+                let entries: Vec<Value> = (0..count)
+                    .map(|i| json!({"name": format!("t{i}"), "n": [i]}))
+                    .collect();
+                let borrowed: Vec<&Value> = entries.iter().collect();
+                let expected = Output::Json(layout.wrap(entries.clone())).to_text();
+                assert_eq!(layout.to_text(&borrowed), expected, "{layout:?} with {count}");
+            }
+        }
+        assert_eq!(
+            Layout::InOneObject("functionDeclarations").wrap(vec![json!({"name": "a"})]),
+            json!([{"functionDeclarations": [{"name": "a"}]}])
+        );
+        assert_eq!(Layout::Field("tools").wrap(Vec::new()), json!({"tools": []}));
+    }
 }

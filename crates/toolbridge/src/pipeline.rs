@@ -4,10 +4,10 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::codec::Codec;
+use crate::codec::{Codec, JsonCodec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared;
-use crate::json;
+use crate::json::{self, Entry};
 use crate::note::{Converted, Level, Note, NoteKind, Notes};
 use crate::options::{Format, Output, ReadOptions, Shape, WriteOptions};
 use crate::pointer::Pointer;
@@ -139,53 +139,38 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Read> {
         });
     }
     let doc = json::parse(text, opts.limits.max_depth).map_err(located)?;
-    read_value(&doc, opts).map_err(located)
+    read_document(doc, opts).map_err(located)
 }
 
 /// Reads the tools in an already parsed JSON document.
 pub fn read_value(doc: &Value, opts: &ReadOptions) -> Result<Read> {
-    let (shape, list) = shared::tool_list(doc)?;
+    read_document(doc.clone(), opts)
+}
+
+/// [`read_value`] on a document the reader may take apart: each tool entry
+/// is moved out of it into its reader.
+fn read_document(mut doc: Value, opts: &ReadOptions) -> Result<Read> {
     let mut notes = Notes::new();
-    let format = match opts.from {
-        Some(format) => format,
-        None => detect(&list, &mut notes)?,
-    };
+    let (format, shape, places) = find_entries(&doc, opts, &mut notes)?;
     let Codec::Json(codec) = &format.info().codec else {
-        return Err(Error::new(
-            ErrorKind::InvalidJson,
-            format!("{} is a source-text format, not JSON", format.id()),
-        ));
+        unreachable!("find_entries returns JSON formats only");
     };
-    let mut entries = Vec::new();
-    for node in list {
-        match codec.expand.and_then(|expand| expand(node.clone(), &mut notes)) {
-            Some(Ok(expanded)) => entries.extend(expanded),
-            Some(Err(err)) => return Err(err.with_format(format)),
-            None => entries.push(node),
-        }
-    }
-    if entries.len() > opts.limits.max_tools {
-        return Err(Error::new(
-            ErrorKind::LimitExceeded,
-            format!(
-                "the document holds {} tools; the limit is {}",
-                entries.len(),
-                opts.limits.max_tools
-            ),
-        )
-        .with_format(format));
-    }
-    let tools = entries
+    let tools = places
         .into_iter()
-        .map(|entry| {
+        .map(|at| {
+            let value = doc
+                .pointer_mut(at.as_str())
+                .map(std::mem::take)
+                .unwrap_or_default();
+            // Taken before the reader consumes the entry, for its error.
+            let name = entry_name(&value).map(str::to_owned);
             let mut tool_notes = Notes::new();
-            let value = entry.value;
-            (codec.read)(entry, opts, &mut tool_notes)
+            (codec.read)(Entry { value, at }, opts, &mut tool_notes)
                 .map(|tool| Converted {
                     value: tool,
                     notes: tool_notes.into_vec(),
                 })
-                .map_err(|err| match entry_name(value) {
+                .map_err(|err| match name {
                     Some(name) => err.with_format(format).with_tool(name),
                     None => err.with_format(format),
                 })
@@ -198,6 +183,42 @@ pub fn read_value(doc: &Value, opts: &ReadOptions) -> Result<Read> {
         notes: notes.into_vec(),
         origin: opts.origin.clone(),
     })
+}
+
+/// The format of a JSON document and the places of its tool entries (no two
+/// of which nest), containers expanded.
+fn find_entries(doc: &Value, opts: &ReadOptions, notes: &mut Notes) -> Result<(Format, Shape, Vec<Pointer>)> {
+    let (shape, list) = shared::tool_list(doc)?;
+    let format = match opts.from {
+        Some(format) => format,
+        None => detect(&list, notes)?,
+    };
+    let Codec::Json(codec) = &format.info().codec else {
+        return Err(Error::new(
+            ErrorKind::InvalidJson,
+            format!("{} is a source-text format, not JSON", format.id()),
+        ));
+    };
+    let mut places = Vec::new();
+    for node in list {
+        match codec.expand.and_then(|expand| expand(node.clone(), notes)) {
+            Some(Ok(expanded)) => places.extend(expanded.into_iter().map(|entry| entry.at)),
+            Some(Err(err)) => return Err(err.with_format(format)),
+            None => places.push(node.at),
+        }
+    }
+    if places.len() > opts.limits.max_tools {
+        return Err(Error::new(
+            ErrorKind::LimitExceeded,
+            format!(
+                "the document holds {} tools; the limit is {}",
+                places.len(),
+                opts.limits.max_tools
+            ),
+        )
+        .with_format(format));
+    }
+    Ok((format, shape, places))
 }
 
 /// The name an entry that failed to read gives itself, wherever its format
@@ -239,8 +260,6 @@ pub struct WrittenTool {
 pub struct Written {
     /// The target format.
     pub format: Format,
-    /// All written entries, as the list a request's `tools` field holds.
-    pub output: Output,
     /// Each tool's entry, notes or error, in input order.
     pub tools: Vec<WrittenTool>,
     /// Notes about the set as a whole (limits on the number of tools, …).
@@ -288,6 +307,36 @@ impl Written {
         findings
     }
 
+    /// All written entries as one document: the list a request's `tools`
+    /// field holds (a copy of each entry; [`Conversion::text`] has the same
+    /// document as text without one).
+    pub fn output(&self) -> Output {
+        match &self.format.info().codec {
+            Codec::Json(codec) => Output::Json(codec.layout.wrap(self.json_entries().cloned().collect())),
+            Codec::Text(codec) => Output::Text((codec.join)(
+                self.entries()
+                    .filter_map(|entry| match entry {
+                        Output::Text(text) => Some(text.clone()),
+                        Output::Json(_) => None,
+                    })
+                    .collect(),
+            )),
+        }
+    }
+
+    /// The written entries, in input order.
+    fn entries(&self) -> impl Iterator<Item = &Output> {
+        self.tools
+            .iter()
+            .filter_map(|tool| tool.result.as_ref().ok())
+            .map(|converted| &converted.value)
+    }
+
+    /// The written entries of a JSON format.
+    fn json_entries(&self) -> impl Iterator<Item = &Value> {
+        self.entries().filter_map(Output::as_json)
+    }
+
     /// The tool's entry alone when `single` and exactly one tool was
     /// written; otherwise the list (empty text when no entry came out of a
     /// source-text format).
@@ -299,9 +348,12 @@ impl Written {
                 }
             }
         }
-        match &self.output {
-            Output::Text(text) if text.is_empty() => String::new(),
-            output => output.to_text(),
+        match &self.format.info().codec {
+            Codec::Json(codec) => codec.layout.to_text(&self.json_entries().collect::<Vec<_>>()),
+            Codec::Text(_) => match self.output() {
+                Output::Text(text) if text.is_empty() => String::new(),
+                output => output.to_text(),
+            },
         }
     }
 }
@@ -362,29 +414,19 @@ fn write_all(tools: &[&Tool], to: Format, opts: &WriteOptions) -> Written {
         });
     }
     let mut set_notes = Notes::new();
-    let entries = written.iter().filter_map(|tool| tool.result.as_ref().ok());
-    let output = match &info.codec {
-        Codec::Json(codec) => {
-            let values: Vec<Value> = entries
-                .filter_map(|entry| entry.value.as_json().cloned())
-                .collect();
-            if let Some(check_set) = codec.check_set {
-                check_set(&values, opts, &mut set_notes);
-            }
-            Output::Json((codec.wrap)(values))
-        }
-        Codec::Text(codec) => Output::Text((codec.join)(
-            entries
-                .filter_map(|entry| match &entry.value {
-                    Output::Text(text) => Some(text.clone()),
-                    Output::Json(_) => None,
-                })
-                .collect(),
-        )),
-    };
+    if let Codec::Json(JsonCodec {
+        check_set: Some(check_set),
+        ..
+    }) = &info.codec
+    {
+        let entries: Vec<&Value> = written
+            .iter()
+            .filter_map(|tool| tool.result.as_ref().ok()?.value.as_json())
+            .collect();
+        check_set(&entries, opts, &mut set_notes);
+    }
     Written {
         format: to,
-        output,
         tools: written,
         notes: set_notes.into_vec(),
         names,

@@ -561,7 +561,7 @@ fn has_elisp_handler(tool: &Tool) -> bool {
 fn check(package: Package, tools: &[Tool]) -> usize {
     let written = toolbridge::write(tools, package.format(), &WriteOptions::default());
     assert!(written.is_complete());
-    let text = written.output.to_text();
+    let text = written.output().to_text();
     let label = format!("{package:?}").to_lowercase();
     let sent = run_emacs(&text, &label).unwrap_or_else(|err| {
         panic!("Emacs refused the written {label} file:\n{err}\n--- the file ---\n{text}")
@@ -653,7 +653,7 @@ fn the_harness_refuses_what_gptel_or_llm_cannot_take() {
         Format::Llm,
         &WriteOptions::default(),
     );
-    let err = run_emacs(&written.output.to_text(), "untyped").unwrap_err();
+    let err = run_emacs(&written.output().to_text(), "untyped").unwrap_err();
     assert!(
         err.contains("tool \"untyped\": :args[0]: llm.el needs a :type"),
         "{err}"

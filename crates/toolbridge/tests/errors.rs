@@ -180,7 +180,7 @@ fn read_and_write_everywhere(text: &str) {
             for note in written.all_notes() {
                 assert!(!note.message.is_empty());
             }
-            let _ = written.output.to_text();
+            let _ = written.output().to_text();
         }
     }
 }

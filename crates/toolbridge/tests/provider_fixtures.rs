@@ -85,7 +85,8 @@ fn every_provider_fixture_reads_or_fails_as_named() {
             }
             let written = write(&tools, format, &WriteOptions::default());
             assert!(written.is_complete(), "{id}/{name} could not be written");
-            let document = written.output.as_json().unwrap();
+            let output = written.output();
+            let document = output.as_json().unwrap();
             let back = read_value(document, &ReadOptions::default().with_from(format)).unwrap();
             let back: Vec<Tool> = back.into_converted().unwrap().value;
             assert_eq!(back.len(), tools.len(), "{id}/{name}");

@@ -280,7 +280,7 @@ fn ellmer_output_runs_in_r_and_sends_the_canonical_schema() {
         .collect();
     let written = toolbridge::write(&tools, Format::Ellmer, &WriteOptions::default());
     assert!(written.is_complete());
-    let text = written.output.to_text();
+    let text = written.output().to_text();
     let sent = run_r(&text, "cases");
     let sent = sent.as_array().expect("the harness prints a list");
     assert_eq!(sent.len(), tools.len(), "{text}");
@@ -343,7 +343,7 @@ fn every_fixture_of_every_format_written_as_ellmer_runs_in_r() {
         // The R functions the ellmer fixtures name (defined in their own files).
         let text = format!(
             "get_weather <- function(city, unit = \"celsius\", days = 1L) NULL\n{}",
-            written.output.to_text()
+            written.output().to_text()
         );
         let sent = run_r(&text, if defaults { "fixtures-defaults" } else { "fixtures" });
         let names: Vec<&str> = sent

@@ -138,7 +138,7 @@ fn write_documents(tools: &[Tool], format: Format, dir: &Path) -> Vec<PathBuf> {
         );
         let suffix = if strict { "-strict" } else { "" };
         let path = dir.join(format!("{}{suffix}.json", format.id()));
-        fs::write(&path, written.output.to_text()).unwrap();
+        fs::write(&path, written.output().to_text()).unwrap();
         files.push(path);
     }
     files

@@ -131,12 +131,13 @@ fn syllable_output_validates_with_the_syllable_sdk() {
             panic!("{} was not written: {err}", tool.name);
         }
     }
-    let entries = written.output.as_json().and_then(Value::as_array).unwrap();
+    let output = written.output();
+    let entries = output.as_json().and_then(Value::as_array).unwrap();
     assert_eq!(entries.len(), tools.len());
     assert!(entries.len() > 30, "only {} entries", entries.len());
 
     let file = env::temp_dir().join(format!("toolbridge-sdk-syllable-{}.json", std::process::id()));
-    fs::write(&file, written.output.to_text()).unwrap();
+    fs::write(&file, written.output().to_text()).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk/check_syllable.py");
     let output = Command::new(&python)
         .arg(&script)

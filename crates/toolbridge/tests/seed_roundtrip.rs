@@ -59,7 +59,7 @@ fn check_every_format(path: &Path) {
     let case = path.file_name().unwrap().to_string_lossy();
     for format in Format::all() {
         let written = toolbridge::write(&tools, format, &WriteOptions::default());
-        let text = written.output.to_text();
+        let text = written.output().to_text();
         let back = toolbridge::read(&text, &ReadOptions::default().with_from(format))
             .unwrap_or_else(|err| panic!("{case} → {format}: the output does not read back: {err}\n{text}"))
             .into_converted()
@@ -126,7 +126,7 @@ fn syllable_and_skydeck_read_back_their_own_output_unchanged() {
             );
         }
         let back = toolbridge::read(
-            &written.output.to_text(),
+            &written.output().to_text(),
             &ReadOptions::default().with_from(format),
         )
         .unwrap()

@@ -11,7 +11,7 @@ use toolbridge::{Format, ReadOptions, Tool, WriteOptions};
 
 fn render(tools: &[Tool], format: Format, strict: bool) -> String {
     let written = toolbridge::write(tools, format, &WriteOptions::default().with_strict(strict));
-    let mut body = written.output.to_text();
+    let mut body = written.output().to_text();
     body.push_str("--- notes ---\n");
     for tool in &written.tools {
         match &tool.result {

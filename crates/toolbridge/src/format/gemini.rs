@@ -13,13 +13,13 @@
 
 use serde_json::{Map, Value};
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 use crate::error::Result;
 use crate::format::shared::{
     check_schema_value, keep_unknown, merge_vendor, note_no_strict, note_uncarried, read_input_schema,
     read_name, read_output_schema,
 };
-use crate::json::Node;
+use crate::json::{Entry, Node};
 use crate::note::{NoteKind, Notes};
 use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
@@ -32,7 +32,7 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: Some(expand),
     read,
     write,
-    wrap,
+    layout: LAYOUT,
     check_set: Some(check_set),
 };
 
@@ -193,7 +193,8 @@ fn tool_object_declarations<'a>(entry: Node<'a>, notes: &mut Notes) -> Result<Ve
     Ok(declarations)
 }
 
-fn read(entry: Node<'_>, opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+fn read(owned: Entry, opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     read_declaration(entry, Format::Gemini, opts, notes)
 }
 
@@ -364,17 +365,11 @@ fn takes_no_arguments(schema: &Value) -> bool {
 }
 
 /// One `Tool` object holding every declaration, as the genai SDK sends them.
-pub(crate) fn wrap(declarations: Vec<Value>) -> Value {
-    if declarations.is_empty() {
-        return Value::Array(Vec::new());
-    }
-    let mut tool = Map::new();
-    tool.insert("functionDeclarations".into(), Value::Array(declarations));
-    Value::Array(vec![Value::Object(tool)])
-}
+/// Gemini's `tools` holds one tool object with every declaration.
+pub(crate) const LAYOUT: Layout = Layout::InOneObject("functionDeclarations");
 
 /// Notes more declarations than one request may carry.
-pub(crate) fn check_set(declarations: &[Value], _opts: &WriteOptions, notes: &mut Notes) {
+pub(crate) fn check_set(declarations: &[&Value], _opts: &WriteOptions, notes: &mut Notes) {
     if declarations.len() > MAX_DECLARATIONS {
         notes.push(
             NoteKind::OverLimit {
@@ -398,7 +393,7 @@ mod tests {
 
     fn read_value(doc: &Value) -> (Result<Tool>, Notes) {
         let mut notes = Notes::new();
-        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes);
         (tool, notes)
     }
 
@@ -593,15 +588,15 @@ mod tests {
     #[test]
     fn wraps_into_one_tool_object_and_checks_the_count() {
         assert_eq!(
-            wrap(vec![json!({"name": "a"}), json!({"name": "b"})]),
+            LAYOUT.wrap(vec![json!({"name": "a"}), json!({"name": "b"})]),
             json!([{"functionDeclarations": [{"name": "a"}, {"name": "b"}]}])
         );
-        assert_eq!(wrap(Vec::new()), json!([]));
+        assert_eq!(LAYOUT.wrap(Vec::new()), json!([]));
         let mut notes = Notes::new();
-        check_set(&vec![json!({}); 129], &WriteOptions::default(), &mut notes);
+        check_set(&vec![&json!({}); 129], &WriteOptions::default(), &mut notes);
         assert_eq!(notes.as_slice()[0].level(), Level::Error);
         let mut notes = Notes::new();
-        check_set(&vec![json!({}); 128], &WriteOptions::default(), &mut notes);
+        check_set(&vec![&json!({}); 128], &WriteOptions::default(), &mut notes);
         assert!(notes.is_empty());
     }
 }

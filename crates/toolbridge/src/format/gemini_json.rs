@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use crate::codec::JsonCodec;
 use crate::error::Result;
-use crate::format::gemini::{check_set, detect_json, expand, read_declaration, wrap, write_declaration};
-use crate::json::Node;
+use crate::format::gemini::{check_set, detect_json, expand, read_declaration, write_declaration, LAYOUT};
+use crate::json::Entry;
 use crate::note::Notes;
 use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::tool::Tool;
@@ -21,11 +21,12 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: Some(expand),
     read,
     write,
-    wrap,
+    layout: LAYOUT,
     check_set: Some(check_set),
 };
 
-fn read(entry: Node<'_>, opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+fn read(owned: Entry, opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     read_declaration(entry, Format::GeminiJson, opts, notes)
 }
 
@@ -49,7 +50,7 @@ mod tests {
             "responseJsonSchema": {"type": "array", "items": {"type": "string"}},
             "behavior": "NON_BLOCKING"});
         let mut notes = Notes::new();
-        let tool = read(Node::root(&doc), &ReadOptions::default(), &mut notes).unwrap();
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes).unwrap();
         assert_eq!(tool.input_schema, doc["parametersJsonSchema"]);
         assert_eq!(tool.output_schema.as_ref(), Some(&doc["responseJsonSchema"]));
         assert_eq!(
@@ -85,7 +86,7 @@ mod tests {
         let doc =
             json!({"name": "a", "parameters": {"type": "OBJECT", "properties": {"n": {"type": "INTEGER"}}}});
         let mut notes = Notes::new();
-        let tool = read(Node::root(&doc), &ReadOptions::default(), &mut notes).unwrap();
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes).unwrap();
         assert_eq!(notes.len(), 2);
         let written = write(&tool, &WriteOptions::default(), &mut Notes::new()).unwrap();
         assert_eq!(written.get("parameters"), None);

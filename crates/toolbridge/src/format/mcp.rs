@@ -7,10 +7,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 use crate::error::Result;
 use crate::format::toolbridge::{self, with_annotation_defaults};
-use crate::json::Node;
+use crate::json::{Entry, Node};
 use crate::note::{NoteKind, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
@@ -21,7 +21,7 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: None,
     read,
     write,
-    wrap,
+    layout: Layout::Field("tools"),
     check_set: None,
 };
 
@@ -32,20 +32,18 @@ fn detect(entry: &Value) -> bool {
     entry.get("name").is_some_and(Value::is_string) && entry.get("inputSchema").is_some()
 }
 
-fn wrap(entries: Vec<Value>) -> Value {
-    let mut result = Map::new();
-    result.insert("tools".into(), Value::Array(entries));
-    Value::Object(result)
-}
-
-fn read(entry: Node<'_>, opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
-    let Some(unpacked) = unpack_meta(entry.value) else {
+fn read(entry: Entry, opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    if !holds_toolbridge_meta(&entry.value) {
         return toolbridge::read(entry, opts, notes);
+    }
+    let entry_at = entry.at.clone();
+    let unpacked = Entry {
+        value: unpack_meta(entry.value),
+        at: entry.at,
     };
-    let unpacked_entry = Node::new(&unpacked, entry.at.clone());
     let mut inner = Notes::new();
-    let result = toolbridge::read(unpacked_entry, opts, &mut inner);
-    let moved = |at: &Pointer| -> Pointer { meta_pointer(&entry.at, at).unwrap_or_else(|| at.clone()) };
+    let result = toolbridge::read(unpacked, opts, &mut inner);
+    let moved = |at: &Pointer| -> Pointer { meta_pointer(&entry_at, at).unwrap_or_else(|| at.clone()) };
     for note in inner {
         notes.push(note.kind.clone(), moved(&note.at), note.message);
     }
@@ -115,18 +113,29 @@ const ANNOTATION_EXTRA_KEY: &str = "annotations";
 /// The entry with `_meta["dev.toolbridge/<field>"]` moved back to `<field>`
 /// (extra keys back to the top level and into `annotations`), or `None` when
 /// there is nothing to move.
-fn unpack_meta(entry: &Value) -> Option<Value> {
-    let meta = entry.get("_meta")?.as_object()?;
-    if !meta.keys().any(|key| meta_field(key).is_some()) {
-        return None;
-    }
-    let mut object = entry.as_object()?.clone();
+/// Does this entry keep toolbridge fields under `_meta`?
+fn holds_toolbridge_meta(entry: &Value) -> bool {
+    entry
+        .get("_meta")
+        .and_then(Value::as_object)
+        .is_some_and(|meta| meta.keys().any(|key| meta_field(key).is_some()))
+}
+
+/// Moves the toolbridge fields kept under `_meta` back to where the canonical
+/// tool has them; other `_meta` keys stay under `_meta`.
+fn unpack_meta(entry: Value) -> Value {
+    let Value::Object(mut object) = entry else {
+        return entry;
+    };
+    let Some(Value::Object(meta)) = object.shift_remove("_meta") else {
+        return Value::Object(object);
+    };
     let mut rest = Map::new();
     for (key, value) in meta {
-        match (meta_field(key), value) {
+        match (meta_field(&key), value) {
             (Some(EXTRA_KEY), Value::Object(extra)) => {
                 for (name, value) in extra {
-                    object.entry(name.clone()).or_insert_with(|| value.clone());
+                    object.entry(name).or_insert(value);
                 }
             }
             (Some(ANNOTATION_EXTRA_KEY), Value::Object(extra)) => {
@@ -135,30 +144,27 @@ fn unpack_meta(entry: &Value) -> Option<Value> {
                     .or_insert_with(|| Value::Object(Map::new()));
                 if let Value::Object(annotations) = annotations {
                     for (name, value) in extra {
-                        annotations.entry(name.clone()).or_insert_with(|| value.clone());
+                        annotations.entry(name).or_insert(value);
                     }
                 }
             }
             (Some(OUTPUT_SCHEMA_KEY), original) => {
-                object.insert(OUTPUT_SCHEMA_KEY.into(), original.clone());
+                object.insert(OUTPUT_SCHEMA_KEY.into(), original);
             }
-            (Some(field), _) if is_toolbridge_only(field) && !object.contains_key(field) => {
-                object.insert(field.to_string(), value.clone());
+            (Some(field), value) if is_toolbridge_only(field) && !object.contains_key(field) => {
+                object.insert(field.to_string(), value);
             }
-            _ => {
-                rest.insert(key.clone(), value.clone());
+            (_, value) => {
+                rest.insert(key, value);
             }
         }
     }
-    if rest.is_empty() {
-        object.shift_remove("_meta");
-    } else {
+    if !rest.is_empty() {
         object.insert("_meta".into(), Value::Object(rest));
     }
-    Some(Value::Object(object))
+    Value::Object(object)
 }
 
-/// A field MCP lacks, which the writer moves under `_meta`.
 fn is_toolbridge_only(key: &str) -> bool {
     canonical::field(key).is_some_and(|field| field.toolbridge_only)
 }
@@ -353,7 +359,12 @@ mod tests {
                 .collect::<Vec<_>>(),
             [(crate::note::Level::Change, "/outputSchema")]
         );
-        let back = read(Node::root(&written), &ReadOptions::default(), &mut Notes::new()).unwrap();
+        let back = read(
+            Entry::root(written.clone()),
+            &ReadOptions::default(),
+            &mut Notes::new(),
+        )
+        .unwrap();
         assert_eq!(back, tool);
 
         tool.output_schema = Some(json!({"properties": {"n": {"type": "integer"}}}));
@@ -385,7 +396,7 @@ mod tests {
         );
         assert_eq!(notes.len(), 2);
         let mut notes = Notes::new();
-        let back = read(Node::root(&written), &ReadOptions::default(), &mut notes).unwrap();
+        let back = read(Entry::root(written.clone()), &ReadOptions::default(), &mut notes).unwrap();
         assert_eq!(back, tool);
     }
 
@@ -404,7 +415,12 @@ mod tests {
         );
         let at: Vec<&str> = notes.iter().map(|note| note.at.as_str()).collect();
         assert_eq!(at, ["/descripton", "/annotations"]);
-        let back = read(Node::root(&written), &ReadOptions::default(), &mut Notes::new()).unwrap();
+        let back = read(
+            Entry::root(written.clone()),
+            &ReadOptions::default(),
+            &mut Notes::new(),
+        )
+        .unwrap();
         assert_eq!(back, tool);
     }
 
@@ -412,7 +428,12 @@ mod tests {
     fn errors_inside_meta_fields_point_into_meta() {
         let doc = json!({"name": "t", "inputSchema": {"type": "object"},
             "_meta": {"dev.toolbridge/run": {"kind": "command"}}});
-        let err = read(Node::root(&doc), &ReadOptions::default(), &mut Notes::new()).unwrap_err();
+        let err = read(
+            Entry::root(doc.clone()),
+            &ReadOptions::default(),
+            &mut Notes::new(),
+        )
+        .unwrap_err();
         assert_eq!(err.pointer().as_str(), "/_meta/dev.toolbridge~1run");
         assert_eq!(
             err.to_string(),

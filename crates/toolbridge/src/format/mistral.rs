@@ -6,11 +6,11 @@
 
 use serde_json::Value;
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 use crate::error::Result;
 use crate::format::openai::{chat_entry, read_chat, with_properties};
 use crate::format::shared::strict_flag;
-use crate::json::Node;
+use crate::json::Entry;
 use crate::note::Notes;
 use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
@@ -22,11 +22,12 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: None,
     read,
     write,
-    wrap: Value::Array,
+    layout: Layout::List,
     check_set: None,
 };
 
-fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     read_chat(entry, Format::Mistral, notes)
 }
 
@@ -73,7 +74,7 @@ mod tests {
     fn missing_parameters_are_read_leniently() {
         let doc = json!({"type": "function", "function": {"name": "now", "description": "Current time"}});
         let mut notes = Notes::new();
-        let tool = read(Node::root(&doc), &ReadOptions::default(), &mut notes).unwrap();
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes).unwrap();
         assert_eq!(tool.input_schema, json!({"type": "object"}));
         assert_eq!(
             notes.as_slice()[0].kind,

@@ -6,11 +6,11 @@
 
 use serde_json::Value;
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 use crate::error::Result;
 use crate::format::openai::{chat_entry, read_chat};
 use crate::format::shared::note_no_strict;
-use crate::json::Node;
+use crate::json::{Entry, Node};
 use crate::note::{NoteKind, Notes};
 use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
@@ -22,11 +22,12 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: None,
     read,
     write,
-    wrap: Value::Array,
+    layout: Layout::List,
     check_set: None,
 };
 
-fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     read_chat(entry, Format::Ollama, notes)
 }
 
@@ -151,7 +152,7 @@ mod tests {
                 "properties": {"city": {"type": "string", "description": "The name of the city"}}},
             "strict": true}});
         let mut notes = Notes::new();
-        let tool = read(Node::root(&doc), &ReadOptions::default(), &mut notes).unwrap();
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes).unwrap();
         assert_eq!(tool.strict, Some(true));
         assert!(notes.is_empty(), "{notes:?}");
         let mut notes = Notes::new();
@@ -183,7 +184,7 @@ mod tests {
         let doc =
             json!({"type": "function", "function": {"name": "a", "parameters": {"type": "object"}, "x": 1}});
         let mut notes = Notes::new();
-        let tool = read(Node::root(&doc), &ReadOptions::default(), &mut notes).unwrap();
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes).unwrap();
         assert_eq!(
             tool.vendor_fields("ollama"),
             Some(json!({"function": {"x": 1}}).as_object().unwrap())

@@ -11,11 +11,11 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared::check_schema_in_place;
 use crate::json::validate::Compiled;
-use crate::json::Node;
+use crate::json::Entry;
 use crate::note::{NoteKind, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
@@ -27,7 +27,7 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: None,
     read,
     write,
-    wrap: Value::Array,
+    layout: Layout::List,
     check_set: None,
 };
 
@@ -42,9 +42,9 @@ fn validator() -> &'static Compiled {
     VALIDATOR.get_or_init(|| Compiled::new(&file::tool_schema()).expect("the tool schema compiles"))
 }
 
-pub(crate) fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
-    entry.object()?;
-    let violations = validator().violations(entry.value);
+pub(crate) fn read(entry: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    entry.node().object()?;
+    let violations = validator().violations(&entry.value);
     if let Some(first) = violations.first() {
         let more = match violations.len() - 1 {
             0 => String::new(),
@@ -56,8 +56,8 @@ pub(crate) fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> R
                 .at(entry.at.join(&first.at)),
         );
     }
-    // Deserialised from the borrowed document: the only copy of each value
-    // is the one the tool keeps.
+    // Deserialised from the entry itself: its strings and maps move into the
+    // tool instead of being copied.
     let mut tool = Tool::deserialize(entry.value)
         .map_err(|err| Error::new(ErrorKind::InvalidTool, err.to_string()).at(entry.at.clone()))?;
     check_schema_in_place(&mut tool.input_schema, &entry.at.key("inputSchema"), notes)?;

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorKind, Result};
 
-pub(crate) use node::Node;
+pub(crate) use node::{Entry, Node};
 
 /// How deep `serde_json` itself lets a document nest: its recursion limit
 /// of 128 refuses the 128th level already.

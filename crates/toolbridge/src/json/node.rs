@@ -7,6 +7,30 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::json::describe;
 use crate::pointer::Pointer;
 
+/// A tool entry moved out of its input document, with the place it came
+/// from: a reader can keep its values without copying them.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub value: Value,
+    pub at: Pointer,
+}
+
+impl Entry {
+    /// A whole document as the entry.
+    #[cfg(test)]
+    pub fn root(value: Value) -> Entry {
+        Entry {
+            value,
+            at: Pointer::root(),
+        }
+    }
+
+    /// A borrowed, located view of the entry.
+    pub fn node(&self) -> Node<'_> {
+        Node::new(&self.value, self.at.clone())
+    }
+}
+
 /// A value in an input document together with its JSON Pointer.
 #[derive(Clone, Debug)]
 pub(crate) struct Node<'a> {

@@ -12,12 +12,12 @@ pub(crate) mod stream;
 
 use serde_json::{Map, Value};
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared::{
     keep_unknown, merge_vendor, note_uncarried, read_input_schema, read_name, strict_flag,
 };
-use crate::json::Node;
+use crate::json::Entry;
 use crate::note::Notes;
 use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
@@ -29,13 +29,13 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: None,
     read,
     write,
-    wrap: Value::Array,
+    layout: Layout::List,
     check_set: Some(check_set),
 };
 
 /// Anthropic's per-request budget for strict tools (at most 20 strict tools,
 /// 24 optional parameters and 16 unions across all strict schemas).
-fn check_set(entries: &[Value], _opts: &WriteOptions, notes: &mut Notes) {
+fn check_set(entries: &[&Value], _opts: &WriteOptions, notes: &mut Notes) {
     let strict: Vec<&Value> = entries
         .iter()
         .filter(|entry| entry.get("strict") == Some(&Value::Bool(true)))
@@ -63,7 +63,8 @@ fn is_server_tool_type(kind: &str) -> bool {
         .is_some_and(|(_, date)| date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()))
 }
 
-fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     entry.object()?;
     if let Some(kind) = entry.get("type") {
         match kind.str()? {
@@ -139,7 +140,7 @@ mod tests {
 
     fn read_value(doc: &Value) -> (Result<Tool>, Notes) {
         let mut notes = Notes::new();
-        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes);
         (tool, notes)
     }
 

@@ -10,13 +10,13 @@ pub(crate) mod stream;
 
 use serde_json::{Map, Value};
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 use crate::error::Result;
 use crate::format::shared::{
     check_schema_value, keep_unknown, merge_vendor_nested, note_uncarried, read_input_schema, read_name,
     strict_flag,
 };
-use crate::json::Node;
+use crate::json::{Entry, Node};
 use crate::note::{NoteKind, Notes};
 use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
@@ -28,13 +28,13 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: Some(expand),
     read,
     write,
-    wrap: Value::Array,
+    layout: Layout::List,
     check_set: Some(check_set),
 };
 
 /// Strict tool use on Bedrock is Claude's, with Anthropic's per-request
 /// budget (at most 20 strict tools, 24 optional parameters, 16 unions).
-fn check_set(entries: &[Value], _opts: &WriteOptions, notes: &mut Notes) {
+fn check_set(entries: &[&Value], _opts: &WriteOptions, notes: &mut Notes) {
     let strict: Vec<&Value> = entries
         .iter()
         .filter_map(|entry| entry.get("toolSpec"))
@@ -87,7 +87,8 @@ fn expand<'a>(entry: Node<'a>, notes: &mut Notes) -> Option<Result<Vec<Node<'a>>
     Some(Ok(Vec::new()))
 }
 
-fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     entry.object()?;
     let spec = entry.field("toolSpec")?;
     spec.object()?;
@@ -170,7 +171,7 @@ mod tests {
 
     fn read_value(doc: &Value) -> (Result<Tool>, Notes) {
         let mut notes = Notes::new();
-        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes);
         (tool, notes)
     }
 

@@ -10,11 +10,11 @@ pub(crate) mod stream;
 
 use serde_json::Value;
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 use crate::error::Result;
 use crate::format::openai::{chat_entry, read_chat, with_properties};
 use crate::format::shared::note_no_strict;
-use crate::json::Node;
+use crate::json::Entry;
 use crate::note::Notes;
 use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
@@ -26,13 +26,13 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: None,
     read,
     write,
-    wrap: Value::Array,
+    layout: Layout::List,
     check_set: Some(check_set),
 };
 
 /// With `strict_tools` (asked for by `--strict`, since Cohere's strict mode
 /// is per request), at most 200 fields across all tools.
-fn check_set(entries: &[Value], opts: &WriteOptions, notes: &mut Notes) {
+fn check_set(entries: &[&Value], opts: &WriteOptions, notes: &mut Notes) {
     if !opts.strict {
         return;
     }
@@ -47,7 +47,8 @@ fn check_set(entries: &[Value], opts: &WriteOptions, notes: &mut Notes) {
     check_cohere_strict_fields(&schemas, notes);
 }
 
-fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     read_chat(entry, Format::Cohere, notes)
 }
 
@@ -85,7 +86,7 @@ mod tests {
             "parameters": {"type": "object", "properties": {"location": {"type": "string"}},
                 "required": ["location"]}}});
         let mut notes = Notes::new();
-        let tool = read(Node::root(&doc), &ReadOptions::default(), &mut notes).unwrap();
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes).unwrap();
         assert_eq!(tool.input_schema, doc["function"]["parameters"]);
         assert!(notes.is_empty(), "{notes:?}");
     }

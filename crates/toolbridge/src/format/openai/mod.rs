@@ -11,12 +11,12 @@ pub(crate) mod stream;
 
 use serde_json::{Map, Value};
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared::{
     keep_unknown, merge_vendor_nested, note_uncarried, read_input_schema, read_name, strict_flag,
 };
-use crate::json::Node;
+use crate::json::{Entry, Node};
 use crate::note::{NoteKind, Notes};
 use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
@@ -28,7 +28,7 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: None,
     read,
     write,
-    wrap: Value::Array,
+    layout: Layout::List,
     check_set: Some(check_set),
 };
 
@@ -52,7 +52,8 @@ fn detect(entry: &Value) -> bool {
             && entry.get("custom").is_some_and(Value::is_object))
 }
 
-fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     read_chat(entry, Format::OpenAi, notes)
 }
 
@@ -203,7 +204,7 @@ pub(crate) fn with_properties(mut parameters: Value, format: Format, notes: &mut
     parameters
 }
 
-fn check_set(entries: &[Value], _opts: &WriteOptions, notes: &mut Notes) {
+fn check_set(entries: &[&Value], _opts: &WriteOptions, notes: &mut Notes) {
     note_too_many_tools(entries.len(), "OpenAI", notes);
 }
 
@@ -238,7 +239,7 @@ mod tests {
 
     fn read_value(doc: &Value) -> (Result<Tool>, Notes) {
         let mut notes = Notes::new();
-        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes);
         (tool, notes)
     }
 
@@ -436,9 +437,9 @@ mod tests {
     #[test]
     fn more_than_128_tools_is_an_error_note() {
         let mut notes = Notes::new();
-        check_set(&vec![json!({}); 128], &WriteOptions::default(), &mut notes);
+        check_set(&vec![&json!({}); 128], &WriteOptions::default(), &mut notes);
         assert!(notes.is_empty());
-        check_set(&vec![json!({}); 129], &WriteOptions::default(), &mut notes);
+        check_set(&vec![&json!({}); 129], &WriteOptions::default(), &mut notes);
         assert_eq!(
             notes.as_slice()[0].message,
             "129 tools in one request; OpenAI accepts at most 128"

@@ -11,13 +11,13 @@ pub(crate) mod stream;
 
 use serde_json::{Map, Value};
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 use crate::error::Result;
 use crate::format::openai::{check_function_type, note_long_description, note_too_many_tools};
 use crate::format::shared::{
     keep_unknown, merge_vendor, note_uncarried, read_input_schema, read_name, read_output_schema,
 };
-use crate::json::Node;
+use crate::json::Entry;
 use crate::note::{NoteKind, Notes};
 use crate::options::{Format, ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
@@ -29,7 +29,7 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
     expand: None,
     read,
     write,
-    wrap: Value::Array,
+    layout: Layout::List,
     check_set: Some(check_set),
 };
 
@@ -53,7 +53,8 @@ fn detect(entry: &Value) -> bool {
             .all(|key| entry.get(key).is_none())
 }
 
-fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     entry.object()?;
     check_function_type(&entry, notes)?;
     let name = read_name(&entry)?;
@@ -132,7 +133,7 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
     Ok(Value::Object(entry))
 }
 
-fn check_set(entries: &[Value], _opts: &WriteOptions, notes: &mut Notes) {
+fn check_set(entries: &[&Value], _opts: &WriteOptions, notes: &mut Notes) {
     note_too_many_tools(entries.len(), "the Responses API", notes);
 }
 
@@ -152,7 +153,7 @@ mod tests {
 
     fn read_value(doc: &Value) -> (Result<Tool>, Notes) {
         let mut notes = Notes::new();
-        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes);
         (tool, notes)
     }
 

@@ -195,13 +195,14 @@ mod tests {
     use super::super::read::read;
     use super::super::write::write;
     use super::*;
+    use crate::json::Entry;
     use crate::options::{ReadOptions, WriteOptions};
     use crate::tool::Tool;
     use serde_json::json;
 
     fn read_doc(doc: &Value) -> (Result<Tool>, Vec<String>) {
         let mut notes = Notes::new();
-        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes);
         (tool, notes.iter().map(ToString::to_string).collect())
     }
 

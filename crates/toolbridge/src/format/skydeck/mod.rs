@@ -56,14 +56,14 @@ mod write;
 
 use serde_json::Value;
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {
     detect: Some(detect),
     expand: None,
     read: read::read,
     write: write::write,
-    wrap,
+    layout: Layout::OneOrList,
     check_set: None,
 };
 
@@ -71,14 +71,6 @@ const ID: &str = "skydeck";
 
 fn detect(entry: &Value) -> bool {
     entry.get("model_prompt").is_some() && entry.get("metadata").is_none_or(Value::is_object)
-}
-
-fn wrap(mut entries: Vec<Value>) -> Value {
-    if entries.len() == 1 {
-        entries.remove(0)
-    } else {
-        Value::Array(entries)
-    }
 }
 
 /// The tool name a prompt name reads as: itself when it is a valid tool name,
@@ -124,7 +116,7 @@ mod tests {
 
     #[test]
     fn one_document_is_not_wrapped() {
-        assert_eq!(wrap(vec![json!({"a": 1})]), json!({"a": 1}));
-        assert_eq!(wrap(vec![json!(1), json!(2)]), json!([1, 2]));
+        assert_eq!(CODEC.layout.wrap(vec![json!({"a": 1})]), json!({"a": 1}));
+        assert_eq!(CODEC.layout.wrap(vec![json!(1), json!(2)]), json!([1, 2]));
     }
 }

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::error::Result;
 use crate::json::describe;
-use crate::json::Node;
+use crate::json::{Entry, Node};
 use crate::note::{NoteKind, Notes};
 use crate::options::ReadOptions;
 use crate::tool::{Creator, Metadata, PromptRun, Run, Tool};
@@ -31,7 +31,8 @@ const METADATA_FIELDS: [&str; 12] = [
 ];
 
 /// Reads one SkyDeck document.
-pub(super) fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+pub(super) fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     entry.object()?;
     let template = entry.string_field("model_prompt")?;
     let metadata = entry.field("metadata")?;
@@ -383,7 +384,7 @@ mod tests {
 
     fn read_doc(doc: &Value) -> (Result<Tool>, Vec<String>) {
         let mut notes = Notes::new();
-        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes);
         (tool, notes.iter().map(ToString::to_string).collect())
     }
 

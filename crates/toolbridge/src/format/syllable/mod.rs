@@ -50,14 +50,14 @@ mod write;
 
 use serde_json::Value;
 
-use crate::codec::JsonCodec;
+use crate::codec::{JsonCodec, Layout};
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {
     detect: Some(detect),
     expand: None,
     read: read::read,
     write: write::write,
-    wrap: Value::Array,
+    layout: Layout::List,
     check_set: None,
 };
 
@@ -76,7 +76,7 @@ mod tests {
     use super::write::write;
     use super::*;
     use crate::error::Result;
-    use crate::json::Node;
+    use crate::json::Entry;
     use crate::note::Notes;
     use crate::options::{ReadOptions, WriteOptions};
     use crate::tool::{ActionRun, Run, Tool};
@@ -84,7 +84,7 @@ mod tests {
 
     fn read_doc(doc: &Value) -> (Result<Tool>, Vec<String>) {
         let mut notes = Notes::new();
-        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes);
         let lines = notes
             .iter()
             .map(|note| format!("{} {}", note.level(), note.at))

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::error::Result;
 use crate::format::shared::{check_schema_value, read_input_schema};
 use crate::json::describe;
-use crate::json::Node;
+use crate::json::{Entry, Node};
 use crate::note::{NoteKind, Notes};
 use crate::options::ReadOptions;
 use crate::pointer::Pointer;
@@ -42,7 +42,8 @@ const METHODS: [&str; 4] = ["get", "post", "put", "delete"];
 const LOCATIONS: [&str; 4] = ["body", "form", "path", "query"];
 
 /// Reads one `ToolDefinition`.
-pub(super) fn read(entry: Node<'_>, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+pub(super) fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    let entry = owned.node();
     entry.object()?;
     let kind = match entry.get("type") {
         None => None,
@@ -504,7 +505,7 @@ mod tests {
 
     fn read_doc(doc: &Value) -> (Result<Tool>, Vec<String>) {
         let mut notes = Notes::new();
-        let tool = read(Node::root(doc), &ReadOptions::default(), &mut notes);
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes);
         let lines = notes
             .iter()
             .map(|note| format!("{} {}", note.level(), note.at))
@@ -635,7 +636,7 @@ mod tests {
             "options": {"propagateToolResult": false, "cache": true},
             "service_id": 7});
         let mut notes = Notes::new();
-        let tool = read(Node::root(&doc), &ReadOptions::default(), &mut notes).unwrap();
+        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes).unwrap();
         let lines: Vec<String> = notes.iter().map(ToString::to_string).collect();
         assert_eq!(
             lines,
