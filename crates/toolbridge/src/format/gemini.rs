@@ -237,10 +237,17 @@ pub(crate) fn read_declaration(
         (None, Some(json)) => Some(read_output_schema(&json)?),
         (None, None) => None,
     };
-    tool.set_vendor_fields(
-        format.id(),
-        keep_unknown(&entry, &DECLARATION_FIELDS, format, notes),
+    // `behavior` is the one `FunctionDeclaration` field with no canonical
+    // field (google-genai `types.FunctionDeclaration`).
+    let vendor = keep_unknown(
+        &entry,
+        &DECLARATION_FIELDS,
+        &["behavior"],
+        format,
+        &mut tool.extra,
+        notes,
     );
+    tool.set_vendor_fields(format.id(), vendor);
     Ok(tool)
 }
 
@@ -401,6 +408,29 @@ mod tests {
         let mut notes = Notes::new();
         let value = write(tool, opts, &mut notes).unwrap();
         (value, notes)
+    }
+
+    #[test]
+    fn a_key_gemini_does_not_define_is_not_written_into_the_declaration() {
+        // google-genai's pydantic models forbid extra keys
+        // (`extra='forbid'` on `_common.BaseModel`): a declaration with a
+        // `run` beside its parameters fails validation in the SDK.
+        let doc = json!({"name": "get_time", "description": "Time now",
+            "parameters": {"type": "OBJECT", "properties": {"tz": {"type": "STRING"}}},
+            "run": {"command": "date"}});
+        let (tool, notes) = read_value(&doc);
+        let tool = tool.unwrap();
+        assert_eq!(tool.vendor_fields("gemini"), None);
+        assert_eq!(tool.extra.get("run"), Some(&json!({"command": "date"})));
+        assert_eq!(
+            notes.iter().last().unwrap().message,
+            "gemini defines no \"run\" field; kept on the tool (toolbridge and MCP files carry it), \
+             not written to provider formats"
+        );
+        let (written, notes) = write_value(&tool, &WriteOptions::default());
+        assert_eq!(written.get("run"), None);
+        let run = notes.iter().find(|note| note.at.as_str() == "/run").unwrap();
+        assert_eq!(run.message, "gemini has no place for \"run\"");
     }
 
     #[test]

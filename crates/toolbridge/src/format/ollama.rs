@@ -180,17 +180,22 @@ mod tests {
     }
 
     #[test]
-    fn vendor_fields_are_kept_under_ollama() {
+    fn vendor_fields_given_for_ollama_are_written_and_unknown_keys_are_not() {
         let doc =
             json!({"type": "function", "function": {"name": "a", "parameters": {"type": "object"}, "x": 1}});
         let mut notes = Notes::new();
-        let tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes).unwrap();
-        assert_eq!(
-            tool.vendor_fields("ollama"),
-            Some(json!({"function": {"x": 1}}).as_object().unwrap())
+        let mut tool = read(Entry::root(doc.clone()), &ReadOptions::default(), &mut notes).unwrap();
+        assert_eq!(tool.vendor_fields("ollama"), None);
+        assert_eq!(tool.extra.get("x"), Some(&json!(1)));
+        let written = write(&tool, &WriteOptions::default(), &mut Notes::new()).unwrap();
+        assert_eq!(written["function"].get("x"), None);
+        // Fields a toolbridge file gives for ollama on purpose are written.
+        tool.set_vendor_fields(
+            "ollama",
+            json!({"function": {"y": 2}}).as_object().unwrap().clone(),
         );
         let written = write(&tool, &WriteOptions::default(), &mut Notes::new()).unwrap();
-        assert_eq!(written["function"]["x"], json!(1));
+        assert_eq!(written["function"]["y"], json!(2));
     }
 
     #[test]

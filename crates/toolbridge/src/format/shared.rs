@@ -133,17 +133,19 @@ pub(crate) fn note_uncarried(tool: &Tool, carried: &[&str], format: Format, note
     for key in tool.present_keys() {
         let at = Pointer::root().key(key);
         if key == "vendor" {
-            for owner in tool.vendor.iter().flat_map(|vendor| vendor.keys()) {
+            for (owner, fields) in tool.vendor.iter().flatten() {
                 if owner == format.id() && carried.contains(&"vendor") {
                     continue;
                 }
-                notes.push(
-                    NoteKind::Dropped {
-                        keyword: owner.clone(),
-                    },
-                    at.key(owner),
-                    format!("fields kept for {owner} have no place in {}", format.id()),
-                );
+                for field in fields.keys() {
+                    notes.push(
+                        NoteKind::Dropped {
+                            keyword: field.clone(),
+                        },
+                        at.key(owner).key(field),
+                        format!("{field:?} (a field of {owner}) has no place in {}", format.id()),
+                    );
+                }
             }
             continue;
         }
@@ -184,26 +186,59 @@ pub(crate) fn merge_vendor(tool: &Tool, format: Format, out: &mut Map<String, Va
     }
 }
 
-/// The members of `node` not in `known`, each noted as kept, for storing
-/// with [`Tool::set_vendor_fields`] so that `format`'s writer puts them back.
+/// Sorts the members of `node` that are not in `mapped` (the keys the reader
+/// turned into canonical fields). A key `format` defines without a canonical
+/// field (`defined`: Anthropic's `cache_control`) is returned, to store with
+/// [`Tool::set_vendor_fields`] so that `format`'s writer puts it back. Any
+/// other key is not `format`'s at all (a `run` beside `parameters`): writing
+/// it back would make the provider refuse the entry (Gemini's and OpenAI's
+/// request models forbid extra keys), so it moves to the canonical tool's
+/// `extra`, which toolbridge and MCP files keep and provider formats note as
+/// having no place. Each key is noted.
 pub(crate) fn keep_unknown(
     node: &Node<'_>,
-    known: &[&str],
+    mapped: &[&str],
+    defined: &[&str],
     format: Format,
+    extra: &mut Map<String, Value>,
     notes: &mut Notes,
 ) -> Map<String, Value> {
-    let kept = node.other_members(known);
-    for key in kept.keys() {
-        notes.push(
-            NoteKind::Kept { key: key.clone() },
-            node.at.key(key),
-            format!(
-                "{key:?} has no canonical field; kept for writing {} again",
-                format.id()
-            ),
-        );
+    let mut vendor = Map::new();
+    for (key, value) in node.other_members(mapped) {
+        let at = node.at.key(&key);
+        if defined.contains(&key.as_str()) {
+            notes.push(
+                NoteKind::Kept { key: key.clone() },
+                at,
+                format!(
+                    "{key:?} has no canonical field; kept for writing {} again",
+                    format.id()
+                ),
+            );
+            vendor.insert(key, value);
+        } else if extra.contains_key(&key) {
+            notes.push(
+                NoteKind::Dropped { keyword: key.clone() },
+                at,
+                format!(
+                    "{} defines no {key:?} field, and the entry has two; the first was kept",
+                    format.id()
+                ),
+            );
+        } else {
+            notes.push(
+                NoteKind::Kept { key: key.clone() },
+                at,
+                format!(
+                    "{} defines no {key:?} field; kept on the tool (toolbridge and MCP files carry it), \
+                     not written to provider formats",
+                    format.id()
+                ),
+            );
+            extra.insert(key, value);
+        }
     }
-    kept
+    vendor
 }
 
 /// Like [`merge_vendor`] for formats whose entries nest objects

@@ -47,6 +47,17 @@ fn check_set(entries: &[&Value], _opts: &WriteOptions, notes: &mut Notes) {
 /// The keys that map to canonical fields.
 const FIELDS: [&str; 4] = ["name", "description", "input_schema", "strict"];
 
+/// The `Tool` fields of the Messages API with no canonical field (the
+/// anthropic SDK's `ToolParam`, `types/tool_param.py`): kept for Anthropic.
+const ANTHROPIC_ONLY: [&str; 6] = [
+    "type",
+    "cache_control",
+    "input_examples",
+    "defer_loading",
+    "allowed_callers",
+    "eager_input_streaming",
+];
+
 fn detect(entry: &Value) -> bool {
     entry.get("name").is_some_and(Value::is_string)
         && (entry.get("input_schema").is_some()
@@ -89,10 +100,15 @@ fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
     let mut tool = Tool::new(name, schema);
     tool.description = entry.opt_string("description")?;
     tool.strict = entry.opt_bool("strict")?;
-    tool.set_vendor_fields(
-        Format::Anthropic.id(),
-        keep_unknown(&entry, &FIELDS, Format::Anthropic, notes),
+    let vendor = keep_unknown(
+        &entry,
+        &FIELDS,
+        &ANTHROPIC_ONLY,
+        Format::Anthropic,
+        &mut tool.extra,
+        notes,
     );
+    tool.set_vendor_fields(Format::Anthropic.id(), vendor);
     Ok(tool)
 }
 
@@ -242,10 +258,14 @@ mod tests {
         assert_eq!(
             notes[0].kind,
             NoteKind::Dropped {
-                keyword: "gemini".into()
+                keyword: "behavior".into()
             }
         );
-        assert_eq!(notes[0].at.as_str(), "/vendor/gemini");
+        assert_eq!(notes[0].at.as_str(), "/vendor/gemini/behavior");
+        assert_eq!(
+            notes[0].message,
+            "\"behavior\" (a field of gemini) has no place in anthropic"
+        );
     }
 
     #[test]

@@ -94,20 +94,24 @@ fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
     spec.object()?;
     let name = read_name(&spec)?;
     let mut input_vendor = Map::new();
+    let mut extra = Map::new();
     let schema = match spec.get("inputSchema") {
         None => read_input_schema(None, &spec.at.key("inputSchema"), notes)?,
         Some(input) => {
             input.object()?;
             let json = input.field("json")?;
-            input_vendor = keep_unknown(&input, &["json"], Format::Bedrock, notes);
+            input_vendor = keep_unknown(&input, &["json"], &[], Format::Bedrock, &mut extra, notes);
             check_schema_value(json.value, &json.at, notes)?
         }
     };
     let mut tool = Tool::new(name, schema);
     tool.description = spec.opt_string("description")?;
     tool.strict = spec.opt_bool("strict")?;
-    let mut vendor = keep_unknown(&entry, &["toolSpec"], Format::Bedrock, notes);
-    let mut spec_vendor = keep_unknown(&spec, &SPEC_FIELDS, Format::Bedrock, notes);
+    // `Tool` and `ToolSpecification` define nothing else (botocore's
+    // bedrock-runtime service model).
+    let mut vendor = keep_unknown(&entry, &["toolSpec"], &[], Format::Bedrock, &mut extra, notes);
+    let mut spec_vendor = keep_unknown(&spec, &SPEC_FIELDS, &[], Format::Bedrock, &mut extra, notes);
+    tool.extra = extra;
     if !input_vendor.is_empty() {
         spec_vendor.insert("inputSchema".into(), Value::Object(input_vendor));
     }
@@ -229,7 +233,9 @@ mod tests {
     }
 
     #[test]
-    fn unknown_keys_round_trip_at_every_level() {
+    fn unknown_keys_at_every_level_stay_on_the_tool_and_are_not_written_back() {
+        // botocore's service model closes `Tool`, `ToolSpecification` and
+        // `ToolInputSchema`: an unknown member fails parameter validation.
         let doc = json!({"toolSpec": {"name": "a", "inputSchema": {"json": {"type": "object"}, "x-input": 1},
             "x-spec": true}, "x-entry": "e"});
         let (tool, notes) = read_value(&doc);
@@ -239,9 +245,17 @@ mod tests {
             kept,
             ["/toolSpec/inputSchema/x-input", "/x-entry", "/toolSpec/x-spec"]
         );
+        assert_eq!(
+            Value::Object(tool.extra.clone()),
+            json!({"x-input": 1, "x-entry": "e", "x-spec": true})
+        );
         let (written, notes) = write_value(&tool, &WriteOptions::default());
-        assert_eq!(without_schema(written), without_schema(doc));
-        assert!(own_notes(&notes).is_empty(), "{notes:?}");
+        assert_eq!(
+            without_schema(written),
+            json!({"toolSpec": {"name": "a", "inputSchema": {}}})
+        );
+        let dropped: Vec<&str> = own_notes(&notes).iter().map(|note| note.at.as_str()).collect();
+        assert_eq!(dropped, ["/x-input", "/x-entry", "/x-spec"]);
     }
 
     #[test]

@@ -613,7 +613,8 @@ mod tests {
         assert_eq!(
             notes,
             [
-                "loss /vendor/gptel: fields kept for gptel have no place in llm",
+                "loss /vendor/gptel/extra: \"extra\" (a field of gptel) has no place in llm",
+                "loss /vendor/gptel/data: \"data\" (a field of gptel) has no place in llm",
                 "loss /category: llm.el has no :category (a gptel slot); left out",
                 "loss /confirm: llm.el has no :confirm (a gptel slot); left out",
                 "loss /include: llm.el has no :include (a gptel slot); left out",

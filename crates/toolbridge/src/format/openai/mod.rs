@@ -69,8 +69,11 @@ pub(crate) fn read_chat(entry: Node<'_>, format: Format, notes: &mut Notes) -> R
     let mut tool = Tool::new(name, schema);
     tool.description = function.opt_string("description")?;
     tool.strict = function.opt_bool("strict")?;
-    let mut vendor = keep_unknown(&entry, &["type", "function"], format, notes);
-    let function_vendor = keep_unknown(&function, &FUNCTION_FIELDS, format, notes);
+    // `ChatCompletionFunctionToolParam` and `FunctionDefinition` define no
+    // field beyond these (openai SDK, `types/chat/`; Mistral, Ollama and
+    // Cohere share the shape).
+    let mut vendor = keep_unknown(&entry, &["type", "function"], &[], format, &mut tool.extra, notes);
+    let function_vendor = keep_unknown(&function, &FUNCTION_FIELDS, &[], format, &mut tool.extra, notes);
     if !function_vendor.is_empty() {
         vendor.insert("function".into(), Value::Object(function_vendor));
     }
@@ -351,24 +354,45 @@ mod tests {
     }
 
     #[test]
-    fn unknown_keys_round_trip_in_place() {
+    fn keys_openai_does_not_define_stay_on_the_tool_and_are_not_written_back() {
+        // The API refuses an unknown key in a tool ("Unknown parameter:
+        // 'tools[0].function.x-inner'"); the SDK's `FunctionDefinition` has
+        // only name, description, parameters and strict.
         let doc = json!({"type": "function", "x-wrapper": 1, "function": {
             "name": "a", "parameters": {"type": "object"}, "x-inner": {"k": true}}});
         let (tool, notes) = read_value(&doc);
         let tool = tool.unwrap();
+        assert_eq!(tool.vendor_fields("openai"), None);
         assert_eq!(
-            tool.vendor_fields("openai"),
-            Some(
-                json!({"x-wrapper": 1, "function": {"x-inner": {"k": true}}})
-                    .as_object()
-                    .unwrap()
-            )
+            Value::Object(tool.extra.clone()),
+            json!({"x-wrapper": 1, "x-inner": {"k": true}})
         );
         let kept: Vec<&str> = notes.iter().map(|note| note.at.as_str()).collect();
         assert_eq!(kept, ["/x-wrapper", "/function/x-inner"]);
+        assert_eq!(
+            notes.as_slice()[0].message,
+            "openai defines no \"x-wrapper\" field; kept on the tool (toolbridge and MCP files carry it), \
+             not written to provider formats"
+        );
         let (written, notes) = write_value(&tool, &WriteOptions::default());
-        assert_eq!(without_parameters(written), without_parameters(doc));
-        assert!(own_notes(&notes).is_empty(), "{notes:?}");
+        assert_eq!(
+            written,
+            json!({"type": "function", "function": {"name": "a", "parameters": {"type": "object"}}})
+        );
+        let dropped: Vec<(&str, &str)> = own_notes(&notes)
+            .iter()
+            .map(|note| (note.at.as_str(), note.message.as_str()))
+            .collect();
+        assert_eq!(
+            dropped,
+            [
+                (
+                    "/x-wrapper",
+                    "the unknown key \"x-wrapper\" has no place in openai"
+                ),
+                ("/x-inner", "the unknown key \"x-inner\" has no place in openai")
+            ]
+        );
     }
 
     #[test]

@@ -43,6 +43,10 @@ const FIELDS: [&str; 6] = [
     "output_schema",
 ];
 
+/// The `FunctionToolParam` fields with no canonical field (openai SDK,
+/// `types/responses/function_tool_param.py`): kept for Responses.
+const RESPONSES_ONLY: [&str; 3] = ["defer_loading", "allowed_callers", "async"];
+
 fn detect(entry: &Value) -> bool {
     matches!(
         entry.get("type").and_then(Value::as_str),
@@ -75,10 +79,15 @@ fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
     if let Some(output) = entry.get("output_schema") {
         tool.output_schema = Some(read_output_schema(&output)?);
     }
-    tool.set_vendor_fields(
-        Format::OpenAiResponses.id(),
-        keep_unknown(&entry, &FIELDS, Format::OpenAiResponses, notes),
+    let vendor = keep_unknown(
+        &entry,
+        &FIELDS,
+        &RESPONSES_ONLY,
+        Format::OpenAiResponses,
+        &mut tool.extra,
+        notes,
     );
+    tool.set_vendor_fields(Format::OpenAiResponses.id(), vendor);
     Ok(tool)
 }
 

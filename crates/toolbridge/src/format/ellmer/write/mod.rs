@@ -556,7 +556,7 @@ mod tests {
         assert_eq!(
             notes,
             [
-                "/vendor/anthropic fields kept for anthropic have no place in ellmer",
+                "/vendor/anthropic/cache_control \"cache_control\" (a field of anthropic) has no place in ellmer",
                 "/vendor/ellmer/convert convert = TRUE is ellmer's default and is not written",
                 "/vendor/ellmer/extra vendor.ellmer.extra is not an ellmer setting toolbridge knows (convert: \
                  true/false, ignore: [names]); left out",
