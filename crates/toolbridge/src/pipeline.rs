@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::codec::{Codec, JsonCodec};
+use crate::codec::{Codec, JsonCodec, ReadTools};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared;
 use crate::json::{self, Entry};
@@ -149,13 +149,58 @@ pub fn read_value(doc: &Value, opts: &ReadOptions) -> Result<Read> {
 
 /// [`read_value`] on a document the reader may take apart: each tool entry
 /// is moved out of it into its reader.
-fn read_document(mut doc: Value, opts: &ReadOptions) -> Result<Read> {
+fn read_document(doc: Value, opts: &ReadOptions) -> Result<Read> {
     let mut notes = Notes::new();
     let (format, shape, places) = find_entries(&doc, opts, &mut notes)?;
+    let fallback = opts.from.is_none().then(|| format.info().fallback).flatten();
+    let spare = fallback.map(|_| doc.clone());
+    let tools = read_entries(doc, places, format, opts);
+    if let (Some(other), Some(spare), Some(Err(failure))) =
+        (fallback, spare, tools.iter().find(|tool| tool.is_err()))
+    {
+        let other_opts = opts.clone().with_from(other);
+        let mut other_notes = Notes::new();
+        if let Ok((_, other_shape, other_places)) = find_entries(&spare, &other_opts, &mut other_notes) {
+            let at = other_places.first().cloned().unwrap_or_else(Pointer::root);
+            let other_tools = read_entries(spare, other_places, other, opts);
+            if other_tools.iter().all(Result::is_ok) {
+                other_notes.push(
+                    NoteKind::Normalized {
+                        field: "format".into(),
+                    },
+                    at,
+                    format!(
+                        "read as {}: the entries also have {}'s shape, but read as {} they fail ({failure})",
+                        other.id(),
+                        format.id(),
+                        format.id()
+                    ),
+                );
+                return Ok(Read {
+                    format: other,
+                    shape: other_shape,
+                    tools: other_tools,
+                    notes: other_notes.into_vec(),
+                    origin: opts.origin.clone(),
+                });
+            }
+        }
+    }
+    Ok(Read {
+        format,
+        shape,
+        tools,
+        notes: notes.into_vec(),
+        origin: opts.origin.clone(),
+    })
+}
+
+/// Reads the entries at `places`, each moved out of `doc` into `format`'s reader.
+fn read_entries(mut doc: Value, places: Vec<Pointer>, format: Format, opts: &ReadOptions) -> ReadTools {
     let Codec::Json(codec) = &format.info().codec else {
         unreachable!("find_entries returns JSON formats only");
     };
-    let tools = places
+    places
         .into_iter()
         .map(|at| {
             let value = doc
@@ -175,14 +220,7 @@ fn read_document(mut doc: Value, opts: &ReadOptions) -> Result<Read> {
                     None => err.with_format(format),
                 })
         })
-        .collect();
-    Ok(Read {
-        format,
-        shape,
-        tools,
-        notes: notes.into_vec(),
-        origin: opts.origin.clone(),
-    })
+        .collect()
 }
 
 /// The format of a JSON document and the places of its tool entries (no two
@@ -774,6 +812,42 @@ mod tests {
             ["ok"]
         );
         assert_eq!(read.into_converted().unwrap_err().kind(), ErrorKind::InvalidTool);
+    }
+
+    #[test]
+    fn a_flat_list_with_json_schema_parameters_reads_as_the_openai_function_shape() {
+        // OpenAI's legacy `functions` entries (and Responses tools without
+        // their "type") look like Gemini declarations; a JSON Schema type
+        // list cannot be Gemini's OpenAPI subset, so the Responses reader,
+        // which takes them, is kept, and says why.
+        let text = r#"[
+            {"name": "get_rate", "parameters": {"type": "object", "properties": {"pair": {"type": "string"}}}},
+            {"name": "get_balance", "parameters": {"type": "object",
+                "properties": {"account": {"type": ["string", "null"]}}}}
+        ]"#;
+        let read = read(text, &ReadOptions::default()).unwrap();
+        assert_eq!(read.format, Format::OpenAiResponses);
+        assert_eq!(
+            read.notes[0].message,
+            "read as openai-responses: the entries also have gemini's shape, but read as gemini they fail \
+             (invalid schema: a Gemini \"type\" is a single type name such as \"STRING\", found an array \
+             (at /1/parameters/properties/account/type, tool \"get_balance\"))"
+        );
+        assert_eq!(read.notes[0].at.as_str(), "/0");
+        let tools = read.into_converted().unwrap().value;
+        assert_eq!(
+            tools[1].input_schema["properties"]["account"],
+            json!({"type": ["string", "null"]})
+        );
+        // Named, the format is read as given, failure and all.
+        let named = super::read(text, &ReadOptions::default().with_from(Format::Gemini)).unwrap();
+        assert!(named.tools[1].is_err());
+        // A document Gemini reads stays Gemini.
+        let gemini = super::read(
+            r#"[{"name": "a", "parameters": {"type": "OBJECT"}}]"#,
+            &ReadOptions::default(),
+        );
+        assert_eq!(gemini.unwrap().format, Format::Gemini);
     }
 
     #[test]

@@ -35,6 +35,12 @@ pub struct FormatInfo {
     /// A format whose entries look exactly like this one's, so that a
     /// document in this format is detected as that one (Ollama → OpenAI).
     pub same_shape_as: Option<Format>,
+    /// A format whose entries can look like this one's but read differently:
+    /// when a document is detected (not named) as this format and one of its
+    /// tools fails to read, the document is read as this other format, and
+    /// kept that way if every tool reads (a flat `{name, parameters}` list
+    /// with JSON Schema parameters is the OpenAI function shape, not Gemini).
+    pub(crate) fallback: Option<Format>,
     pub(crate) codec: Codec,
 }
 
@@ -48,6 +54,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: None,
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Json(toolbridge::CODEC),
     },
     FormatInfo {
@@ -58,6 +65,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::OPENAI),
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Json(openai::CODEC),
     },
     FormatInfo {
@@ -68,6 +76,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::OPENAI),
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Json(openai_responses::CODEC),
     },
     FormatInfo {
@@ -78,6 +87,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::OPENAI),
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Json(anthropic::CODEC),
     },
     FormatInfo {
@@ -88,6 +98,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::GEMINI),
         same_shape_as: None,
+        fallback: Some(Format::OpenAiResponses),
         codec: Codec::Json(gemini::CODEC),
     },
     FormatInfo {
@@ -98,6 +109,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::GEMINI),
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Json(gemini_json::CODEC),
     },
     FormatInfo {
@@ -108,6 +120,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::OPENAI),
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Json(bedrock::CODEC),
     },
     FormatInfo {
@@ -118,6 +131,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::MCP),
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Json(mcp::CODEC),
     },
     FormatInfo {
@@ -128,6 +142,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::OPENAI),
         same_shape_as: Some(Format::OpenAi),
+        fallback: None,
         codec: Codec::Json(ollama::CODEC),
     },
     FormatInfo {
@@ -138,6 +153,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::OPENAI),
         same_shape_as: Some(Format::OpenAi),
+        fallback: None,
         codec: Codec::Json(mistral::CODEC),
     },
     FormatInfo {
@@ -148,6 +164,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::COHERE),
         same_shape_as: Some(Format::OpenAi),
+        fallback: None,
         codec: Codec::Json(cohere::CODEC),
     },
     FormatInfo {
@@ -158,6 +175,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "el",
         name_rule: None,
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Text(gptel::CODEC),
     },
     FormatInfo {
@@ -168,6 +186,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "el",
         name_rule: None,
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Text(llm::CODEC),
     },
     FormatInfo {
@@ -178,6 +197,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "R",
         name_rule: Some(ellmer::NAME_RULE),
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Text(ellmer::CODEC),
     },
     FormatInfo {
@@ -188,6 +208,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: Some(NameRule::OPENAI),
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Json(syllable::CODEC),
     },
     FormatInfo {
@@ -198,6 +219,7 @@ pub static FORMATS: &[FormatInfo] = &[
         extension: "json",
         name_rule: None,
         same_shape_as: None,
+        fallback: None,
         codec: Codec::Json(skydeck::CODEC),
     },
 ];
