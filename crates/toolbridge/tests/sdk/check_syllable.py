@@ -2,7 +2,10 @@
 
 Usage: check_syllable.py FILE
 
-FILE holds a JSON array of ToolDefinition objects. Each is validated with
+FILE holds a JSON array of ToolDefinition objects, or of tool records around
+one (ToolCreateRequest {name, definition, service_id}; ToolUpdateRequest when
+the record has an "id"), validated with their model first. Each definition is
+validated with
 syllable_sdk.models.ToolDefinition (pydantic model_validate), and each
 `defaults` entry of the form {"transform": ...} with ToolParameterDefault
 (ToolDefinition types `defaults` as Any, so it does not check them itself).
@@ -65,7 +68,24 @@ def dropped(given, kept, path=""):
 
 
 def problems(entry):
-    """Every problem of one ToolDefinition entry, as sentences."""
+    """Every problem of one entry (a record or a definition), as sentences."""
+    if "definition" not in entry:
+        return definition_problems(entry)
+    model = models.ToolUpdateRequest if "id" in entry else models.ToolCreateRequest
+    try:
+        kept = validate(model, entry)
+    except ValidationError as err:
+        return [f"not a valid {model.__name__}:\n{err}"]
+    record = {key: value for key, value in entry.items() if key != "definition"}
+    found = [f"the SDK drops {place}: {reason}" for place, reason in dropped(record, kept)]
+    definition = entry["definition"]
+    if not isinstance(definition, dict):
+        return found + ["/definition is not a JSON object"]
+    return found + [f"/definition: {problem}" for problem in definition_problems(definition)]
+
+
+def definition_problems(entry):
+    """Every problem of one ToolDefinition, as sentences."""
     try:
         kept = validate(models.ToolDefinition, entry)
     except ValidationError as err:
@@ -96,7 +116,8 @@ def main():
         entries = json.load(file)
     failures = 0
     for index, entry in enumerate(entries):
-        function = entry.get("tool", {}).get("function", {}) if isinstance(entry, dict) else {}
+        definition = entry.get("definition", entry) if isinstance(entry, dict) else {}
+        function = definition.get("tool", {}).get("function", {}) if isinstance(definition, dict) else {}
         name = function.get("name", "?") if isinstance(function, dict) else "?"
         found = problems(entry) if isinstance(entry, dict) else ["not a JSON object"]
         if found:

@@ -42,21 +42,31 @@
 //! with a loss note; endpoint headers are left out with a note (Syllable
 //! keeps authentication on the tool's Service).
 //!
+//! The API's tool records (`ToolCreateRequest` `{name, definition,
+//! service_id}`, `ToolUpdateRequest`, `ToolResponse`) read as their
+//! definition and are written back as a request (`record.rs`).
+//!
 //! Here: the `CODEC` and detection; `read.rs` reads a `ToolDefinition`,
-//! `write.rs` writes one.
+//! `write.rs` writes one, `record.rs` the records around it.
 
 mod read;
+mod record;
 mod write;
 
 use serde_json::Value;
 
 use crate::codec::{JsonCodec, Layout};
+use crate::error::Result;
+use crate::json::Entry;
+use crate::note::Notes;
+use crate::options::{ReadOptions, WriteOptions};
+use crate::tool::Tool;
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {
     detect: Some(detect),
     expand: None,
-    read: read::read,
-    write: write::write,
+    read: read_entry,
+    write: write_entry,
     layout: Layout::List,
     check_set: None,
 };
@@ -64,10 +74,24 @@ pub(crate) const CODEC: JsonCodec = JsonCodec {
 const ID: &str = "syllable";
 
 fn detect(entry: &Value) -> bool {
-    entry
-        .get("tool")
-        .and_then(|tool| tool.get("function"))
-        .is_some_and(Value::is_object)
+    record::is_record(entry)
+        || entry
+            .get("tool")
+            .and_then(|tool| tool.get("function"))
+            .is_some_and(Value::is_object)
+}
+
+fn read_entry(entry: Entry, opts: &ReadOptions, notes: &mut Notes) -> Result<Tool> {
+    if record::is_record(&entry.value) {
+        record::read_record(entry, opts, notes)
+    } else {
+        read::read(entry, opts, notes)
+    }
+}
+
+fn write_entry(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
+    let definition = write::write(tool, opts, notes)?;
+    Ok(record::wrap_in_record(tool, definition))
 }
 
 #[cfg(test)]
@@ -110,6 +134,33 @@ mod tests {
         assert_eq!(
             notes.iter().map(|note| note.at.as_str()).collect::<Vec<_>>(),
             ["/vendor/syllable/type"]
+        );
+    }
+
+    #[test]
+    fn a_create_request_reads_as_its_definition_and_writes_back_as_the_request() {
+        let definition = json!({"type": "action", "tool": {"type": "function", "function": {
+            "name": "transfer_call", "description": "Transfer.", "parameters": {"type": "object"}}}});
+        let record = json!({"name": "transfer", "definition": definition, "service_id": 3});
+        let mut notes = Notes::new();
+        let tool = read_entry(Entry::root(record.clone()), &ReadOptions::default(), &mut notes).unwrap();
+        assert_eq!(tool.name, "transfer_call");
+        assert_eq!(
+            notes.iter().map(|note| note.message.as_str()).collect::<Vec<_>>(),
+            ["a tool record: its name, service_id kept for writing syllable again"]
+        );
+        let mut notes = Notes::new();
+        assert_eq!(
+            write_entry(&tool, &WriteOptions::default(), &mut notes).unwrap(),
+            record
+        );
+        assert!(notes.is_empty(), "{notes:?}");
+        // Without a record, the definition alone.
+        let mut bare = tool.clone();
+        bare.vendor = None;
+        assert_eq!(
+            write_entry(&bare, &WriteOptions::default(), &mut Notes::new()).unwrap(),
+            definition
         );
     }
 }

@@ -15,6 +15,7 @@ use crate::tool::{
     Tool, Transform,
 };
 
+use super::record::RECORD_KEY;
 use super::ID;
 
 /// Writes one tool as a `ToolDefinition`.
@@ -134,7 +135,7 @@ pub(super) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
         out.insert("options".into(), Value::Object(options));
     }
     for (key, value) in vendor.into_iter().flatten() {
-        if key == "type" && kind_from_vendor {
+        if (key == "type" && kind_from_vendor) || key == RECORD_KEY {
             continue;
         }
         if out.contains_key(key) {
