@@ -282,9 +282,13 @@ impl Notes {
         self.notes.iter()
     }
 
-    /// Records a rewrite made while lowering the schema at `schema`.
+    /// Records a rewrite made while lowering the schema at `schema` (once:
+    /// the same rewrite met again through another branch is not repeated).
     pub(crate) fn record(&mut self, schema: &Pointer, rewrite: Rewrite) {
-        self.rewrites.push((schema.clone(), rewrite));
+        let entry = (schema.clone(), rewrite);
+        if !self.rewrites.contains(&entry) {
+            self.rewrites.push(entry);
+        }
     }
 
     /// The notes, and the rewrites made in the schema at `schema`.

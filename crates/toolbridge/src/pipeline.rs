@@ -795,7 +795,7 @@ mod tests {
             .rewrites
             .iter()
             .map(|rewrite| match rewrite {
-                Rewrite::NullMeansAbsent { at } => at.as_str(),
+                Rewrite::NullMeansAbsent { at } | Rewrite::JsonEncoded { at, .. } => at.as_str(),
             })
             .collect();
         assert_eq!(places, ["/filters", "/filters/*/label"]);

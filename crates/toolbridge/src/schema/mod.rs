@@ -12,6 +12,7 @@
 //! records where, so that [`Lowered::restore_absent`] can turn a returned
 //! `null` back into "absent" before defaults apply.
 
+mod encode;
 pub(crate) mod gemini;
 mod keywords;
 pub mod names;
@@ -461,7 +462,7 @@ mod tests {
         let gemini = run(&schema, Dialect::GeminiOpenApi);
         assert_eq!(
             gemini.schema["properties"]["a"],
-            json!({"type": "OBJECT", "description": "A."})
+            json!({"type": "STRING", "description": "A.\n\nSend any JSON value here, encoded as a string of JSON."})
         );
         assert_eq!(
             gemini.notes[0],

@@ -33,7 +33,8 @@ use crate::schema::keywords::{
     applies_to, bool_schema, implied_type, json_type, merge_into, reorder_like, type_admits, type_names,
     value_types, Object, META, STANDARD,
 };
-use crate::schema::walk::{AllOf, Conflict, Ctx, Place, RefRule, Rule, Rules, Shape};
+use crate::schema::encode::{argument_place, describe_encoded, encode_value, Encoded};
+use crate::schema::walk::{AllOf, Conflict, Ctx, Place, RefRule, Rule, Rules, Shape, Step};
 
 /// `Schema` fields Gemini accepts besides those the walk builds itself.
 const KEPT: &[&str] = &[
@@ -84,12 +85,22 @@ fn is_null_schema(value: &Value) -> bool {
             .all(|key| matches!(key.as_str(), "type" | "const" | "enum" | "description" | "title"))
 }
 
+/// True if `node` lists at least one property.
+fn has_properties(node: &Object) -> bool {
+    node.get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|props| !props.is_empty())
+}
+
 /// The Gemini rules for the shared walk.
 pub(in crate::schema) struct Gemini<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
     /// Whether some lowercase type name was written in uppercase; said once,
     /// at the root, since it changes nothing but the spelling.
     respelled_types: bool,
+    /// Where the node being walked sits in the arguments, as tokens (`*`
+    /// for any array index); every `$ref` is inlined, so the place is exact.
+    path: Vec<String>,
 }
 
 /// What the Gemini rules know about a node once it is shaped.
@@ -98,6 +109,8 @@ pub(in crate::schema) struct Facts {
     ty: String,
     /// Whether it is written `nullable: true`.
     nullable: bool,
+    /// Whether it is written as a string holding its JSON, and what it holds.
+    encoded: Option<Encoded>,
 }
 
 impl<'c, 'a> Gemini<'c, 'a> {
@@ -106,6 +119,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
         Gemini {
             ctx,
             respelled_types: false,
+            path: Vec::new(),
         }
     }
 
@@ -277,17 +291,42 @@ impl<'c, 'a> Gemini<'c, 'a> {
                 );
             }
         }
-        let ty = self.type_of(&node, place);
+        let root = self.path.is_empty();
+        let (mut ty, mut encoded) = match self.type_of(&node, place, root) {
+            Some(ty) => (ty, None),
+            None => ("string".to_string(), Some(Encoded::Any)),
+        };
+        if ty == "object" && !root && !has_properties(&node) {
+            ty = "string".into();
+            encoded = Some(Encoded::Object);
+        }
+        if let Some(encoded) = encoded {
+            let why = match encoded {
+                Encoded::Object => "refuses an OBJECT without properties (\"should be non-empty for OBJECT type\")",
+                Encoded::Any => "needs a type on every schema",
+            };
+            self.ctx.note_encoded(place, encoded, why);
+        }
         let mut out = Object::new();
         out.insert("type".into(), Value::String(ty.to_uppercase()));
         if nullable {
             out.insert("nullable".into(), Value::Bool(true));
         }
-        (node, Facts { ty, nullable }, out)
+        (
+            node,
+            Facts {
+                ty,
+                nullable,
+                encoded,
+            },
+            out,
+        )
     }
 
-    /// The node's single JSON Schema type (lowercase), inferred when absent.
-    fn type_of(&mut self, node: &Object, place: &Place) -> String {
+    /// The node's single JSON Schema type (lowercase), inferred when absent;
+    /// `None` for a schema that accepts any value (below the root, which is
+    /// an object whatever it says).
+    fn type_of(&mut self, node: &Object, place: &Place, root: bool) -> Option<String> {
         let given = match node.get("type") {
             Some(Value::String(name)) => Some(name.clone()),
             Some(Value::Array(names)) if names.len() == 1 => names[0].as_str().map(String::from),
@@ -299,7 +338,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
                 if *name != lower.to_uppercase() {
                     self.respelled_types = true;
                 }
-                return lower;
+                return Some(lower);
             }
         }
         let from_values = node
@@ -310,13 +349,16 @@ impl<'c, 'a> Gemini<'c, 'a> {
             .filter(|types| types.len() == 1)
             .map(|types| types[0]);
         let known = node.keys().find_map(|key| implied_type(key)).or(from_values);
+        if known.is_none() && !root {
+            return None;
+        }
         let inferred = known.unwrap_or("object");
         let why = match node.get("type") {
             Some(other) => format!("\"type\": {other} is not a type Gemini knows"),
             None => "the schema has no type".to_string(),
         };
         let narrowed = if known.is_none() {
-            " (it accepted any value, and now accepts objects)"
+            " (the arguments are an object)"
         } else {
             ""
         };
@@ -330,7 +372,35 @@ impl<'c, 'a> Gemini<'c, 'a> {
                 inferred.to_uppercase()
             ),
         );
-        inferred.to_string()
+        Some(inferred.to_string())
+    }
+
+    /// The rule for keyword `key` of a node written as a string of JSON:
+    /// what describes the value goes into the description, examples and
+    /// defaults are encoded too.
+    fn encoded_keyword(&mut self, key: &str, value: &Value, node: &Object, nullable: bool, place: &Place) -> Rule {
+        match key {
+            "type" | "nullable" | "description" | "title" | "$defs" | "definitions" => {
+                let facts = Facts {
+                    ty: "string".into(),
+                    nullable,
+                    encoded: None,
+                };
+                self.keyword(key, value, node, &facts, place)
+            }
+            "properties" if value.as_object().is_none_or(|props| props.is_empty()) => Rule::Skip,
+            "default" => Rule::Write("default", encode_value(value)),
+            "examples" if !node.contains_key("example") => match value.as_array().and_then(|v| v.first()) {
+                Some(first) => Rule::Write("example", encode_value(first)),
+                None => Rule::Drop("Gemini takes one example, and this schema has no usable one".into()),
+            },
+            "example" => Rule::Write("example", encode_value(value)),
+            _ if META.contains(&key) => {
+                Rule::Drop("Gemini rejects it, and it is not meant for the model".into())
+            }
+            _ if STANDARD.contains(&key) => Rule::Move,
+            _ => Rule::Drop("it is not a JSON Schema keyword, and Gemini rejects unknown keys".into()),
+        }
     }
 
     /// Gemini's enums are lists of strings without `""`; any other enum
@@ -475,6 +545,19 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
 
     fn one_of(&self) -> Option<Conflict> {
         Some(Conflict::Drop)
+    }
+
+    /// Keeps [`Gemini::path`] at the subschema's place in the arguments.
+    fn subschema(&mut self, value: &Value, place: &Place, depth: usize, step: Step<'_>) -> Result<Value> {
+        let len = self.path.len();
+        match step {
+            Step::Member("properties", name) => self.path.push(name.to_string()),
+            Step::Key("items") => self.path.push("*".into()),
+            _ => {}
+        }
+        let result = self.node(value, place, depth, false);
+        self.path.truncate(len);
+        result
     }
 
     /// A node's own `nullable: true` holds for what stands in for it.
@@ -637,6 +720,9 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
     }
 
     fn keyword(&mut self, key: &str, value: &Value, node: &Object, facts: &Facts, place: &Place) -> Rule {
+        if facts.encoded.is_some() {
+            return self.encoded_keyword(key, value, node, facts.nullable, place);
+        }
         let ty = facts.ty.as_str();
         match key {
             "type" => Rule::Skip,
@@ -686,17 +772,25 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
         place: &Place,
         _depth: usize,
     ) -> Result<()> {
+        if let Some(encoded) = facts.encoded {
+            describe_encoded(out, encoded);
+            let at = argument_place(&self.path);
+            self.ctx.record_encoded(at, encoded);
+            return Ok(());
+        }
         if facts.ty == "array" && !out.contains_key("items") {
             let mut items = Object::new();
-            items.insert("type".into(), Value::String("OBJECT".into()));
+            items.insert("type".into(), Value::String("STRING".into()));
+            describe_encoded(&mut items, Encoded::Any);
             out.insert("items".into(), Value::Object(items));
-            self.ctx.note(
-                NoteKind::Rewritten {
-                    keyword: "items".into(),
-                },
-                place.at("items"),
-                "Gemini needs items on an array; items of any type were written as {\"type\": \"OBJECT\"}",
+            self.ctx.note_encoded(
+                &place.key("items"),
+                Encoded::Any,
+                "needs items on an array, and the items of this one may be any value",
             );
+            let mut path = self.path.clone();
+            path.push("*".into());
+            self.ctx.record_encoded(argument_place(&path), Encoded::Any);
         }
         if facts.ty == "object" {
             self.tidy_object(out, place);
@@ -760,8 +854,11 @@ mod tests {
                            "required": ["from"]},
                 "level": {"type": "INTEGER", "description": "{\"enum\": [1, 2, 3]}"},
                 "color": {"type": "STRING", "enum": ["red", "blue"], "description": "{\"format\": \"color\"}"},
-                "tags": {"type": "ARRAY", "items": {"type": "OBJECT"}, "description": "{\"uniqueItems\": true}"},
-                "meta": {"type": "OBJECT"}},
+                "tags": {"type": "ARRAY", "items": {"type": "STRING",
+                    "description": "Send any JSON value here, encoded as a string of JSON."},
+                    "description": "{\"uniqueItems\": true}"},
+                "meta": {"type": "STRING",
+                    "description": "Send a JSON object here, encoded as a string of JSON.\n\n{\"additionalProperties\": false}"}},
                 "required": ["query"]})
         );
         assert_eq!(
@@ -792,9 +889,9 @@ mod tests {
                 ("moved-to-description", "/inputSchema/properties/color"),
                 ("rewritten", "/inputSchema/properties/tags/items"),
                 ("moved-to-description", "/inputSchema/properties/tags"),
-                ("dropped", "/inputSchema/properties/meta/additionalProperties"),
-                ("dropped", "/inputSchema/properties/meta/x-order"),
                 ("rewritten", "/inputSchema/properties/meta"),
+                ("dropped", "/inputSchema/properties/meta/x-order"),
+                ("moved-to-description", "/inputSchema/properties/meta"),
                 ("dropped", "/inputSchema/additionalProperties"),
                 ("rewritten", "/inputSchema/$defs"),
                 ("dropped", "/inputSchema/required"),
@@ -816,14 +913,15 @@ mod tests {
             out.schema,
             json!({"type": "OBJECT", "properties": {"root": {"type": "OBJECT", "properties": {
                 "label": {"type": "STRING"},
-                "children": {"type": "ARRAY", "items": {"type": "OBJECT",
-                    "description": "Recursive reference to #/$defs/node; not expanded further."}}}}}})
+                "children": {"type": "ARRAY", "items": {"type": "STRING",
+                    "description": "Recursive reference to #/$defs/node; not expanded further.\n\nSend a JSON object here, encoded as a string of JSON."}}}}}})
         );
         assert_eq!(
             out.notes,
             notes(&[
                 ("inlined", "/inputSchema/properties/root"),
                 ("dropped", "/inputSchema/properties/root"),
+                ("rewritten", "/inputSchema/properties/root"),
                 ("rewritten", "/inputSchema/$defs"),
             ])
         );
@@ -849,7 +947,7 @@ mod tests {
                 "w": {"anyOf": [
                     {"type": "STRING", "nullable": true, "default": "x"},
                     {"type": "BOOLEAN", "nullable": true, "default": "x"}]},
-                "t": {"type": "OBJECT"},
+                "t": {"type": "STRING", "description": "Send any JSON value here, encoded as a string of JSON."},
                 "n": {"type": "STRING", "nullable": true, "enum": ["a", "b"]}})
         );
         assert_eq!(
@@ -862,7 +960,7 @@ mod tests {
                 ("rewritten", "/inputSchema/properties/w"),
                 ("rewritten", "/inputSchema/properties/w"),
                 ("rewritten", "/inputSchema/properties/t"),
-                ("rewritten", "/inputSchema/properties/t/type"),
+                ("rewritten", "/inputSchema/properties/t"),
                 ("rewritten", "/inputSchema/properties/n"),
                 ("rewritten", "/inputSchema/properties/n/type"),
                 ("normalized", "/inputSchema"),
