@@ -279,6 +279,9 @@ mod tests {
         let inverse = inverse(vec![encoded("/**/data", true)]);
         let mut args = json!({"data": "{\"data\": \"{}\"}", "children": [{"data": "{\"k\": 1}"}]});
         assert!(inverse.restore(&mut args).is_empty());
-        assert_eq!(args, json!({"data": {"data": "{}"}, "children": [{"data": {"k": 1}}]}));
+        assert_eq!(
+            args,
+            json!({"data": {"data": "{}"}, "children": [{"data": {"k": 1}}]})
+        );
     }
 }

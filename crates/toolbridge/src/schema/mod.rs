@@ -38,9 +38,10 @@ pub(crate) use strict::{
     check_anthropic_strict_budget, check_cohere_strict_fields, check_openai_strict_limits,
 };
 
+use encode::Encoded;
 use gemini::Gemini;
 use plain::Plain;
-use subset::{Subset, Walker};
+use subset::{Mark, Subset, Walker};
 use walk::{Ctx, Place};
 
 /// A target's schema dialect.
@@ -200,7 +201,13 @@ pub fn lower(
         Dialect::OpenAi { strict: true } | Dialect::Mistral { strict: true } => {
             let mut walker = Walker::new(&mut ctx, Subset::OpenAiStrict);
             let lowered = walker.run()?;
-            let made_nullable = std::mem::take(&mut walker.made_nullable);
+            let recorded = std::mem::take(&mut walker.recorded);
+            record_encoded(&lowered, &recorded, limits, &mut ctx)?;
+            let made_nullable: Vec<Vec<String>> = recorded
+                .into_iter()
+                .filter(|(mark, _)| *mark == Mark::Absent)
+                .map(|(_, location)| location)
+                .collect();
             null_means_absent = strict::absent_paths(&lowered, &made_nullable, limits, at)?;
             for place in &null_means_absent {
                 ctx.notes
@@ -209,8 +216,18 @@ pub fn lower(
             check_openai_strict_limits(&lowered, at, ctx.notes);
             lowered
         }
-        Dialect::Anthropic { strict: true } => Walker::new(&mut ctx, Subset::AnthropicStrict).run()?,
-        Dialect::Bedrock { strict: true } => Walker::new(&mut ctx, Subset::BedrockStrict).run()?,
+        Dialect::Anthropic { strict: true } | Dialect::Bedrock { strict: true } => {
+            let subset = if dialect == (Dialect::Anthropic { strict: true }) {
+                Subset::AnthropicStrict
+            } else {
+                Subset::BedrockStrict
+            };
+            let mut walker = Walker::new(&mut ctx, subset);
+            let lowered = walker.run()?;
+            let recorded = std::mem::take(&mut walker.recorded);
+            record_encoded(&lowered, &recorded, limits, &mut ctx)?;
+            lowered
+        }
         Dialect::Ollama => Walker::new(&mut ctx, Subset::Ollama).run()?,
         Dialect::GeminiOpenApi => Gemini::new(&mut ctx).run()?,
         Dialect::GeminiJson => Plain {
@@ -249,6 +266,28 @@ pub fn lower(
         schema: lowered,
         null_means_absent,
     })
+}
+
+/// Records a [`Rewrite::JsonEncoded`] for each place in the arguments that
+/// reaches an output location a strict walk wrote as a string of JSON.
+fn record_encoded(
+    lowered: &Value,
+    recorded: &[(Mark, Vec<String>)],
+    limits: &Limits,
+    ctx: &mut Ctx<'_>,
+) -> Result<()> {
+    for encoded in [Encoded::Object, Encoded::Any] {
+        let locations: Vec<Vec<String>> = recorded
+            .iter()
+            .filter(|(mark, _)| *mark == Mark::Encoded(encoded))
+            .map(|(_, location)| location.clone())
+            .collect();
+        let at = ctx.at.clone();
+        for place in strict::absent_paths(lowered, &locations, limits, &at)? {
+            ctx.record_encoded(place, encoded);
+        }
+    }
+    Ok(())
 }
 
 /// Whether any object in `value` has a `$ref` key: a cheap scan that spares

@@ -29,11 +29,11 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::note::NoteKind;
 
+use crate::schema::encode::{argument_place, describe_encoded, encode_value, Encoded};
 use crate::schema::keywords::{
     applies_to, bool_schema, implied_type, json_type, merge_into, reorder_like, type_admits, type_names,
     value_types, Object, META, STANDARD,
 };
-use crate::schema::encode::{argument_place, describe_encoded, encode_value, Encoded};
 use crate::schema::walk::{AllOf, Conflict, Ctx, Place, RefRule, Rule, Rules, Shape, Step};
 
 /// `Schema` fields Gemini accepts besides those the walk builds itself.
@@ -302,7 +302,9 @@ impl<'c, 'a> Gemini<'c, 'a> {
         }
         if let Some(encoded) = encoded {
             let why = match encoded {
-                Encoded::Object => "refuses an OBJECT without properties (\"should be non-empty for OBJECT type\")",
+                Encoded::Object => {
+                    "refuses an OBJECT without properties (\"should be non-empty for OBJECT type\")"
+                }
                 Encoded::Any => "needs a type on every schema",
             };
             self.ctx.note_encoded(place, encoded, why);
@@ -378,7 +380,14 @@ impl<'c, 'a> Gemini<'c, 'a> {
     /// The rule for keyword `key` of a node written as a string of JSON:
     /// what describes the value goes into the description, examples and
     /// defaults are encoded too.
-    fn encoded_keyword(&mut self, key: &str, value: &Value, node: &Object, nullable: bool, place: &Place) -> Rule {
+    fn encoded_keyword(
+        &mut self,
+        key: &str,
+        value: &Value,
+        node: &Object,
+        nullable: bool,
+        place: &Place,
+    ) -> Rule {
         match key {
             "type" | "nullable" | "description" | "title" | "$defs" | "definitions" => {
                 let facts = Facts {
@@ -988,5 +997,81 @@ mod tests {
                 "d": {"type": "INTEGER", "description": "{\"format\": \"float\"}"}})
         );
         assert_eq!(out.schema["required"], json!(["a"]));
+    }
+
+    /// The `shell_execute` tool of swissarmyhammer/swissarmyhammer, as its
+    /// parameters are documented in
+    /// `swissarmyhammer-tools/src/mcp/tools/shell/execute/description.md`:
+    /// `environment` is a map of strings, which Gemini cannot describe.
+    #[test]
+    fn maps_and_free_form_objects_are_json_strings_with_their_inverse() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "command": {"type": "string", "minLength": 1, "description": "Shell command string to run"},
+                "working_directory": {"type": "string"},
+                "environment": {"type": "object", "description": "Additional environment variables",
+                    "additionalProperties": {"type": "string"}},
+                "options": {"type": ["object", "null"], "default": {"quiet": true}},
+                "rows": {"type": "array", "items": {"type": "object", "minProperties": 1}}},
+                "required": ["command"]}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema["properties"],
+            json!({
+                "command": {"type": "STRING", "minLength": 1, "description": "Shell command string to run"},
+                "working_directory": {"type": "STRING"},
+                "environment": {"type": "STRING", "description":
+                    "Additional environment variables\n\nSend a JSON object here, encoded as a string of JSON.\n\n{\"additionalProperties\": {\"type\": \"string\"}}"},
+                "options": {"type": "STRING", "nullable": true, "default": "{\"quiet\":true}",
+                    "description": "Send a JSON object here, encoded as a string of JSON."},
+                "rows": {"type": "ARRAY", "items": {"type": "STRING",
+                    "description": "Send a JSON object here, encoded as a string of JSON.\n\n{\"minProperties\": 1}"}}})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema/properties/environment"),
+                ("moved-to-description", "/inputSchema/properties/environment"),
+                ("rewritten", "/inputSchema/properties/options"),
+                ("rewritten", "/inputSchema/properties/options"),
+                ("rewritten", "/inputSchema/properties/rows/items"),
+                ("moved-to-description", "/inputSchema/properties/rows/items"),
+                ("normalized", "/inputSchema"),
+            ])
+        );
+        assert_eq!(
+            out.rewrites,
+            [
+                json!({"kind": "json-encoded", "at": "/environment", "object": true}),
+                json!({"kind": "json-encoded", "at": "/options", "object": true}),
+                json!({"kind": "json-encoded", "at": "/rows/*", "object": true}),
+            ]
+        );
+    }
+
+    #[test]
+    fn union_branches_and_any_values_are_encoded_where_they_sit() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "target": {"anyOf": [{"type": "string"}, {"type": "object"}]},
+                "value": {"description": "Anything."}}}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema["properties"],
+            json!({
+                "target": {"anyOf": [{"type": "STRING"},
+                    {"type": "STRING", "description": "Send a JSON object here, encoded as a string of JSON."}]},
+                "value": {"type": "STRING",
+                    "description": "Anything.\n\nSend any JSON value here, encoded as a string of JSON."}})
+        );
+        assert_eq!(
+            out.rewrites,
+            [
+                json!({"kind": "json-encoded", "at": "/target", "object": true}),
+                json!({"kind": "json-encoded", "at": "/value", "object": false}),
+            ]
+        );
     }
 }
