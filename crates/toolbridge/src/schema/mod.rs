@@ -18,6 +18,8 @@ mod keywords;
 pub mod names;
 mod plain;
 mod refs;
+mod root;
+mod tuple;
 mod strict;
 mod subset;
 #[cfg(test)]
@@ -172,12 +174,32 @@ pub fn lower(
     limits: &Limits,
     notes: &mut Notes,
 ) -> Result<Lowered> {
+    let merged_root = match dialect {
+        Dialect::OpenAi { .. } | Dialect::Anthropic { .. } | Dialect::Bedrock { .. } => {
+            root::merge_root(schema, at, target_name(dialect), limits, notes)?
+        }
+        _ => None,
+    };
+    let schema = merged_root.as_ref().unwrap_or(schema);
     let unchanged = matches!(
         dialect,
         Dialect::JsonSchema | Dialect::OpenAi { strict: false } | Dialect::Anthropic { strict: false }
     );
+    let tuples = if unchanged && tuple::declares_old_draft(schema) {
+        None
+    } else {
+        tuple::respell_tuples(
+            schema,
+            at,
+            has_prefix_items(dialect),
+            target_name(dialect),
+            limits.max_depth,
+            notes,
+        )
+    };
+    let schema = tuples.as_ref().unwrap_or(schema);
     if unchanged {
-        if dialect != Dialect::JsonSchema && (schema.is_object() || schema.is_boolean()) {
+        if schema.is_object() || schema.is_boolean() {
             check_refs_resolve(schema, at, limits, target_name(dialect), notes);
         }
         return Ok(Lowered {
@@ -364,7 +386,7 @@ pub(crate) fn inferred_type(node: &serde_json::Map<String, Value>) -> Option<&'s
 /// The target's name, as messages say it.
 fn target_name(dialect: Dialect) -> &'static str {
     match dialect {
-        Dialect::JsonSchema => "JSON Schema",
+        Dialect::JsonSchema => "a JSON Schema validator (as MCP clients run)",
         Dialect::OpenAi { strict: true } => "OpenAI strict mode",
         Dialect::OpenAi { strict: false } => "OpenAI",
         Dialect::Anthropic { strict: true } => "Anthropic strict mode",
@@ -380,6 +402,19 @@ fn target_name(dialect: Dialect) -> &'static str {
         Dialect::Cohere { strict: false } => "Cohere",
         Dialect::Elisp => "gptel and llm.el",
     }
+}
+
+/// Whether the dialect has 2020-12's `prefixItems` (tuples).
+fn has_prefix_items(dialect: Dialect) -> bool {
+    !matches!(
+        dialect,
+        Dialect::GeminiOpenApi
+            | Dialect::Ollama
+            | Dialect::OpenAi { strict: true }
+            | Dialect::Mistral { strict: true }
+            | Dialect::Anthropic { strict: true }
+            | Dialect::Bedrock { strict: true }
+    )
 }
 
 /// Cohere's `strict_tools` needs at least one required parameter per tool.
@@ -442,7 +477,7 @@ mod tests {
     }
 
     #[test]
-    fn pass_through_dialects_return_the_schema_unchanged() {
+    fn pass_through_dialects_return_the_schema_unchanged_and_name_broken_refs() {
         let schema = json!({"$schema": "x", "type": "object", "properties": {"a": {"$ref": "#/$defs/nowhere"}},
             "additionalProperties": true});
         for dialect in [
@@ -453,12 +488,7 @@ mod tests {
             let out = run(&schema, dialect);
             assert_eq!(out.schema, schema);
             let broken_ref = note_list(&[("unsupported", "/inputSchema/properties/a/$ref")]);
-            let expected = if dialect == Dialect::JsonSchema {
-                vec![]
-            } else {
-                broken_ref
-            };
-            assert_eq!(out.notes, expected, "{dialect:?}");
+            assert_eq!(out.notes, broken_ref, "{dialect:?}");
         }
         let mut notes = Notes::new();
         lower(

@@ -459,7 +459,7 @@ impl<'v> AbsentWalk<'v> {
 
 /// The pointer a `#…` fragment `$ref` names (lowered schemas keep only
 /// those as local references).
-fn fragment_pointer(reference: &str) -> Option<Pointer> {
+pub(super) fn fragment_pointer(reference: &str) -> Option<Pointer> {
     let fragment = percent_decode(reference.strip_prefix('#')?)?;
     if fragment.is_empty() {
         return Some(Pointer::root());
