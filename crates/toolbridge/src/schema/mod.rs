@@ -175,9 +175,13 @@ pub fn lower(
     notes: &mut Notes,
 ) -> Result<Lowered> {
     let merged_root = match dialect {
-        Dialect::OpenAi { .. } | Dialect::Anthropic { .. } | Dialect::Bedrock { .. } => {
-            root::merge_root(schema, at, target_name(dialect), limits, notes)?
-        }
+        Dialect::OpenAi { .. }
+        | Dialect::Anthropic { .. }
+        | Dialect::Bedrock { .. }
+        | Dialect::GeminiOpenApi
+        | Dialect::Ollama
+        | Dialect::Mistral { .. }
+        | Dialect::Cohere { .. } => root::merge_root(schema, at, target_name(dialect), limits, notes)?,
         _ => None,
     };
     let schema = merged_root.as_ref().unwrap_or(schema);
