@@ -88,16 +88,17 @@ impl Inverse {
     /// ```
     pub fn restore(&self, arguments: &mut Value) -> Vec<Unrestored> {
         let mut unrestored = Vec::new();
-        // Decoding first: a `null` inside an encoded value is then found too.
+        // Nulls first: an optional encoded value arrives as `null` when
+        // absent and as the string "null" when it is a present `null`.
+        for rewrite in &self.rewrites {
+            if let Rewrite::NullMeansAbsent { at } = rewrite {
+                remove_null_at(arguments, at);
+            }
+        }
         for rewrite in &self.rewrites {
             if let Rewrite::JsonEncoded { at, object } = rewrite {
                 let tokens: Vec<String> = at.tokens().collect();
                 decode_at(arguments, &tokens, Pointer::root(), *object, &mut unrestored);
-            }
-        }
-        for rewrite in &self.rewrites {
-            if let Rewrite::NullMeansAbsent { at } = rewrite {
-                remove_null_at(arguments, at);
             }
         }
         unrestored
@@ -244,13 +245,21 @@ mod tests {
         let inverse = inverse(vec![
             encoded("/meta", true),
             encoded("/rows/*", false),
+            encoded("/any", false),
             Rewrite::NullMeansAbsent {
-                at: Pointer::parse("/meta/x").unwrap(),
+                at: Pointer::parse("/any").unwrap(),
             },
         ]);
-        let mut args = json!({"meta": "{\"a\": 1, \"x\": null}", "rows": ["[1, 2]", "\"s\"", "oops", 3]});
+        let mut args =
+            json!({"meta": "{\"a\": 1, \"x\": null}", "rows": ["[1, 2]", "\"s\"", "oops", 3], "any": "null"});
         let unrestored = inverse.restore(&mut args);
-        assert_eq!(args, json!({"meta": {"a": 1}, "rows": [[1, 2], "s", "oops", 3]}));
+        assert_eq!(
+            args,
+            json!({"meta": {"a": 1, "x": null}, "rows": [[1, 2], "s", "oops", 3], "any": null})
+        );
+        let mut absent = json!({"any": null});
+        assert!(inverse.restore(&mut absent).is_empty());
+        assert_eq!(absent, json!({}));
         assert_eq!(
             unrestored,
             [Unrestored {

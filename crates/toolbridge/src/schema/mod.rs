@@ -316,6 +316,15 @@ fn record_encoded(
     Ok(())
 }
 
+/// An error note for each local `$ref` in `schema` (found at `at` in the
+/// tool) that points at nothing, for writers that copy schemas as they are
+/// (the canonical file).
+pub(crate) fn check_refs(schema: &Value, at: &Pointer, limits: &Limits, notes: &mut Notes) {
+    if schema.is_object() || schema.is_boolean() {
+        check_refs_resolve(schema, at, limits, target_name(Dialect::JsonSchema), notes);
+    }
+}
+
 /// Whether any object in `value` has a `$ref` key: a cheap scan that spares
 /// schemas without references the located walk.
 fn mentions_ref(value: &Value) -> bool {
