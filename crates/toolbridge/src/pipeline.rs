@@ -796,6 +796,7 @@ mod tests {
             .iter()
             .map(|rewrite| match rewrite {
                 Rewrite::NullMeansAbsent { at } | Rewrite::JsonEncoded { at, .. } => at.as_str(),
+                Rewrite::Nested { key } => key.as_str(),
             })
             .collect();
         assert_eq!(places, ["/filters", "/filters/*/label"]);

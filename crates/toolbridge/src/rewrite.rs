@@ -39,6 +39,13 @@ pub enum Rewrite {
         /// a JSON object is parsed (the place may also take plain strings).
         object: bool,
     },
+    /// The arguments were written as the one property `key` of the object
+    /// the target needs at the root (a root that takes any keys has no
+    /// properties to list): the value at `key` is the arguments.
+    Nested {
+        /// The property that holds the arguments.
+        key: String,
+    },
 }
 
 /// What turns a call made against a written tool back into a call of the
@@ -99,6 +106,27 @@ impl Inverse {
             if let Rewrite::JsonEncoded { at, object } = rewrite {
                 let tokens: Vec<String> = at.tokens().collect();
                 decode_at(arguments, &tokens, Pointer::root(), *object, &mut unrestored);
+            }
+        }
+        for rewrite in &self.rewrites {
+            if let Rewrite::Nested { key } = rewrite {
+                match arguments.get_mut(key.as_str()).map(Value::take) {
+                    Some(inner @ Value::Object(_)) => *arguments = inner,
+                    Some(other) => {
+                        unrestored.push(Unrestored {
+                            at: Pointer::root().key(key),
+                            message: "expected the arguments as an object here; they were left as they are"
+                                .into(),
+                        });
+                        if let Some(slot) = arguments.get_mut(key.as_str()) {
+                            *slot = other;
+                        }
+                    }
+                    None => unrestored.push(Unrestored {
+                        at: Pointer::root().key(key),
+                        message: "expected the arguments under this key, and it is missing".into(),
+                    }),
+                }
             }
         }
         unrestored
@@ -281,6 +309,27 @@ mod tests {
             assert!(inverse.restore(&mut args).is_empty());
             assert_eq!(args, sent);
         }
+    }
+
+    #[test]
+    fn nested_arguments_come_out_of_their_key() {
+        let inverse = inverse(vec![
+            encoded("/arguments", true),
+            Rewrite::Nested {
+                key: "arguments".into(),
+            },
+        ]);
+        let mut args = json!({"arguments": "{\"x\": 1}"});
+        assert!(inverse.restore(&mut args).is_empty());
+        assert_eq!(args, json!({"x": 1}));
+        let mut args = json!({"other": 1});
+        assert_eq!(
+            inverse.restore(&mut args)[0].to_string(),
+            "expected the arguments under this key, and it is missing (at /arguments)"
+        );
+        let mut args = json!({"arguments": "[1]"});
+        assert_eq!(inverse.restore(&mut args).len(), 2);
+        assert_eq!(args, json!({"arguments": "[1]"}));
     }
 
     #[test]

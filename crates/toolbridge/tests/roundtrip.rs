@@ -316,6 +316,11 @@ fn at_places(value: &mut Value, tokens: &[String], visit: &mut dyn FnMut(&mut Ma
 fn as_sent(arguments: &Value, rewrites: &[toolbridge::Rewrite]) -> Value {
     let mut sent = arguments.clone();
     for rewrite in rewrites {
+        if let toolbridge::Rewrite::Nested { key } = rewrite {
+            sent = json!({ key.as_str(): sent });
+        }
+    }
+    for rewrite in rewrites {
         if let toolbridge::Rewrite::JsonEncoded { at, .. } = rewrite {
             let tokens: Vec<String> = at.tokens().collect();
             at_places(&mut sent, &tokens, &mut |parent, key| {
@@ -420,11 +425,18 @@ fn arguments(
     )
 }
 
-/// Root schemas: plain, or a oneOf of two objects at the root (which the
-/// providers refuse and toolbridge merges).
+/// Root schemas: plain, a map (which Gemini and strict modes get nested),
+/// or a oneOf of two objects at the root (which the providers refuse and
+/// toolbridge merges).
 fn root_and_arguments() -> impl Strategy<Value = (Value, Value)> {
     prop_oneof![
         arguments(schema_and_value()),
+        proptest::collection::btree_map(word(), word(), 0..3).prop_map(|members| {
+            (
+                json!({"type": "object", "additionalProperties": {"type": "string"}}),
+                json!(members),
+            )
+        }),
         (
             arguments(schema_and_value()),
             arguments(schema_and_value()),

@@ -185,6 +185,15 @@ pub fn lower(
         _ => None,
     };
     let schema = merged_root.as_ref().unwrap_or(schema);
+    let nested_root = match dialect {
+        Dialect::GeminiOpenApi
+        | Dialect::OpenAi { strict: true }
+        | Dialect::Mistral { strict: true }
+        | Dialect::Anthropic { strict: true }
+        | Dialect::Bedrock { strict: true } => root::nest_free_root(schema, at, target_name(dialect), notes),
+        _ => None,
+    };
+    let schema = nested_root.as_ref().unwrap_or(schema);
     let unchanged = matches!(
         dialect,
         Dialect::JsonSchema | Dialect::OpenAi { strict: false } | Dialect::Anthropic { strict: false }

@@ -27,10 +27,80 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
 use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;
+use crate::rewrite::Rewrite;
 
 use super::keywords::{describe, merge_into, type_names, Object};
 use super::refs::lookup;
 use super::strict::fragment_pointer;
+
+/// The one property a root that takes any keys is written under.
+const NESTED_KEY: &str = "arguments";
+
+/// Keywords that stay on the root when the arguments are nested: where
+/// `$ref`s point, and what describes the document.
+const STAY_AT_ROOT: &[&str] = &["$defs", "definitions", "$schema", "$id"];
+
+/// A root that takes any keys and lists no properties (a map of arguments)
+/// for a target that needs properties at the root (Gemini: "should be
+/// non-empty for OBJECT type"; strict modes close the root, which would then
+/// accept only `{}`): the arguments become the one property `arguments`,
+/// which the dialect then writes as a string of JSON, and the nesting is
+/// recorded. `None` for any other root; a bare `{"type": "object"}` is a
+/// tool without arguments and stays as it is.
+pub(super) fn nest_free_root(
+    schema: &Value,
+    at: &Pointer,
+    target: &'static str,
+    notes: &mut Notes,
+) -> Option<Value> {
+    let root = schema.as_object()?;
+    let is_object = root
+        .get("type")
+        .and_then(type_names)
+        .is_none_or(|types| types == ["object"]);
+    let has_properties = root
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|props| !props.is_empty());
+    let takes_any_key = matches!(
+        root.get("additionalProperties"),
+        Some(Value::Object(_) | Value::Bool(true))
+    ) || root.contains_key("patternProperties");
+    if !is_object || has_properties || !takes_any_key {
+        return None;
+    }
+    let mut inner = Object::new();
+    let mut wrapper = Object::new();
+    for (key, value) in root {
+        if STAY_AT_ROOT.contains(&key.as_str()) {
+            wrapper.insert(key.clone(), value.clone());
+        } else {
+            inner.insert(key.clone(), value.clone());
+        }
+    }
+    inner.insert("type".into(), Value::String("object".into()));
+    let mut properties = Object::new();
+    properties.insert(NESTED_KEY.into(), Value::Object(inner));
+    wrapper.insert("type".into(), Value::String("object".into()));
+    wrapper.insert("properties".into(), Value::Object(properties));
+    wrapper.insert("required".into(), serde_json::json!([NESTED_KEY]));
+    notes.push(
+        NoteKind::Rewritten {
+            keyword: "properties".into(),
+        },
+        at.clone(),
+        format!(
+            "{target} needs properties at the root, and these arguments take any keys; they were written as the one property {NESTED_KEY:?} (the call's arguments are taken out of it)"
+        ),
+    );
+    notes.record(
+        at,
+        Rewrite::Nested {
+            key: NESTED_KEY.into(),
+        },
+    );
+    Some(Value::Object(wrapper))
+}
 
 /// The keywords these targets refuse at the root.
 const REFUSED: &[&str] = &["allOf", "anyOf", "oneOf", "enum", "not"];
@@ -329,6 +399,34 @@ mod tests {
         let anthropic = run(&lookup_by_id_or_email(), Dialect::Anthropic { strict: true });
         assert!(!anthropic.notes.iter().any(|(kind, _)| kind == "unsupported"));
         assert_eq!(anthropic.schema["required"], json!(["fields"]));
+    }
+
+    #[test]
+    fn a_root_that_takes_any_keys_is_nested_where_the_root_needs_properties() {
+        let map = json!({"type": "object", "description": "Labels to set.",
+            "additionalProperties": {"type": "string"}});
+        let gemini = run(&map, Dialect::GeminiOpenApi);
+        assert_eq!(
+            gemini.schema,
+            json!({"type": "OBJECT", "properties": {"arguments": {"type": "STRING", "description":
+                "Labels to set.\n\nSend a JSON object here, encoded as a string of JSON.\n\n{\"additionalProperties\": {\"type\": \"string\"}}"}},
+                "required": ["arguments"]})
+        );
+        assert_eq!(
+            gemini.rewrites,
+            [
+                json!({"kind": "nested", "key": "arguments"}),
+                json!({"kind": "json-encoded", "at": "/arguments", "object": true}),
+            ]
+        );
+        let strict = run(&map, Dialect::OpenAi { strict: true });
+        assert_eq!(strict.schema["properties"]["arguments"]["type"], json!("string"));
+        assert_eq!(strict.schema["required"], json!(["arguments"]));
+        for dialect in [Dialect::OpenAi { strict: false }, Dialect::GeminiJson] {
+            assert_eq!(run(&map, dialect).schema, map, "{dialect:?}");
+        }
+        let no_arguments = run(&json!({"type": "object"}), Dialect::GeminiOpenApi);
+        assert_eq!(no_arguments.schema, json!({"type": "OBJECT"}));
     }
 
     #[test]
