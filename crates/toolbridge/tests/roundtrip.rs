@@ -320,15 +320,25 @@ fn as_sent(arguments: &Value, rewrites: &[toolbridge::Rewrite]) -> Value {
             sent = json!({ key.as_str(): sent });
         }
     }
-    for rewrite in rewrites {
-        if let toolbridge::Rewrite::JsonEncoded { at, .. } = rewrite {
-            let tokens: Vec<String> = at.tokens().collect();
-            at_places(&mut sent, &tokens, &mut |parent, key| {
-                if let Some(value) = parent.get_mut(key).filter(|value| !value.is_null()) {
-                    *value = Value::String(value.to_string());
-                }
-            });
-        }
+    // Outer places first: where union branches record both a value and
+    // places inside it, the model sends one of them, here the outer one.
+    let mut encoded: Vec<(&Pointer, bool)> = rewrites
+        .iter()
+        .filter_map(|rewrite| match rewrite {
+            toolbridge::Rewrite::JsonEncoded { at, object } => Some((at, *object)),
+            _ => None,
+        })
+        .collect();
+    encoded.sort_by_key(|(at, _)| at.tokens().count());
+    for (at, object) in encoded {
+        let tokens: Vec<String> = at.tokens().collect();
+        // An encoded object that may be null is written nullable, so a null
+        // goes as it is; a null "any" value goes as the string "null".
+        at_places(&mut sent, &tokens, &mut |parent, key| {
+            if let Some(value) = parent.get_mut(key).filter(|value| !(object && value.is_null())) {
+                *value = Value::String(value.to_string());
+            }
+        });
     }
     for rewrite in rewrites {
         if let toolbridge::Rewrite::NullMeansAbsent { at } = rewrite {
@@ -466,8 +476,10 @@ fn arguments_round_trip(
         return Ok(());
     };
     let sent = as_sent(arguments, &only.inverse.rewrites);
-    if format == Format::OpenAi && strict {
-        // What the model sends must be valid under what was written.
+    // What the model sends must be valid under what was written. (Not
+    // checked for a merged root: the null-means-absent places of two
+    // branches share a property there, and this forward step fills both.)
+    if format == Format::OpenAi && strict && schema.get("oneOf").is_none() {
         let parameters = &converted.value.as_json().unwrap()["function"]["parameters"];
         let validator = jsonschema::validator_for(parameters).unwrap();
         let errors: Vec<String> = validator.iter_errors(&sent).map(|err| err.to_string()).collect();
