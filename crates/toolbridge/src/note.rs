@@ -291,6 +291,23 @@ impl Notes {
         }
     }
 
+    /// How many rewrites were recorded so far (a mark for
+    /// [`Notes::rewrites_since`]).
+    pub(crate) fn rewrite_count(&self) -> usize {
+        self.rewrites.len()
+    }
+
+    /// The rewrites recorded since `mark` in the schema at `schema`.
+    pub(crate) fn rewrites_since(&self, mark: usize, schema: &Pointer) -> Vec<Rewrite> {
+        self.rewrites
+            .get(mark..)
+            .unwrap_or_default()
+            .iter()
+            .filter(|(at, _)| at == schema)
+            .map(|(_, rewrite)| rewrite.clone())
+            .collect()
+    }
+
     /// The notes, and the rewrites made in the schema at `schema`.
     pub(crate) fn into_parts(self, schema: &Pointer) -> (Vec<Note>, Vec<Rewrite>) {
         let rewrites = self

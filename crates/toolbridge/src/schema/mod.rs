@@ -99,6 +99,10 @@ pub struct Lowered {
     /// of properties that were optional and were made required and nullable
     /// by strict mode: a `null` there means "absent".
     pub null_means_absent: Vec<Pointer>,
+    /// Every meaning-changing rewrite the lowering made, in order (the
+    /// null-means-absent places among them), as an
+    /// [`Inverse`](crate::Inverse) holds them to undo on a call.
+    pub rewrites: Vec<Rewrite>,
 }
 
 impl Lowered {
@@ -138,6 +142,26 @@ impl Lowered {
 ///   description and anyOf kept, `$ref`s inlined, the rest written into the
 ///   description.
 ///
+/// Across dialects:
+///
+/// - What Gemini or a strict mode cannot describe (an object that takes any
+///   keys, a map, a recursive object cut short, a schema that accepts any
+///   value, the items of an array without `items`) is written as a string
+///   holding its JSON, recorded as [`Rewrite::JsonEncoded`]; a root that
+///   takes any keys becomes the one property `arguments`
+///   ([`Rewrite::Nested`]).
+/// - `oneOf`, `anyOf`, `allOf`, `enum` and `not` at the root, which OpenAI,
+///   Anthropic, Bedrock, Gemini, Ollama, Mistral and Cohere refuse, are
+///   merged into one object, the rule written into the description.
+/// - A draft-4 tuple (`"items": [...]`) becomes `prefixItems` where the
+///   dialect has it, and elsewhere a union of the positions with the
+///   positions in the description; where `$schema` is kept and names an
+///   older draft, the tuple stays.
+/// - A local `$ref` that points at nothing is an error, or an error note
+///   where the schema is written as it is.
+///
+/// [`Lowered::rewrites`] lists what an [`Inverse`](crate::Inverse) undoes.
+///
 /// Keywords written into a description follow it after a blank line as one
 /// JSON object, in their original order: `"City name.\n\n{\"minLength\": 3}"`.
 ///
@@ -168,6 +192,20 @@ impl Lowered {
 /// # Ok::<(), toolbridge::Error>(())
 /// ```
 pub fn lower(
+    schema: &Value,
+    dialect: Dialect,
+    at: &Pointer,
+    limits: &Limits,
+    notes: &mut Notes,
+) -> Result<Lowered> {
+    let mark = notes.rewrite_count();
+    let mut lowered = lower_recording(schema, dialect, at, limits, notes)?;
+    lowered.rewrites = notes.rewrites_since(mark, at);
+    Ok(lowered)
+}
+
+/// [`lower`], recording its rewrites in `notes`.
+fn lower_recording(
     schema: &Value,
     dialect: Dialect,
     at: &Pointer,
@@ -217,7 +255,7 @@ pub fn lower(
         }
         return Ok(Lowered {
             schema: schema.clone(),
-            null_means_absent: Vec::new(),
+            ..Lowered::default()
         });
     }
     if !schema.is_object() && !schema.is_boolean() {
@@ -300,6 +338,7 @@ pub fn lower(
     Ok(Lowered {
         schema: lowered,
         null_means_absent,
+        rewrites: Vec::new(),
     })
 }
 
@@ -487,6 +526,7 @@ mod tests {
     #[test]
     fn restore_absent_removes_only_recorded_nulls() {
         let lowered = Lowered {
+            rewrites: Vec::new(),
             schema: json!({}),
             null_means_absent: vec![
                 Pointer::parse("/unit").unwrap(),

@@ -36,9 +36,9 @@ pub(super) fn run_with(schema: &Value, dialect: Dialect, limits: &Limits) -> Res
     let mut notes = Notes::new();
     let lowered = lower(schema, dialect, &at(), limits, &mut notes)?;
     assert_covered(schema, &lowered.schema, &notes);
-    let (_, rewrites) = notes.clone().into_parts(&at());
     Ok(Run {
-        rewrites: rewrites
+        rewrites: lowered
+            .rewrites
             .iter()
             .map(|rewrite| serde_json::to_value(rewrite).unwrap())
             .collect(),

@@ -722,6 +722,7 @@ mod tests {
         assert_eq!(out.absent, ["/root/**/children"]);
 
         let lowered = super::super::Lowered {
+            rewrites: Vec::new(),
             schema: out.schema,
             null_means_absent: vec![crate::Pointer::parse("/root/**/children").unwrap()],
         };
