@@ -28,6 +28,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::note::NoteKind;
+use crate::pointer::Pointer;
 
 use crate::schema::encode::{argument_place, describe_encoded, encode_value, Encoded};
 use crate::schema::keywords::{
@@ -125,7 +126,8 @@ impl<'c, 'a> Gemini<'c, 'a> {
 
     /// Lowers the whole schema.
     pub(in crate::schema) fn run(&mut self) -> Result<Value> {
-        let lowered = self.walk_root(false)?;
+        let mut lowered = self.walk_root(false)?;
+        self.check_objects(&mut lowered);
         if self.respelled_types {
             self.ctx.note(
                 NoteKind::Normalized { field: "type".into() },
@@ -134,6 +136,59 @@ impl<'c, 'a> Gemini<'c, 'a> {
             );
         }
         Ok(lowered)
+    }
+
+    /// Gemini refuses an OBJECT without properties at any depth. Below the
+    /// root the walk wrote none (they are strings of JSON); at the root of
+    /// the parameters such an OBJECT means a tool without arguments, whose
+    /// `parameters` the writer leaves out, so what else it carries is
+    /// dropped with a note. Any other left is an error note.
+    fn check_objects(&mut self, lowered: &mut Value) {
+        let empty = |node: &Object| {
+            node.get("type").and_then(Value::as_str) == Some("OBJECT")
+                && !node
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|props| !props.is_empty())
+        };
+        let parameters = self.ctx.at.tokens().last().as_deref() == Some("inputSchema");
+        if let Value::Object(root) = lowered {
+            if parameters && empty(root) && root.len() > 1 {
+                let extra: Vec<String> = root.keys().filter(|key| *key != "type").cloned().collect();
+                for key in extra {
+                    root.shift_remove(&key);
+                    self.ctx.note(
+                        NoteKind::Dropped { keyword: key.clone() },
+                        self.ctx.at.key(&key),
+                        format!("{key:?} was dropped: the tool takes no arguments, and Gemini refuses an OBJECT without properties, so parameters are left out"),
+                    );
+                }
+            }
+        }
+        let mut stack: Vec<(&Value, Pointer)> = vec![(&*lowered, Pointer::root())];
+        while let Some((value, at)) = stack.pop() {
+            match value {
+                Value::Object(node) => {
+                    if !at.is_root() && empty(node) {
+                        self.ctx.note(
+                            NoteKind::Unsupported { keyword: "properties".into() },
+                            self.ctx.at.clone(),
+                            format!("the OBJECT at {at} of the written schema has no properties, which Gemini refuses (\"should be non-empty for OBJECT type\")"),
+                        );
+                    }
+                    stack.extend(node.iter().map(|(key, child)| (child, at.key(key))));
+                }
+                Value::Array(items) => {
+                    stack.extend(
+                        items
+                            .iter()
+                            .enumerate()
+                            .map(|(index, item)| (item, at.index(index))),
+                    );
+                }
+                _ => {}
+            }
+        }
     }
 
     /// A node with an `anyOf` of two or more branches: Gemini accepts no
@@ -1072,6 +1127,23 @@ mod tests {
                 json!({"kind": "json-encoded", "at": "/target", "object": true}),
                 json!({"kind": "json-encoded", "at": "/value", "object": false}),
             ]
+        );
+    }
+
+    #[test]
+    fn a_root_without_properties_is_left_bare_for_the_writer_to_leave_out() {
+        let out = run(
+            &json!({"type": "object", "description": "Takes nothing.", "properties": {}}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(out.schema, json!({"type": "OBJECT"}));
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema"),
+                ("dropped", "/inputSchema/description"),
+                ("normalized", "/inputSchema"),
+            ])
         );
     }
 }
