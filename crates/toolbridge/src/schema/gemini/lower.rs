@@ -146,10 +146,10 @@ impl<'c, 'a> Gemini<'c, 'a> {
     fn check_objects(&mut self, lowered: &mut Value) {
         let empty = |node: &Object| {
             node.get("type").and_then(Value::as_str) == Some("OBJECT")
-                && !node
+                && node
                     .get("properties")
                     .and_then(Value::as_object)
-                    .is_some_and(|props| !props.is_empty())
+                    .is_none_or(|props| props.is_empty())
         };
         let parameters = self.ctx.at.tokens().last().as_deref() == Some("inputSchema");
         if let Value::Object(root) = lowered {
