@@ -119,3 +119,31 @@ fn free_object(node: &Object) -> bool {
         .is_some_and(|props| !props.is_empty());
     !has_properties && node.get("additionalProperties") != Some(&Value::Bool(false))
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::schema::testing::run;
+    use crate::schema::Dialect;
+
+    #[test]
+    fn encoded_places_follow_kept_refs_through_recursion() {
+        let tree = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/node"}}, "required": ["root"],
+            "$defs": {"node": {"type": "object", "properties": {
+                "data": {"type": "object", "description": "Free-form."},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+                "required": ["data", "children"]}}});
+        let out = run(&tree, Dialect::OpenAi { strict: true });
+        assert_eq!(
+            out.schema["$defs"]["node"]["properties"]["data"],
+            json!({"type": "string", "description": "Free-form.\n\nSend a JSON object here, encoded as a string of JSON."})
+        );
+        assert_eq!(
+            out.rewrites,
+            [json!({"kind": "json-encoded", "at": "/root/**/data", "object": true})]
+        );
+        let anthropic = run(&tree, Dialect::Anthropic { strict: true });
+        assert_eq!(anthropic.rewrites, out.rewrites);
+    }
+}
