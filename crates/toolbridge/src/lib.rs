@@ -60,7 +60,7 @@ pub use pipeline::{
 };
 pub use pointer::Pointer;
 pub use registry::{FormatInfo, FORMATS};
-pub use rewrite::{Inverse, Rewrite};
+pub use rewrite::{Inverse, Rewrite, Unrestored};
 pub use tool::{Annotations, Tool};
 
 /// The README's Rust examples, compiled and run as doctests.

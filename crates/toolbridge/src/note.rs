@@ -282,9 +282,30 @@ impl Notes {
         self.notes.iter()
     }
 
-    /// Records a rewrite made while lowering the schema at `schema`.
+    /// Records a rewrite made while lowering the schema at `schema` (once:
+    /// the same rewrite met again through another branch is not repeated).
     pub(crate) fn record(&mut self, schema: &Pointer, rewrite: Rewrite) {
-        self.rewrites.push((schema.clone(), rewrite));
+        let entry = (schema.clone(), rewrite);
+        if !self.rewrites.contains(&entry) {
+            self.rewrites.push(entry);
+        }
+    }
+
+    /// How many rewrites were recorded so far (a mark for
+    /// [`Notes::rewrites_since`]).
+    pub(crate) fn rewrite_count(&self) -> usize {
+        self.rewrites.len()
+    }
+
+    /// The rewrites recorded since `mark` in the schema at `schema`.
+    pub(crate) fn rewrites_since(&self, mark: usize, schema: &Pointer) -> Vec<Rewrite> {
+        self.rewrites
+            .get(mark..)
+            .unwrap_or_default()
+            .iter()
+            .filter(|(at, _)| at == schema)
+            .map(|(_, rewrite)| rewrite.clone())
+            .collect()
     }
 
     /// The notes, and the rewrites made in the schema at `schema`.

@@ -911,7 +911,8 @@ mod tests {
             .rewrites
             .iter()
             .map(|rewrite| match rewrite {
-                Rewrite::NullMeansAbsent { at } => at.as_str(),
+                Rewrite::NullMeansAbsent { at } | Rewrite::JsonEncoded { at, .. } => at.as_str(),
+                Rewrite::Nested { key } => key.as_str(),
             })
             .collect();
         assert_eq!(places, ["/filters", "/filters/*/label"]);

@@ -3,9 +3,12 @@
 //! Some lowerings cannot keep a schema's meaning in the target's dialect
 //! without changing the shape of the arguments the model sends: strict mode
 //! makes an optional property required and nullable, so "absent" arrives as
-//! `null`. Each such rewrite is recorded when the tool is written, and an
+//! `null`; Gemini has no free-form object, so one arrives as a string of
+//! JSON. Each such rewrite is recorded when the tool is written, and an
 //! [`Inverse`] turns the model's arguments back into the shape the canonical
 //! schema describes.
+
+use std::fmt;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -13,16 +16,35 @@ use serde_json::Value;
 use crate::pointer::Pointer;
 
 /// One meaning-changing rewrite of a tool's input schema.
+///
+/// In each `at`, `*` stands for any array index and `**` for any number of
+/// steps (a recursive schema).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Rewrite {
     /// An optional property was made required and nullable (strict mode): a
-    /// `null` at `at` in the arguments means "absent". In `at`, `*` stands for
-    /// any array index and `**` for any number of steps (a recursive schema).
+    /// `null` at `at` in the arguments means "absent".
     NullMeansAbsent {
         /// The place in the arguments.
         at: Pointer,
+    },
+    /// A value the target's dialect cannot describe (a free-form object, a
+    /// map, a recursive object, an "any" value) was written as a string
+    /// holding its JSON: a string at `at` is parsed back into the value.
+    JsonEncoded {
+        /// The place in the arguments.
+        at: Pointer,
+        /// Whether the value is always an object: then only a string holding
+        /// a JSON object is parsed (the place may also take plain strings).
+        object: bool,
+    },
+    /// The arguments were written as the one property `key` of the object
+    /// the target needs at the root (a root that takes any keys has no
+    /// properties to list): the value at `key` is the arguments.
+    Nested {
+        /// The property that holds the arguments.
+        key: String,
     },
 }
 
@@ -39,8 +61,27 @@ pub struct Inverse {
     pub rewrites: Vec<Rewrite>,
 }
 
+/// A place where [`Inverse::restore`] found a value it could not turn back:
+/// the value was left as the model sent it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Unrestored {
+    /// The place in the arguments (a concrete pointer, no `*`).
+    pub at: Pointer,
+    /// What was expected and what came, as a sentence.
+    pub message: String,
+}
+
+impl fmt::Display for Unrestored {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at {})", self.message, self.at)
+    }
+}
+
 impl Inverse {
-    /// Undoes every rewrite on arguments a model sent for this tool.
+    /// Undoes every rewrite on arguments a model sent for this tool, and
+    /// returns the places it could not undo (a string that should hold JSON
+    /// and does not: it stays as it is, and validation will say more).
     ///
     /// ```
     /// use toolbridge::{Format, WriteOptions};
@@ -48,15 +89,47 @@ impl Inverse {
     ///     "properties": {"unit": {"type": "string"}}}));
     /// let written = toolbridge::write(&[tool], Format::OpenAi, &WriteOptions::default().with_strict(true));
     /// let mut arguments = serde_json::json!({"unit": null});
-    /// written.tools[0].inverse.restore(&mut arguments);
+    /// let unrestored = written.tools[0].inverse.restore(&mut arguments);
     /// assert_eq!(arguments, serde_json::json!({}));
+    /// assert!(unrestored.is_empty());
     /// ```
-    pub fn restore(&self, arguments: &mut Value) {
+    pub fn restore(&self, arguments: &mut Value) -> Vec<Unrestored> {
+        let mut unrestored = Vec::new();
+        // Nulls first: an optional encoded value arrives as `null` when
+        // absent and as the string "null" when it is a present `null`.
         for rewrite in &self.rewrites {
-            match rewrite {
-                Rewrite::NullMeansAbsent { at } => remove_null_at(arguments, at),
+            if let Rewrite::NullMeansAbsent { at } = rewrite {
+                remove_null_at(arguments, at);
             }
         }
+        for rewrite in &self.rewrites {
+            if let Rewrite::JsonEncoded { at, object } = rewrite {
+                let tokens: Vec<String> = at.tokens().collect();
+                decode_at(arguments, &tokens, Pointer::root(), *object, &mut unrestored);
+            }
+        }
+        for rewrite in &self.rewrites {
+            if let Rewrite::Nested { key } = rewrite {
+                match arguments.get_mut(key.as_str()).map(Value::take) {
+                    Some(inner @ Value::Object(_)) => *arguments = inner,
+                    Some(other) => {
+                        unrestored.push(Unrestored {
+                            at: Pointer::root().key(key),
+                            message: "expected the arguments as an object here; they were left as they are"
+                                .into(),
+                        });
+                        if let Some(slot) = arguments.get_mut(key.as_str()) {
+                            *slot = other;
+                        }
+                    }
+                    None => unrestored.push(Unrestored {
+                        at: Pointer::root().key(key),
+                        message: "expected the arguments under this key, and it is missing".into(),
+                    }),
+                }
+            }
+        }
+        unrestored
     }
 }
 
@@ -101,5 +174,172 @@ fn remove_null_at_tokens(value: &mut Value, tokens: &[String]) {
             }
         }
         _ => {}
+    }
+}
+
+/// Parses each string at `tokens` (with `*` and `**` steps) below `value`,
+/// which sits at `here` in the arguments. A `**` step visits the children
+/// before the node itself, so that what a string decodes to is not searched
+/// again.
+fn decode_at(
+    value: &mut Value,
+    tokens: &[String],
+    here: Pointer,
+    object: bool,
+    unrestored: &mut Vec<Unrestored>,
+) {
+    let Some((first, rest)) = tokens.split_first() else {
+        decode(value, &here, object, unrestored);
+        return;
+    };
+    if first == "**" {
+        match value {
+            Value::Object(members) => {
+                for (key, child) in members.iter_mut() {
+                    decode_at(child, tokens, here.key(key), object, unrestored);
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter_mut().enumerate() {
+                    decode_at(item, tokens, here.index(index), object, unrestored);
+                }
+            }
+            _ => {}
+        }
+        decode_at(value, rest, here, object, unrestored);
+        return;
+    }
+    match value {
+        Value::Object(members) => {
+            if let Some(child) = members.get_mut(first.as_str()) {
+                decode_at(child, rest, here.key(first), object, unrestored);
+            }
+        }
+        Value::Array(items) if first == "*" => {
+            for (index, item) in items.iter_mut().enumerate() {
+                decode_at(item, rest, here.index(index), object, unrestored);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Replaces a string holding JSON by the value it holds. Anything else is
+/// left alone: `null` (an absent optional value), or the value itself (a
+/// model that sent the object rather than its encoding).
+fn decode(value: &mut Value, at: &Pointer, object: bool, unrestored: &mut Vec<Unrestored>) {
+    let Value::String(text) = value else {
+        return;
+    };
+    let expected = if object { "a JSON object" } else { "JSON" };
+    // serde_json refuses nesting past 128 levels, so this is bounded by
+    // the string the model sent.
+    match serde_json::from_str::<Value>(text) {
+        Ok(decoded) if !object || decoded.is_object() => *value = decoded,
+        Ok(_) => unrestored.push(Unrestored {
+            at: at.clone(),
+            message: format!("expected a string holding {expected}, and this one holds another kind of value; it was left as it is"),
+        }),
+        Err(err) => unrestored.push(Unrestored {
+            at: at.clone(),
+            message: format!("expected a string holding {expected}, and this one does not parse ({err}); it was left as it is"),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn inverse(rewrites: Vec<Rewrite>) -> Inverse {
+        Inverse {
+            name: "t".into(),
+            written_name: "t".into(),
+            rewrites,
+        }
+    }
+
+    fn encoded(at: &str, object: bool) -> Rewrite {
+        Rewrite::JsonEncoded {
+            at: Pointer::parse(at).unwrap(),
+            object,
+        }
+    }
+
+    #[test]
+    fn encoded_values_are_parsed_back_and_bad_ones_reported() {
+        let inverse = inverse(vec![
+            encoded("/meta", true),
+            encoded("/rows/*", false),
+            encoded("/any", false),
+            Rewrite::NullMeansAbsent {
+                at: Pointer::parse("/any").unwrap(),
+            },
+        ]);
+        let mut args =
+            json!({"meta": "{\"a\": 1, \"x\": null}", "rows": ["[1, 2]", "\"s\"", "oops", 3], "any": "null"});
+        let unrestored = inverse.restore(&mut args);
+        assert_eq!(
+            args,
+            json!({"meta": {"a": 1, "x": null}, "rows": [[1, 2], "s", "oops", 3], "any": null})
+        );
+        let mut absent = json!({"any": null});
+        assert!(inverse.restore(&mut absent).is_empty());
+        assert_eq!(absent, json!({}));
+        assert_eq!(
+            unrestored,
+            [Unrestored {
+                at: Pointer::parse("/rows/2").unwrap(),
+                message: "expected a string holding JSON, and this one does not parse (expected value at line 1 column 1); it was left as it is".into()
+            }]
+        );
+        let mut args = json!({"meta": "[1]"});
+        let unrestored = inverse.restore(&mut args);
+        assert_eq!(args, json!({"meta": "[1]"}));
+        assert_eq!(unrestored[0].to_string(), "expected a string holding a JSON object, and this one holds another kind of value; it was left as it is (at /meta)");
+    }
+
+    #[test]
+    fn objects_sent_as_they_are_and_nulls_are_left_alone() {
+        let inverse = inverse(vec![encoded("/meta", true)]);
+        for sent in [json!({"meta": {"a": 1}}), json!({"meta": null}), json!({})] {
+            let mut args = sent.clone();
+            assert!(inverse.restore(&mut args).is_empty());
+            assert_eq!(args, sent);
+        }
+    }
+
+    #[test]
+    fn nested_arguments_come_out_of_their_key() {
+        let inverse = inverse(vec![
+            encoded("/arguments", true),
+            Rewrite::Nested {
+                key: "arguments".into(),
+            },
+        ]);
+        let mut args = json!({"arguments": "{\"x\": 1}"});
+        assert!(inverse.restore(&mut args).is_empty());
+        assert_eq!(args, json!({"x": 1}));
+        let mut args = json!({"other": 1});
+        assert_eq!(
+            inverse.restore(&mut args)[0].to_string(),
+            "expected the arguments under this key, and it is missing (at /arguments)"
+        );
+        let mut args = json!({"arguments": "[1]"});
+        assert_eq!(inverse.restore(&mut args).len(), 2);
+        assert_eq!(args, json!({"arguments": "[1]"}));
+    }
+
+    #[test]
+    fn recursive_places_decode_each_level_once() {
+        let inverse = inverse(vec![encoded("/**/data", true)]);
+        let mut args = json!({"data": "{\"data\": \"{}\"}", "children": [{"data": "{\"k\": 1}"}]});
+        assert!(inverse.restore(&mut args).is_empty());
+        assert_eq!(
+            args,
+            json!({"data": {"data": "{}"}, "children": [{"data": {"k": 1}}]})
+        );
     }
 }

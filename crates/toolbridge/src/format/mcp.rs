@@ -14,6 +14,7 @@ use crate::json::{Entry, Node};
 use crate::note::{NoteKind, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
+use crate::schema::Dialect;
 use crate::tool::{self as canonical, toolbridge_only, Tool};
 
 pub(crate) const CODEC: JsonCodec = JsonCodec {
@@ -197,6 +198,9 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
     let Value::Object(mut object) = tool.to_value() else {
         unreachable!("a tool serializes to an object");
     };
+    let at = Pointer::root().key("inputSchema");
+    let input = crate::schema::lower(&tool.input_schema, Dialect::JsonSchema, &at, &opts.limits, notes)?;
+    object.insert("inputSchema".into(), input.schema);
     let mut moved = Map::new();
     let mut move_to_meta = |field: &str, value: Value, at: Pointer, what: String, notes: &mut Notes| {
         let key = format!("{META_PREFIX}{field}");

@@ -77,6 +77,12 @@ pub(crate) fn read(entry: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Resu
 }
 
 pub(crate) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
+    crate::schema::check_refs(
+        &tool.input_schema,
+        &Pointer::root().key("inputSchema"),
+        &opts.limits,
+        notes,
+    );
     Ok(with_annotation_defaults(tool, opts, notes).to_value())
 }
 

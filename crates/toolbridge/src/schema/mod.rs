@@ -12,11 +12,14 @@
 //! records where, so that [`Lowered::restore_absent`] can turn a returned
 //! `null` back into "absent" before defaults apply.
 
+mod encode;
 pub(crate) mod gemini;
 mod keywords;
 pub mod names;
 mod plain;
 mod refs;
+mod root;
+mod tuple;
 mod strict;
 mod subset;
 #[cfg(test)]
@@ -37,9 +40,10 @@ pub(crate) use strict::{
     check_anthropic_strict_budget, check_cohere_strict_fields, check_openai_strict_limits,
 };
 
+use encode::Encoded;
 use gemini::Gemini;
 use plain::Plain;
-use subset::{Subset, Walker};
+use subset::{Mark, Subset, Walker};
 use walk::{Ctx, Place};
 
 /// A target's schema dialect.
@@ -95,6 +99,10 @@ pub struct Lowered {
     /// of properties that were optional and were made required and nullable
     /// by strict mode: a `null` there means "absent".
     pub null_means_absent: Vec<Pointer>,
+    /// Every meaning-changing rewrite the lowering made, in order (the
+    /// null-means-absent places among them), as an
+    /// [`Inverse`](crate::Inverse) holds them to undo on a call.
+    pub rewrites: Vec<Rewrite>,
 }
 
 impl Lowered {
@@ -134,6 +142,26 @@ impl Lowered {
 ///   description and anyOf kept, `$ref`s inlined, the rest written into the
 ///   description.
 ///
+/// Across dialects:
+///
+/// - What Gemini or a strict mode cannot describe (an object that takes any
+///   keys, a map, a recursive object cut short, a schema that accepts any
+///   value, the items of an array without `items`) is written as a string
+///   holding its JSON, recorded as [`Rewrite::JsonEncoded`]; a root that
+///   takes any keys becomes the one property `arguments`
+///   ([`Rewrite::Nested`]).
+/// - `oneOf`, `anyOf`, `allOf`, `enum` and `not` at the root, which OpenAI,
+///   Anthropic, Bedrock, Gemini, Ollama, Mistral and Cohere refuse, are
+///   merged into one object, the rule written into the description.
+/// - A draft-4 tuple (`"items": [...]`) becomes `prefixItems` where the
+///   dialect has it, and elsewhere a union of the positions with the
+///   positions in the description; where `$schema` is kept and names an
+///   older draft, the tuple stays.
+/// - A local `$ref` that points at nothing is an error, or an error note
+///   where the schema is written as it is.
+///
+/// [`Lowered::rewrites`] lists what an [`Inverse`](crate::Inverse) undoes.
+///
 /// Keywords written into a description follow it after a blank line as one
 /// JSON object, in their original order: `"City name.\n\n{\"minLength\": 3}"`.
 ///
@@ -170,17 +198,64 @@ pub fn lower(
     limits: &Limits,
     notes: &mut Notes,
 ) -> Result<Lowered> {
+    let mark = notes.rewrite_count();
+    let mut lowered = lower_recording(schema, dialect, at, limits, notes)?;
+    lowered.rewrites = notes.rewrites_since(mark, at);
+    Ok(lowered)
+}
+
+/// [`lower`], recording its rewrites in `notes`.
+fn lower_recording(
+    schema: &Value,
+    dialect: Dialect,
+    at: &Pointer,
+    limits: &Limits,
+    notes: &mut Notes,
+) -> Result<Lowered> {
+    let merged_root = match dialect {
+        Dialect::OpenAi { .. }
+        | Dialect::Anthropic { .. }
+        | Dialect::Bedrock { .. }
+        | Dialect::GeminiOpenApi
+        | Dialect::Ollama
+        | Dialect::Mistral { .. }
+        | Dialect::Cohere { .. } => root::merge_root(schema, at, target_name(dialect), limits, notes)?,
+        _ => None,
+    };
+    let schema = merged_root.as_ref().unwrap_or(schema);
+    let nested_root = match dialect {
+        Dialect::GeminiOpenApi
+        | Dialect::OpenAi { strict: true }
+        | Dialect::Mistral { strict: true }
+        | Dialect::Anthropic { strict: true }
+        | Dialect::Bedrock { strict: true } => root::nest_free_root(schema, at, target_name(dialect), notes),
+        _ => None,
+    };
+    let schema = nested_root.as_ref().unwrap_or(schema);
     let unchanged = matches!(
         dialect,
         Dialect::JsonSchema | Dialect::OpenAi { strict: false } | Dialect::Anthropic { strict: false }
     );
+    let tuples = if unchanged && tuple::declares_old_draft(schema) {
+        None
+    } else {
+        tuple::respell_tuples(
+            schema,
+            at,
+            has_prefix_items(dialect),
+            target_name(dialect),
+            limits.max_depth,
+            notes,
+        )
+    };
+    let schema = tuples.as_ref().unwrap_or(schema);
     if unchanged {
-        if dialect != Dialect::JsonSchema && (schema.is_object() || schema.is_boolean()) {
+        if schema.is_object() || schema.is_boolean() {
             check_refs_resolve(schema, at, limits, target_name(dialect), notes);
         }
         return Ok(Lowered {
             schema: schema.clone(),
-            null_means_absent: Vec::new(),
+            ..Lowered::default()
         });
     }
     if !schema.is_object() && !schema.is_boolean() {
@@ -199,7 +274,13 @@ pub fn lower(
         Dialect::OpenAi { strict: true } | Dialect::Mistral { strict: true } => {
             let mut walker = Walker::new(&mut ctx, Subset::OpenAiStrict);
             let lowered = walker.run()?;
-            let made_nullable = std::mem::take(&mut walker.made_nullable);
+            let recorded = std::mem::take(&mut walker.recorded);
+            record_encoded(&lowered, &recorded, limits, &mut ctx)?;
+            let made_nullable: Vec<Vec<String>> = recorded
+                .into_iter()
+                .filter(|(mark, _)| *mark == Mark::Absent)
+                .map(|(_, location)| location)
+                .collect();
             null_means_absent = strict::absent_paths(&lowered, &made_nullable, limits, at)?;
             for place in &null_means_absent {
                 ctx.notes
@@ -208,8 +289,18 @@ pub fn lower(
             check_openai_strict_limits(&lowered, at, ctx.notes);
             lowered
         }
-        Dialect::Anthropic { strict: true } => Walker::new(&mut ctx, Subset::AnthropicStrict).run()?,
-        Dialect::Bedrock { strict: true } => Walker::new(&mut ctx, Subset::BedrockStrict).run()?,
+        Dialect::Anthropic { strict: true } | Dialect::Bedrock { strict: true } => {
+            let subset = if dialect == (Dialect::Anthropic { strict: true }) {
+                Subset::AnthropicStrict
+            } else {
+                Subset::BedrockStrict
+            };
+            let mut walker = Walker::new(&mut ctx, subset);
+            let lowered = walker.run()?;
+            let recorded = std::mem::take(&mut walker.recorded);
+            record_encoded(&lowered, &recorded, limits, &mut ctx)?;
+            lowered
+        }
         Dialect::Ollama => Walker::new(&mut ctx, Subset::Ollama).run()?,
         Dialect::GeminiOpenApi => Gemini::new(&mut ctx).run()?,
         Dialect::GeminiJson => Plain {
@@ -247,7 +338,39 @@ pub fn lower(
     Ok(Lowered {
         schema: lowered,
         null_means_absent,
+        rewrites: Vec::new(),
     })
+}
+
+/// Records a [`Rewrite::JsonEncoded`] for each place in the arguments that
+/// reaches an output location a strict walk wrote as a string of JSON.
+fn record_encoded(
+    lowered: &Value,
+    recorded: &[(Mark, Vec<String>)],
+    limits: &Limits,
+    ctx: &mut Ctx<'_>,
+) -> Result<()> {
+    for encoded in [Encoded::Object, Encoded::Any] {
+        let locations: Vec<Vec<String>> = recorded
+            .iter()
+            .filter(|(mark, _)| *mark == Mark::Encoded(encoded))
+            .map(|(_, location)| location.clone())
+            .collect();
+        let at = ctx.at.clone();
+        for place in strict::absent_paths(lowered, &locations, limits, &at)? {
+            ctx.record_encoded(place, encoded);
+        }
+    }
+    Ok(())
+}
+
+/// An error note for each local `$ref` in `schema` (found at `at` in the
+/// tool) that points at nothing, for writers that copy schemas as they are
+/// (the canonical file).
+pub(crate) fn check_refs(schema: &Value, at: &Pointer, limits: &Limits, notes: &mut Notes) {
+    if schema.is_object() || schema.is_boolean() {
+        check_refs_resolve(schema, at, limits, target_name(Dialect::JsonSchema), notes);
+    }
 }
 
 /// Whether any object in `value` has a `$ref` key: a cheap scan that spares
@@ -324,7 +447,7 @@ pub(crate) fn inferred_type(node: &serde_json::Map<String, Value>) -> Option<&'s
 /// The target's name, as messages say it.
 fn target_name(dialect: Dialect) -> &'static str {
     match dialect {
-        Dialect::JsonSchema => "JSON Schema",
+        Dialect::JsonSchema => "a JSON Schema validator (as MCP clients run)",
         Dialect::OpenAi { strict: true } => "OpenAI strict mode",
         Dialect::OpenAi { strict: false } => "OpenAI",
         Dialect::Anthropic { strict: true } => "Anthropic strict mode",
@@ -340,6 +463,19 @@ fn target_name(dialect: Dialect) -> &'static str {
         Dialect::Cohere { strict: false } => "Cohere",
         Dialect::Elisp => "gptel and llm.el",
     }
+}
+
+/// Whether the dialect has 2020-12's `prefixItems` (tuples).
+fn has_prefix_items(dialect: Dialect) -> bool {
+    !matches!(
+        dialect,
+        Dialect::GeminiOpenApi
+            | Dialect::Ollama
+            | Dialect::OpenAi { strict: true }
+            | Dialect::Mistral { strict: true }
+            | Dialect::Anthropic { strict: true }
+            | Dialect::Bedrock { strict: true }
+    )
 }
 
 /// Cohere's `strict_tools` needs at least one required parameter per tool.
@@ -390,6 +526,7 @@ mod tests {
     #[test]
     fn restore_absent_removes_only_recorded_nulls() {
         let lowered = Lowered {
+            rewrites: Vec::new(),
             schema: json!({}),
             null_means_absent: vec![
                 Pointer::parse("/unit").unwrap(),
@@ -402,7 +539,7 @@ mod tests {
     }
 
     #[test]
-    fn pass_through_dialects_return_the_schema_unchanged() {
+    fn pass_through_dialects_return_the_schema_unchanged_and_name_broken_refs() {
         let schema = json!({"$schema": "x", "type": "object", "properties": {"a": {"$ref": "#/$defs/nowhere"}},
             "additionalProperties": true});
         for dialect in [
@@ -413,12 +550,7 @@ mod tests {
             let out = run(&schema, dialect);
             assert_eq!(out.schema, schema);
             let broken_ref = note_list(&[("unsupported", "/inputSchema/properties/a/$ref")]);
-            let expected = if dialect == Dialect::JsonSchema {
-                vec![]
-            } else {
-                broken_ref
-            };
-            assert_eq!(out.notes, expected, "{dialect:?}");
+            assert_eq!(out.notes, broken_ref, "{dialect:?}");
         }
         let mut notes = Notes::new();
         lower(
@@ -461,7 +593,7 @@ mod tests {
         let gemini = run(&schema, Dialect::GeminiOpenApi);
         assert_eq!(
             gemini.schema["properties"]["a"],
-            json!({"type": "OBJECT", "description": "A."})
+            json!({"type": "STRING", "description": "A.\n\nSend any JSON value here, encoded as a string of JSON."})
         );
         assert_eq!(
             gemini.notes[0],

@@ -221,10 +221,11 @@ pub(crate) fn check_cohere_strict_fields(schemas: &[&Value], notes: &mut Notes) 
 }
 
 /// The places in the arguments (`*` for any array index, `**` for any
-/// number of steps through a recursion) of the properties at the output
-/// locations `made_nullable`, found by walking the lowered `schema` as an
-/// instance would: `properties` entries, `items`, `anyOf`/`allOf` branches
-/// and kept local `$ref`s.
+/// number of steps through a recursion) of the schemas at the output
+/// locations `made_nullable` (properties made nullable, or values written as
+/// strings of JSON), found by walking the lowered `schema` as an instance
+/// would: `properties` entries, `items`, `anyOf`/`allOf` branches and kept
+/// local `$ref`s.
 pub(super) fn absent_paths(
     schema: &Value,
     made_nullable: &[Vec<String>],
@@ -379,22 +380,24 @@ impl<'v> AbsentWalk<'v> {
             if let Some(items) = node.get("items").filter(|items| items.is_object()) {
                 let mut child_instance = instance.clone();
                 child_instance.push("*".into());
+                let child_out = out.key("items");
                 children.push(Step::Visit {
                     node: items,
-                    out: out.key("items"),
+                    marked: self.marks.contains(&child_out),
+                    out: child_out,
                     instance: child_instance,
-                    marked: false,
                 });
             }
             for key in ["anyOf", "oneOf", "allOf"] {
                 if let Some(branches) = node.get(key).and_then(Value::as_array) {
                     let key_at = out.key(key);
                     for (index, branch) in branches.iter().enumerate() {
+                        let child_out = key_at.index(index);
                         children.push(Step::Visit {
                             node: branch,
-                            out: key_at.index(index),
+                            marked: self.marks.contains(&child_out),
+                            out: child_out,
                             instance: instance.clone(),
-                            marked: false,
                         });
                     }
                 }
@@ -456,7 +459,7 @@ impl<'v> AbsentWalk<'v> {
 
 /// The pointer a `#…` fragment `$ref` names (lowered schemas keep only
 /// those as local references).
-fn fragment_pointer(reference: &str) -> Option<Pointer> {
+pub(super) fn fragment_pointer(reference: &str) -> Option<Pointer> {
     let fragment = percent_decode(reference.strip_prefix('#')?)?;
     if fragment.is_empty() {
         return Some(Pointer::root());

@@ -16,6 +16,8 @@ pub(super) struct Run {
     pub(super) schema: Value,
     pub(super) notes: Vec<(String, String)>,
     pub(super) absent: Vec<String>,
+    /// The rewrites recorded for the schema, in their JSON form.
+    pub(super) rewrites: Vec<Value>,
 }
 
 /// Where the tests' schemas sit in the tool.
@@ -35,6 +37,11 @@ pub(super) fn run_with(schema: &Value, dialect: Dialect, limits: &Limits) -> Res
     let lowered = lower(schema, dialect, &at(), limits, &mut notes)?;
     assert_covered(schema, &lowered.schema, &notes);
     Ok(Run {
+        rewrites: lowered
+            .rewrites
+            .iter()
+            .map(|rewrite| serde_json::to_value(rewrite).unwrap())
+            .collect(),
         schema: lowered.schema,
         notes: notes
             .iter()

@@ -5,6 +5,9 @@ as the SDK's typed form `InputSchemaTyped` (root `type: "object"`; other JSON
 Schema keys are allowed there, as the SDK says); and, beyond the types:
 
 - the name must match ^[a-zA-Z0-9_-]{1,64}$ (Anthropic docs, "Define tools");
+- `input_schema` has no oneOf/anyOf/allOf/enum/not at its root, strict or
+  not ("input_schema does not support oneOf, allOf, or anyOf at the top
+  level", anthropics/claude-code#5878);
 - with `strict: true`, the schema must keep to strict tool use's subset
   (structured-outputs docs, "JSON Schema limitations", which the SDK's
   transform_schema in anthropic/lib/_parse/_transform.py mirrors):
@@ -76,6 +79,7 @@ def check_entry(entry, index, report):
     if problem:
         report.fail(index, name, problem)
     if "input_schema" in entry:
+        report.fail_all(index, name, common.root_combinator_problems(entry["input_schema"], "/input_schema"))
         _, errors = common.validate_json(INPUT_SCHEMA.validate_json, entry["input_schema"])
         report.fail_all(index, name, [f"/input_schema{error} (InputSchemaTyped)" for error in errors])
         if entry.get("strict") is True:

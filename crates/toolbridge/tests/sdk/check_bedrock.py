@@ -10,7 +10,8 @@ credentials. Beyond what ParamValidator checks:
   (ParamValidator does not check patterns; botocore 1.44: [a-zA-Z0-9_-]+,
   1 to 64 characters);
 - `inputSchema.json` must be a schema of type "object" (ToolInputSchema
-  documentation: "The top level schema type must be object").
+  documentation: "The top level schema type must be object"), with no
+  oneOf/anyOf/allOf/enum/not at its root (Bedrock passes Anthropic's rule on).
 
 usage: check_bedrock.py FILE.json [FILE.json …]
 """
@@ -60,6 +61,7 @@ def check_entry(entry, index, report):
         problem = common.root_object_problem(schema["json"], "/toolSpec/inputSchema/json")
         if problem:
             report.fail(index, name, problem)
+        report.fail_all(index, name, common.root_combinator_problems(schema["json"], "/toolSpec/inputSchema/json"))
 
 
 def check_document(document, report):

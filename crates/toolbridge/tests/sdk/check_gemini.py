@@ -15,7 +15,10 @@ every key and value that was sent. Beyond the types:
   name of `types.Type` (the SDK's enum ignores case, a list of types is
   refused by the API: "Proto field is not repeating"), property names start
   with a letter or _ and use a-z, A-Z, 0-9 and _ up to 64 characters
-  (`parameters` docstring), the root of `parameters` is an OBJECT, and no
+  (`parameters` docstring), the root of `parameters` is an OBJECT, every
+  OBJECT has non-empty `properties` (the API answers "should be non-empty
+  for OBJECT type" at any depth; a tool without arguments leaves
+  `parameters` out), and no
   schema carries additionalProperties (the SDK's
   _raise_for_unsupported_mldev_properties: "only supported in ... Enterprise
   Agent Platform mode, not in Gemini Developer API mode").
@@ -77,6 +80,12 @@ def schema_problems(schema, at, root_object):
         problems.append(f"{common.pointer(at + ('type',))}: the root must be type OBJECT, found {common.short(schema.get('type'))}")
     gemini_api = SimpleNamespace(vertexai=False)
     for place, sub in common.subschemas(schema, at):
+        properties = sub.get("properties")
+        if str(sub.get("type")).upper() == "OBJECT" and not (isinstance(properties, dict) and properties):
+            problems.append(
+                f"{common.pointer(place + ('properties',))}: an OBJECT needs properties "
+                "(API 400: \"should be non-empty for OBJECT type\")"
+            )
         if "type" in sub and (not isinstance(sub["type"], str) or sub["type"] not in type_names):
             problems.append(
                 f"{common.pointer(place + ('type',))}: must be one uppercase types.Type name "

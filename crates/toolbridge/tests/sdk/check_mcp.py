@@ -9,6 +9,8 @@ value the SDK does not keep is rejected (toolbridge keeps its own fields under
 
 - `inputSchema` must be a schema of type "object" (schema.ts, every revision:
   `type: "object"`);
+- every local `$ref` in `inputSchema` resolves (a JSON Schema validator,
+  as clients run, refuses to compile one that points at nothing);
 - the name should be 1 to 128 characters of A-Z, a-z, 0-9, _, - and .
   (SEP-986 tool naming guidance, 2025-11-25 and 2026-07-28) — toolbridge
   renames to fit it, so a name outside it is rejected;
@@ -61,6 +63,7 @@ def check_entry(entry, index, report):
         problem = common.root_object_problem(entry["inputSchema"], "/inputSchema")
         if problem:
             report.fail(index, name, problem)
+        report.fail_all(index, name, common.unresolved_ref_problems(entry["inputSchema"], "/inputSchema"))
     if "outputSchema" in entry and common.root_object_problem(entry["outputSchema"], "/outputSchema"):
         report.note(index, name, "/outputSchema: the root is not an object; MCP 2025-06-18 and 2025-11-25 clients want type \"object\"")
 

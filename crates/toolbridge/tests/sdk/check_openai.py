@@ -8,7 +8,11 @@ pydantic strict mode; and, beyond the types:
   maximum length of 64");
 - `parameters` must be a schema of type "object" (the API answers "schema
   must be a JSON Schema of 'type: "object"'" otherwise; browserbase/stagehand#1159);
-- with `strict: true`, the schema must already be what the SDK's own strict
+- `parameters` has no oneOf/anyOf/allOf/enum/not at its root, strict or not
+  (langchain-ai/langchainjs#9804);
+- with `strict: true`, every schema has a type (or is an anyOf or a $ref:
+  API 400 "schema must have a 'type' key"), every array has items, and
+  the schema must already be what the SDK's own strict
   transform (openai.lib._pydantic._ensure_strict_json_schema, behind
   openai.pydantic_function_tool) makes of it, and must avoid what the
   Structured Outputs guide ("Supported schemas") lists as unsupported.
@@ -51,6 +55,13 @@ def strict_problems(schema, at):
     if isinstance(schema, dict) and "anyOf" in schema:
         problems.append(f"{common.pointer(at)}: strict mode refuses anyOf at the root (Structured Outputs guide)")
     for place, sub in common.subschemas(schema, at):
+        if not any(key in sub for key in ("type", "anyOf", "$ref")):
+            problems.append(
+                f"{common.pointer(place)}: strict mode needs a type on every schema "
+                "(API 400: \"In context=(...), schema must have a 'type' key\")"
+            )
+        if sub.get("type") == "array" and "items" not in sub:
+            problems.append(f"{common.pointer(place)}: strict mode needs items on an array (API 400: \"array schema missing items\")")
         for keyword in STRICT_UNSUPPORTED:
             if keyword in sub:
                 problems.append(
@@ -91,12 +102,15 @@ def sorted_required(schema):
 
 
 def parameters_problems(function, at):
-    """A problem unless `parameters`, when present, is an object schema."""
+    """A problem unless `parameters`, when present, is an object schema
+    without a combinator at its root."""
     problems = []
     if "parameters" in function:
-        problem = common.root_object_problem(function["parameters"], common.pointer(at + ("parameters",)))
+        place = common.pointer(at + ("parameters",))
+        problem = common.root_object_problem(function["parameters"], place)
         if problem:
             problems.append(problem)
+        problems.extend(common.root_combinator_problems(function["parameters"], place))
     return problems
 
 

@@ -316,6 +316,46 @@ def root_object_problem(schema, at):
     return None
 
 
+def root_combinator_problems(schema, at):
+    """What OpenAI (Chat, Responses), Anthropic and Bedrock refuse at the
+    root of the parameters, strict or not: OpenAI "schema must have type
+    'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top
+    level" (langchain-ai/langchainjs#9804), Anthropic "input_schema does not
+    support oneOf, allOf, or anyOf at the top level" (anthropics/claude-code#5878)."""
+    if not isinstance(schema, dict):
+        return []
+    return [
+        f"{at}/{keyword}: {keyword} at the top level of the parameters is refused"
+        for keyword in ("oneOf", "anyOf", "allOf", "enum", "not")
+        if keyword in schema
+    ]
+
+
+def unresolved_ref_problems(schema, at):
+    """Every local `$ref` (`#...`) that points at nothing in `schema`."""
+    from urllib.parse import unquote
+
+    problems = []
+    for place, sub in subschemas(schema):
+        reference = sub.get("$ref")
+        if not isinstance(reference, str) or not reference.startswith("#"):
+            continue
+        fragment = unquote(reference[1:])
+        if fragment and not fragment.startswith("/"):
+            continue  # an anchor name: not checked here
+        target = schema
+        for token in fragment.split("/")[1:] if fragment else []:
+            token = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(target, dict) and token in target:
+                target = target[token]
+            elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
+                target = target[int(token)]
+            else:
+                problems.append(f"{at}{pointer(place + ('$ref',))}: {reference!r} points at nothing in the schema")
+                break
+    return problems
+
+
 def main(argv, script_file, sdk, check_document):
     """Runs `check_document(document, report)` on every file in `argv` and
     reports; returns the exit status. `sdk` is a callable returning the label

@@ -29,6 +29,9 @@ EXPECTED = {
         "entry 5 (strict_optional): /function/parameters/required: not strict-ready",
         "entry 6 (strict_oneof): /function/parameters/properties/a/oneOf: strict mode does not support 'oneOf'",
         "entry 7 (?): /function: Field required",
+        "entry 9 (root_one_of): /function/parameters/oneOf: oneOf at the top level of the parameters is refused",
+        "entry 10 (strict_untyped): /function/parameters/properties/any: strict mode needs a type on every schema",
+        "entry 10 (strict_untyped): /function/parameters/properties/list: strict mode needs items on an array",
     ],
     "openai-responses": [
         "entry 0 (missing_strict): /strict: Field required",
@@ -45,6 +48,7 @@ EXPECTED = {
         "entry 4 (a/b): /name: 'a/b' does not match",
         "entry 5 (strict_bounds): /input_schema/properties/n/minimum: strict tool use does not support 'minimum'",
         "entry 6 (?): /function: Extra inputs are not permitted",
+        "entry 7 (root_any_of): /input_schema/anyOf: anyOf at the top level of the parameters is refused",
     ],
     "gemini": [
         "(lowercase_type): /parameters/properties/a/type: must be one uppercase types.Type name",
@@ -58,6 +62,7 @@ EXPECTED = {
         "(wrong_value_type): /parameters/required: Input should be a valid array",
         "entry 0.functionDeclarations[7] (?): /name: a FunctionDeclaration needs a name",
         "Tool 1: /function_declarations: Extra inputs are not permitted",
+        "(empty_object): /parameters/properties/meta/properties: an OBJECT needs properties",
     ],
     "gemini-json": [
         "(snake_case_field): /parameters_json_schema: Extra inputs are not permitted",
@@ -75,6 +80,7 @@ EXPECTED = {
         "entry 5 (root_not_object): /toolSpec/inputSchema/json/type: the root schema's type must be \"object\"",
         "entry 6 (schema_not_wrapped): Unknown parameter in tools[6].toolSpec.inputSchema: \"type\"",
         "entry 7 (?): Unknown parameter in tools[7]: \"name\"",
+        "entry 8 (root_all_of): /toolSpec/inputSchema/json/allOf: allOf at the top level of the parameters is refused",
     ],
     "mcp": [
         "the tools/list result: /next_cursor: the SDK model has no field 'next_cursor'",
@@ -85,6 +91,7 @@ EXPECTED = {
         "entry 4 (unknown_annotation): /annotations/costHint: the SDK model has no field 'costHint'",
         "entry 5 (has space/slash): /name: 'has space/slash' does not match",
         "entry 6 (?): /name: Input should be a valid string",
+        "entry 7 (dangling_ref): /inputSchema/properties/a/$ref: '#/$defs/missing' points at nothing in the schema",
     ],
     "ollama": [
         "entry 0 (unknown_function_key): /function/strict: the SDK model has no field 'strict'",

@@ -29,11 +29,16 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::note::NoteKind;
 
+use crate::schema::encode::{argument_place, describe_encoded, Encoded};
 use crate::schema::keywords::{
     applies_to, bool_schema, implied_type, json_type, merge_into, reorder_like, type_admits, type_names,
     value_types, Object, META, STANDARD,
 };
-use crate::schema::walk::{AllOf, Conflict, Ctx, Place, RefRule, Rule, Rules, Shape};
+use crate::schema::walk::{AllOf, Conflict, Ctx, Place, RefRule, Rule, Rules, Shape, Step};
+
+mod encoded;
+
+use encoded::has_properties;
 
 /// `Schema` fields Gemini accepts besides those the walk builds itself.
 const KEPT: &[&str] = &[
@@ -90,6 +95,9 @@ pub(in crate::schema) struct Gemini<'c, 'a> {
     /// Whether some lowercase type name was written in uppercase; said once,
     /// at the root, since it changes nothing but the spelling.
     respelled_types: bool,
+    /// Where the node being walked sits in the arguments, as tokens (`*`
+    /// for any array index); every `$ref` is inlined, so the place is exact.
+    path: Vec<String>,
 }
 
 /// What the Gemini rules know about a node once it is shaped.
@@ -98,6 +106,8 @@ pub(in crate::schema) struct Facts {
     ty: String,
     /// Whether it is written `nullable: true`.
     nullable: bool,
+    /// Whether it is written as a string holding its JSON, and what it holds.
+    encoded: Option<Encoded>,
 }
 
 impl<'c, 'a> Gemini<'c, 'a> {
@@ -106,12 +116,14 @@ impl<'c, 'a> Gemini<'c, 'a> {
         Gemini {
             ctx,
             respelled_types: false,
+            path: Vec::new(),
         }
     }
 
     /// Lowers the whole schema.
     pub(in crate::schema) fn run(&mut self) -> Result<Value> {
-        let lowered = self.walk_root(false)?;
+        let mut lowered = self.walk_root(false)?;
+        self.check_objects(&mut lowered);
         if self.respelled_types {
             self.ctx.note(
                 NoteKind::Normalized { field: "type".into() },
@@ -277,17 +289,44 @@ impl<'c, 'a> Gemini<'c, 'a> {
                 );
             }
         }
-        let ty = self.type_of(&node, place);
+        let root = self.path.is_empty();
+        let (mut ty, mut encoded) = match self.type_of(&node, place, root) {
+            Some(ty) => (ty, None),
+            None => ("string".to_string(), Some(Encoded::Any)),
+        };
+        if ty == "object" && !root && !has_properties(&node) {
+            ty = "string".into();
+            encoded = Some(Encoded::Object);
+        }
+        if let Some(encoded) = encoded {
+            let why = match encoded {
+                Encoded::Object => {
+                    "refuses an OBJECT without properties (\"should be non-empty for OBJECT type\")"
+                }
+                Encoded::Any => "needs a type on every schema",
+            };
+            self.ctx.note_encoded(place, encoded, why);
+        }
         let mut out = Object::new();
         out.insert("type".into(), Value::String(ty.to_uppercase()));
         if nullable {
             out.insert("nullable".into(), Value::Bool(true));
         }
-        (node, Facts { ty, nullable }, out)
+        (
+            node,
+            Facts {
+                ty,
+                nullable,
+                encoded,
+            },
+            out,
+        )
     }
 
-    /// The node's single JSON Schema type (lowercase), inferred when absent.
-    fn type_of(&mut self, node: &Object, place: &Place) -> String {
+    /// The node's single JSON Schema type (lowercase), inferred when absent;
+    /// `None` for a schema that accepts any value (below the root, which is
+    /// an object whatever it says).
+    fn type_of(&mut self, node: &Object, place: &Place, root: bool) -> Option<String> {
         let given = match node.get("type") {
             Some(Value::String(name)) => Some(name.clone()),
             Some(Value::Array(names)) if names.len() == 1 => names[0].as_str().map(String::from),
@@ -299,7 +338,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
                 if *name != lower.to_uppercase() {
                     self.respelled_types = true;
                 }
-                return lower;
+                return Some(lower);
             }
         }
         let from_values = node
@@ -310,13 +349,16 @@ impl<'c, 'a> Gemini<'c, 'a> {
             .filter(|types| types.len() == 1)
             .map(|types| types[0]);
         let known = node.keys().find_map(|key| implied_type(key)).or(from_values);
+        if known.is_none() && !root {
+            return None;
+        }
         let inferred = known.unwrap_or("object");
         let why = match node.get("type") {
             Some(other) => format!("\"type\": {other} is not a type Gemini knows"),
             None => "the schema has no type".to_string(),
         };
         let narrowed = if known.is_none() {
-            " (it accepted any value, and now accepts objects)"
+            " (the arguments are an object)"
         } else {
             ""
         };
@@ -330,7 +372,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
                 inferred.to_uppercase()
             ),
         );
-        inferred.to_string()
+        Some(inferred.to_string())
     }
 
     /// Gemini's enums are lists of strings without `""`; any other enum
@@ -475,6 +517,19 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
 
     fn one_of(&self) -> Option<Conflict> {
         Some(Conflict::Drop)
+    }
+
+    /// Keeps [`Gemini::path`] at the subschema's place in the arguments.
+    fn subschema(&mut self, value: &Value, place: &Place, depth: usize, step: Step<'_>) -> Result<Value> {
+        let len = self.path.len();
+        match step {
+            Step::Member("properties", name) => self.path.push(name.to_string()),
+            Step::Key("items") => self.path.push("*".into()),
+            _ => {}
+        }
+        let result = self.node(value, place, depth, false);
+        self.path.truncate(len);
+        result
     }
 
     /// A node's own `nullable: true` holds for what stands in for it.
@@ -637,6 +692,9 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
     }
 
     fn keyword(&mut self, key: &str, value: &Value, node: &Object, facts: &Facts, place: &Place) -> Rule {
+        if facts.encoded.is_some() {
+            return self.encoded_keyword(key, value, node, facts.nullable, place);
+        }
         let ty = facts.ty.as_str();
         match key {
             "type" => Rule::Skip,
@@ -686,17 +744,25 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
         place: &Place,
         _depth: usize,
     ) -> Result<()> {
+        if let Some(encoded) = facts.encoded {
+            describe_encoded(out, encoded);
+            let at = argument_place(&self.path);
+            self.ctx.record_encoded(at, encoded);
+            return Ok(());
+        }
         if facts.ty == "array" && !out.contains_key("items") {
             let mut items = Object::new();
-            items.insert("type".into(), Value::String("OBJECT".into()));
+            items.insert("type".into(), Value::String("STRING".into()));
+            describe_encoded(&mut items, Encoded::Any);
             out.insert("items".into(), Value::Object(items));
-            self.ctx.note(
-                NoteKind::Rewritten {
-                    keyword: "items".into(),
-                },
-                place.at("items"),
-                "Gemini needs items on an array; items of any type were written as {\"type\": \"OBJECT\"}",
+            self.ctx.note_encoded(
+                &place.key("items"),
+                Encoded::Any,
+                "needs items on an array, and the items of this one may be any value",
             );
+            let mut path = self.path.clone();
+            path.push("*".into());
+            self.ctx.record_encoded(argument_place(&path), Encoded::Any);
         }
         if facts.ty == "object" {
             self.tidy_object(out, place);
@@ -760,8 +826,11 @@ mod tests {
                            "required": ["from"]},
                 "level": {"type": "INTEGER", "description": "{\"enum\": [1, 2, 3]}"},
                 "color": {"type": "STRING", "enum": ["red", "blue"], "description": "{\"format\": \"color\"}"},
-                "tags": {"type": "ARRAY", "items": {"type": "OBJECT"}, "description": "{\"uniqueItems\": true}"},
-                "meta": {"type": "OBJECT"}},
+                "tags": {"type": "ARRAY", "items": {"type": "STRING",
+                    "description": "Send any JSON value here, encoded as a string of JSON."},
+                    "description": "{\"uniqueItems\": true}"},
+                "meta": {"type": "STRING",
+                    "description": "Send a JSON object here, encoded as a string of JSON.\n\n{\"additionalProperties\": false}"}},
                 "required": ["query"]})
         );
         assert_eq!(
@@ -792,9 +861,9 @@ mod tests {
                 ("moved-to-description", "/inputSchema/properties/color"),
                 ("rewritten", "/inputSchema/properties/tags/items"),
                 ("moved-to-description", "/inputSchema/properties/tags"),
-                ("dropped", "/inputSchema/properties/meta/additionalProperties"),
-                ("dropped", "/inputSchema/properties/meta/x-order"),
                 ("rewritten", "/inputSchema/properties/meta"),
+                ("dropped", "/inputSchema/properties/meta/x-order"),
+                ("moved-to-description", "/inputSchema/properties/meta"),
                 ("dropped", "/inputSchema/additionalProperties"),
                 ("rewritten", "/inputSchema/$defs"),
                 ("dropped", "/inputSchema/required"),
@@ -816,14 +885,15 @@ mod tests {
             out.schema,
             json!({"type": "OBJECT", "properties": {"root": {"type": "OBJECT", "properties": {
                 "label": {"type": "STRING"},
-                "children": {"type": "ARRAY", "items": {"type": "OBJECT",
-                    "description": "Recursive reference to #/$defs/node; not expanded further."}}}}}})
+                "children": {"type": "ARRAY", "items": {"type": "STRING",
+                    "description": "Recursive reference to #/$defs/node; not expanded further.\n\nSend a JSON object here, encoded as a string of JSON."}}}}}})
         );
         assert_eq!(
             out.notes,
             notes(&[
                 ("inlined", "/inputSchema/properties/root"),
                 ("dropped", "/inputSchema/properties/root"),
+                ("rewritten", "/inputSchema/properties/root"),
                 ("rewritten", "/inputSchema/$defs"),
             ])
         );
@@ -849,7 +919,7 @@ mod tests {
                 "w": {"anyOf": [
                     {"type": "STRING", "nullable": true, "default": "x"},
                     {"type": "BOOLEAN", "nullable": true, "default": "x"}]},
-                "t": {"type": "OBJECT"},
+                "t": {"type": "STRING", "description": "Send any JSON value here, encoded as a string of JSON."},
                 "n": {"type": "STRING", "nullable": true, "enum": ["a", "b"]}})
         );
         assert_eq!(
@@ -862,7 +932,7 @@ mod tests {
                 ("rewritten", "/inputSchema/properties/w"),
                 ("rewritten", "/inputSchema/properties/w"),
                 ("rewritten", "/inputSchema/properties/t"),
-                ("rewritten", "/inputSchema/properties/t/type"),
+                ("rewritten", "/inputSchema/properties/t"),
                 ("rewritten", "/inputSchema/properties/n"),
                 ("rewritten", "/inputSchema/properties/n/type"),
                 ("normalized", "/inputSchema"),
@@ -890,5 +960,98 @@ mod tests {
                 "d": {"type": "INTEGER", "description": "{\"format\": \"float\"}"}})
         );
         assert_eq!(out.schema["required"], json!(["a"]));
+    }
+
+    /// The `shell_execute` tool of swissarmyhammer/swissarmyhammer, as its
+    /// parameters are documented in
+    /// `swissarmyhammer-tools/src/mcp/tools/shell/execute/description.md`:
+    /// `environment` is a map of strings, which Gemini cannot describe.
+    #[test]
+    fn maps_and_free_form_objects_are_json_strings_with_their_inverse() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "command": {"type": "string", "minLength": 1, "description": "Shell command string to run"},
+                "working_directory": {"type": "string"},
+                "environment": {"type": "object", "description": "Additional environment variables",
+                    "additionalProperties": {"type": "string"}},
+                "options": {"type": ["object", "null"], "default": {"quiet": true}},
+                "rows": {"type": "array", "items": {"type": "object", "minProperties": 1}}},
+                "required": ["command"]}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema["properties"],
+            json!({
+                "command": {"type": "STRING", "minLength": 1, "description": "Shell command string to run"},
+                "working_directory": {"type": "STRING"},
+                "environment": {"type": "STRING", "description":
+                    "Additional environment variables\n\nSend a JSON object here, encoded as a string of JSON.\n\n{\"additionalProperties\": {\"type\": \"string\"}}"},
+                "options": {"type": "STRING", "nullable": true, "default": "{\"quiet\":true}",
+                    "description": "Send a JSON object here, encoded as a string of JSON."},
+                "rows": {"type": "ARRAY", "items": {"type": "STRING",
+                    "description": "Send a JSON object here, encoded as a string of JSON.\n\n{\"minProperties\": 1}"}}})
+        );
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema/properties/environment"),
+                ("moved-to-description", "/inputSchema/properties/environment"),
+                ("rewritten", "/inputSchema/properties/options"),
+                ("rewritten", "/inputSchema/properties/options"),
+                ("rewritten", "/inputSchema/properties/rows/items"),
+                ("moved-to-description", "/inputSchema/properties/rows/items"),
+                ("normalized", "/inputSchema"),
+            ])
+        );
+        assert_eq!(
+            out.rewrites,
+            [
+                json!({"kind": "json-encoded", "at": "/environment", "object": true}),
+                json!({"kind": "json-encoded", "at": "/options", "object": true}),
+                json!({"kind": "json-encoded", "at": "/rows/*", "object": true}),
+            ]
+        );
+    }
+
+    #[test]
+    fn union_branches_and_any_values_are_encoded_where_they_sit() {
+        let out = run(
+            &json!({"type": "object", "properties": {
+                "target": {"anyOf": [{"type": "string"}, {"type": "object"}]},
+                "value": {"description": "Anything."}}}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(
+            out.schema["properties"],
+            json!({
+                "target": {"anyOf": [{"type": "STRING"},
+                    {"type": "STRING", "description": "Send a JSON object here, encoded as a string of JSON."}]},
+                "value": {"type": "STRING",
+                    "description": "Anything.\n\nSend any JSON value here, encoded as a string of JSON."}})
+        );
+        assert_eq!(
+            out.rewrites,
+            [
+                json!({"kind": "json-encoded", "at": "/target", "object": true}),
+                json!({"kind": "json-encoded", "at": "/value", "object": false}),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_root_without_properties_is_left_bare_for_the_writer_to_leave_out() {
+        let out = run(
+            &json!({"type": "object", "description": "Takes nothing.", "properties": {}}),
+            Dialect::GeminiOpenApi,
+        );
+        assert_eq!(out.schema, json!({"type": "OBJECT"}));
+        assert_eq!(
+            out.notes,
+            notes(&[
+                ("rewritten", "/inputSchema"),
+                ("dropped", "/inputSchema/description"),
+                ("normalized", "/inputSchema"),
+            ])
+        );
     }
 }

@@ -18,6 +18,7 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::note::NoteKind;
 
+use crate::schema::encode::Encoded;
 use crate::schema::keywords::{
     bool_schema, implied_type, json_type, merge_into, pattern_is_unsupported, type_names, type_value,
     value_types, Object, META,
@@ -25,6 +26,7 @@ use crate::schema::keywords::{
 use crate::schema::refs::Target;
 use crate::schema::walk::{AllOf, Conflict, Ctx, Place, RefRule, Rule, Rules, Shape, Step};
 
+mod encoded;
 mod objects;
 
 /// String formats OpenAI Structured Outputs accepts.
@@ -52,6 +54,15 @@ const ANTHROPIC_FORMATS: &[&str] = &[
     "ipv6",
     "uuid",
 ];
+
+/// What a recorded output location stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mark {
+    /// A property made required and nullable: `null` means absent.
+    Absent,
+    /// A value written as a string holding its JSON.
+    Encoded(Encoded),
+}
 
 /// Which subset a walk lowers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,10 +149,11 @@ pub(super) struct Walker<'c, 'a> {
     subset: Subset,
     /// The output location of the node being walked, as tokens.
     out: Vec<String>,
-    /// Output locations of the properties made nullable.
-    pub(super) made_nullable: Vec<Vec<String>>,
+    /// Output locations of the properties made nullable and of the values
+    /// written as strings of JSON, each with what it records.
+    pub(super) recorded: Vec<(Mark, Vec<String>)>,
     /// For each property walked and not yet finished with, its name and the
-    /// range of [`Walker::made_nullable`] recorded inside it; each node takes
+    /// range of [`Walker::recorded`] recorded inside it; each node takes
     /// its own off the end when it is finished.
     spans: Vec<(String, usize, usize)>,
     /// Whether the target of each `$ref` met by [`Walker::accepts_null`]
@@ -158,7 +170,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             ctx,
             subset,
             out: Vec::new(),
-            made_nullable: Vec::new(),
+            recorded: Vec::new(),
             spans: Vec::new(),
             null_refs: HashMap::new(),
         }
@@ -426,6 +438,11 @@ impl<'a> Rules<'a> for Walker<'_, 'a> {
                 place = place.merged();
             }
         }
+        if self.subset.strict() && !root {
+            if let Some(encoded) = self.encoding(&node) {
+                return Ok(Shape::Written(self.write_encoded(&node, &place, encoded)?));
+            }
+        }
         if self.subset.strict() && !node.contains_key("type") {
             if let Some(ty) = self.infer_type(&node, &place) {
                 node.to_mut().shift_insert(0, "type".into(), ty);
@@ -510,6 +527,9 @@ impl<'a> Rules<'a> for Walker<'_, 'a> {
         depth: usize,
     ) -> Result<()> {
         let spans: Vec<(String, usize, usize)> = self.spans.drain(facts.spans_from..).collect();
+        if self.subset == Subset::OpenAiStrict && facts.types.iter().any(|ty| ty == "array") {
+            self.encode_missing_items(out, place);
+        }
         if facts.is_object {
             if self.subset == Subset::OpenAiStrict {
                 self.ensure_lists(out, node, place);
@@ -544,10 +564,10 @@ impl<'a> Rules<'a> for Walker<'_, 'a> {
     }
 
     /// Keeps [`Walker::out`] at the subschema's output location, and records
-    /// each property's range of [`Walker::made_nullable`].
+    /// each property's range of [`Walker::recorded`].
     fn subschema(&mut self, value: &Value, place: &Place, depth: usize, step: Step<'_>) -> Result<Value> {
         let len = self.out.len();
-        let start = self.made_nullable.len();
+        let start = self.recorded.len();
         match step {
             Step::Key(key) => self.out.push(key.to_string()),
             Step::Member(key, name) => self.out.extend([key.to_string(), name.to_string()]),
@@ -556,8 +576,7 @@ impl<'a> Rules<'a> for Walker<'_, 'a> {
         let result = self.node(value, place, depth, false);
         self.out.truncate(len);
         if let Step::Member("properties", name) = step {
-            self.spans
-                .push((name.to_string(), start, self.made_nullable.len()));
+            self.spans.push((name.to_string(), start, self.recorded.len()));
         }
         result
     }
@@ -703,6 +722,7 @@ mod tests {
         assert_eq!(out.absent, ["/root/**/children"]);
 
         let lowered = super::super::Lowered {
+            rewrites: Vec::new(),
             schema: out.schema,
             null_means_absent: vec![crate::Pointer::parse("/root/**/children").unwrap()],
         };
@@ -819,7 +839,7 @@ mod tests {
     }
 
     #[test]
-    fn schemas_without_a_type_get_one_or_an_error() {
+    fn schemas_without_a_type_get_one_or_are_json_strings() {
         let out = run(
             &json!({"type": "object", "properties": {
                 "e": {"enum": ["a", 1]},
@@ -834,7 +854,8 @@ mod tests {
                 "e": {"type": ["string", "integer"], "enum": ["a", 1]},
                 "o": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"],
                       "additionalProperties": false},
-                "any": {"description": "Anything."}})
+                "any": {"type": "string",
+                    "description": "Anything.\n\nSend any JSON value here, encoded as a string of JSON."}})
         );
         assert_eq!(
             out.notes,
@@ -842,38 +863,62 @@ mod tests {
                 ("rewritten", "/inputSchema/properties/e/type"),
                 ("rewritten", "/inputSchema/properties/o/type"),
                 ("rewritten", "/inputSchema/properties/o/additionalProperties"),
-                ("unsupported", "/inputSchema/properties/any"),
+                ("rewritten", "/inputSchema/properties/any"),
                 ("rewritten", "/inputSchema/additionalProperties"),
             ])
+        );
+        assert_eq!(
+            out.rewrites,
+            [json!({"kind": "json-encoded", "at": "/any", "object": false})]
         );
     }
 
     #[test]
-    fn open_objects_lose_their_extra_keys() {
+    fn open_objects_are_json_strings_and_empty_closed_ones_stay() {
         let out = run(
             &json!({"type": "object", "properties": {
                 "map": {"type": "object", "additionalProperties": {"type": "string"}},
-                "free": {"type": "object"}}, "required": ["map", "free"]}),
+                "free": {"type": ["object", "null"]},
+                "list": {"type": "array", "items": {"type": "object"}},
+                "bag": {"type": "array"},
+                "none": {"type": "object", "additionalProperties": false}},
+                "required": ["map", "free", "list", "bag", "none"]}),
             OPENAI,
         );
-        let closed =
-            json!({"type": "object", "additionalProperties": false, "properties": {}, "required": []});
-        assert_eq!(out.schema["properties"]["map"], closed);
         assert_eq!(
-            out.schema["properties"]["free"],
-            json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
+            out.schema["properties"],
+            json!({
+                "map": {"type": "string", "description":
+                    "Send a JSON object here, encoded as a string of JSON.\n\n{\"additionalProperties\": {\"type\": \"string\"}}"},
+                "free": {"type": ["string", "null"],
+                    "description": "Send a JSON object here, encoded as a string of JSON."},
+                "list": {"type": "array", "items": {"type": "string",
+                    "description": "Send a JSON object here, encoded as a string of JSON."}},
+                "bag": {"type": "array", "items": {"type": "string",
+                    "description": "Send any JSON value here, encoded as a string of JSON."}},
+                "none": {"type": "object", "additionalProperties": false, "properties": {}, "required": []}})
         );
         assert_eq!(
             out.notes,
             notes(&[
-                ("dropped", "/inputSchema/properties/map/additionalProperties"),
-                ("rewritten", "/inputSchema/properties/map/properties"),
-                ("rewritten", "/inputSchema/properties/map/required"),
-                ("rewritten", "/inputSchema/properties/free/properties"),
-                ("rewritten", "/inputSchema/properties/free/required"),
-                ("dropped", "/inputSchema/properties/free/additionalProperties"),
+                ("rewritten", "/inputSchema/properties/map"),
+                ("moved-to-description", "/inputSchema/properties/map"),
+                ("rewritten", "/inputSchema/properties/free"),
+                ("rewritten", "/inputSchema/properties/list/items"),
+                ("rewritten", "/inputSchema/properties/bag/items"),
+                ("rewritten", "/inputSchema/properties/none/properties"),
+                ("rewritten", "/inputSchema/properties/none/required"),
                 ("rewritten", "/inputSchema/additionalProperties"),
             ])
+        );
+        assert_eq!(
+            out.rewrites,
+            [
+                json!({"kind": "json-encoded", "at": "/map", "object": true}),
+                json!({"kind": "json-encoded", "at": "/free", "object": true}),
+                json!({"kind": "json-encoded", "at": "/list/*", "object": true}),
+                json!({"kind": "json-encoded", "at": "/bag/*", "object": false}),
+            ]
         );
     }
 
@@ -946,9 +991,8 @@ mod tests {
         assert_eq!(
             out.schema,
             json!({"type": "object", "properties": {"root": {"type": "object", "properties": {
-                "children": {"type": "array", "items": {"type": "object",
-                    "description": "Recursive reference to #/$defs/node; not expanded further.",
-                    "additionalProperties": false}}},
+                "children": {"type": "array", "items": {"type": "string",
+                    "description": "Recursive reference to #/$defs/node; not expanded further.\n\nSend a JSON object here, encoded as a string of JSON."}}},
                 "additionalProperties": false}},
                 "additionalProperties": false})
         );
@@ -957,11 +1001,15 @@ mod tests {
             notes(&[
                 ("inlined", "/inputSchema/properties/root"),
                 ("dropped", "/inputSchema/properties/root"),
-                ("dropped", "/inputSchema/properties/root"),
+                ("rewritten", "/inputSchema/properties/root"),
                 ("rewritten", "/inputSchema/properties/root"),
                 ("rewritten", "/inputSchema/$defs"),
                 ("rewritten", "/inputSchema/additionalProperties"),
             ])
+        );
+        assert_eq!(
+            out.rewrites,
+            [json!({"kind": "json-encoded", "at": "/root/children/*", "object": true})]
         );
     }
 

@@ -15,7 +15,7 @@ use crate::schema::keywords::{implied_type, type_names, type_value, Object};
 use crate::schema::refs::Target;
 use crate::schema::walk::Place;
 
-use super::Walker;
+use super::{Mark, Walker};
 
 impl Walker<'_, '_> {
     /// `additionalProperties: false` on an object that lacked it.
@@ -182,17 +182,17 @@ impl Walker<'_, '_> {
             let (start, end) = span_of
                 .get(name.as_str())
                 .copied()
-                .unwrap_or((self.made_nullable.len(), self.made_nullable.len()));
+                .unwrap_or((self.recorded.len(), self.recorded.len()));
             if make_nullable(schema) {
                 let at = self.out.len() + 2;
-                for recorded in &mut self.made_nullable[start..end] {
+                for (_, recorded) in &mut self.recorded[start..end] {
                     recorded.splice(at..at, ["anyOf".to_string(), "0".to_string()]);
                 }
             }
             let mut location = self.out.clone();
             location.push("properties".into());
             location.push(name.clone());
-            self.made_nullable.push(location);
+            self.recorded.push((Mark::Absent, location));
             self.ctx.note(
                 NoteKind::MadeNullable {
                     property: name.clone(),
