@@ -340,9 +340,12 @@ fn every_fixture_of_every_format_written_as_ellmer_runs_in_r() {
         let options = WriteOptions::default().with_annotation_defaults(defaults);
         let written = toolbridge::write(&tools, Format::Ellmer, &options);
         assert!(written.is_complete());
-        // The R functions the ellmer fixtures name (defined in their own files).
+        // The R functions the ellmer fixtures name (defined in their own files or,
+        // for posit-dev/btw's, in other files of that package).
         let text = format!(
-            "get_weather <- function(city, unit = \"celsius\", days = 1L) NULL\n{}",
+            "get_weather <- function(city, unit = \"celsius\", days = 1L) NULL\n\
+             btw_tool_sessioninfo_platform_impl <- function() NULL\n\
+             btw_tool_sessioninfo_package_impl <- function(packages, dependencies = NULL) NULL\n{}",
             written.output.to_text()
         );
         let sent = run_r(&text, if defaults { "fixtures-defaults" } else { "fixtures" });

@@ -17,6 +17,16 @@ use super::Reader;
 const BASIC_FORMALS: [&str; 2] = ["description", "required"];
 const OBJECT_FORMALS: [&str; 4] = [".description", "...", ".required", ".additional_properties"];
 
+/// True for a value that is a string to R: a literal, `NULL`, or a call
+/// that builds a string (`paste()`, `glue()`, …).
+fn stringish(kind: &ExprKind) -> bool {
+    match kind {
+        ExprKind::Str(_) | ExprKind::Null => true,
+        ExprKind::Call { name, .. } => matches!(name.as_str(), "paste" | "paste0" | "trimws" | "glue"),
+        _ => false,
+    }
+}
+
 impl Reader<'_, '_> {
     /// Reads a `type_*()` call: its schema and whether it is required. `rel`
     /// is its place in the input schema, `rpath` its place in the R call (for
@@ -43,8 +53,7 @@ impl Reader<'_, '_> {
             }
             "type_enum" => {
                 let (formals, old) = self.order(&args, ["values", "description", "required"], |first, second| {
-                    matches!(first, ExprKind::Str(_) | ExprKind::Null)
-                        && second.is_some_and(|second| !matches!(second, ExprKind::Str(_) | ExprKind::Null))
+                    stringish(first) && second.is_some_and(|second| !stringish(second))
                 })?;
                 let matched = r::match_args(function, &formals, &args)?;
                 let values_arg = matched.get(&formals, "values");
@@ -64,7 +73,7 @@ impl Reader<'_, '_> {
             }
             "type_array" => {
                 let (formals, old) = self.order(&args, ["items", "description", "required"], |first, second| {
-                    matches!(first, ExprKind::Str(_) | ExprKind::Null) && second.is_some()
+                    stringish(first) && second.is_some()
                 })?;
                 let matched = r::match_args(function, &formals, &args)?;
                 let Some(items_arg) = matched.get(&formals, "items") else {
@@ -129,13 +138,10 @@ impl Reader<'_, '_> {
                     return Err(self.invalid(expr.at, "type_from_schema() needs text = '<JSON schema>'"));
                 };
                 let text_expr = self.value(text_arg)?;
-                let ExprKind::Str(text) = &text_expr.kind else {
-                    return Err(self.invalid(
-                        text_expr.at,
-                        format!("type_from_schema(text = …) must be a string, found {}", text_expr.describe()),
-                    ));
+                let Some(text) = self.text(&text_expr, "type_from_schema(text = …)")? else {
+                    return Err(self.invalid(text_expr.at, "type_from_schema(text = …) must be a string, found NULL"));
                 };
-                let schema = self.json_schema(text, text_expr.at)?;
+                let schema = self.json_schema(&text, text_expr.at)?;
                 self.from_schema.push(rel.clone());
                 Ok((schema, true))
             }
@@ -202,20 +208,10 @@ impl Reader<'_, '_> {
     ) -> Result<()> {
         let Some(arg) = arg else { return Ok(()) };
         let expr = self.value(arg)?;
-        match expr.kind {
-            ExprKind::Str(text) => {
-                schema.insert("description".into(), Value::String(text));
-                Ok(())
-            }
-            ExprKind::Null => Ok(()),
-            _ => Err(self.invalid(
-                expr.at,
-                format!(
-                    "{function}(): the description must be a string or NULL, found {}",
-                    expr.describe()
-                ),
-            )),
+        if let Some(text) = self.text(&expr, &format!("{function}(): the description"))? {
+            schema.insert("description".into(), Value::String(text));
         }
+        Ok(())
     }
 
     fn flag(&self, arg: Option<&Arg>, what: &str, function: &str) -> Result<bool> {
