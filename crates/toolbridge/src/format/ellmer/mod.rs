@@ -115,6 +115,11 @@ const ANNOTATION_FORMALS: [&str; 6] = [
     "destructive_hint",
     "...",
 ];
+/// Before keywords `type_*()` cannot say, written after a description as
+/// JSON (reading restores them).
+const KEYWORDS_MARKER: &str = "JSON Schema: ";
+/// Before the schema of a value written as JSON text in a `type_string()`.
+const JSON_TEXT_MARKER: &str = "A string holding JSON that matches this JSON Schema: ";
 const PLACEHOLDER_START: &str = "toolbridge: tool '";
 const PLACEHOLDER_END: &str = "' has no R function; define one";
 
@@ -334,8 +339,11 @@ mod tests {
                 "page": {"type": "object", "properties": {"size": {"type": "integer"}, "after": {"type": "string"}},
                          "required": ["size"], "description": "Paging."},
                 "if": {"type": "boolean"},
-                "with space": {"type": ["string", "null"]}
-            }, "required": ["query", "with space"]},
+                "with space": {"type": "integer", "minimum": 1},
+                "when": {"type": "string", "format": "date-time"},
+                "meta": {"type": "object", "description": "Labels.", "additionalProperties": {"type": "string"}},
+                "any": {}
+            }, "required": ["query", "when", "any"]},
             "annotations": {"title": "Search", "readOnlyHint": true, "openWorldHint": true, "idempotentHint": true, "destructiveHint": false},
             "run": {"kind": "action", "handler": {"r": "gh::search_issues"}},
             "vendor": {"ellmer": {"convert": false}}

@@ -11,7 +11,7 @@ use crate::note::NoteKind;
 use crate::pointer::Pointer;
 
 use super::super::r::{self, Arg, Expr, ExprKind, Pos};
-use super::super::{fragment, refs_of, rewrite_refs, DEF_KEYS};
+use super::super::{fragment, refs_of, rewrite_refs, DEF_KEYS, JSON_TEXT_MARKER, KEYWORDS_MARKER};
 use super::Reader;
 
 const BASIC_FORMALS: [&str; 2] = ["description", "required"];
@@ -49,7 +49,7 @@ impl Reader<'_, '_> {
                 schema.insert("type".into(), json!(&function[5..]));
                 self.describe_into(&mut schema, matched.bound[0], function)?;
                 let required = self.flag(matched.bound[1], "required", function)?;
-                Ok((Value::Object(schema), required))
+                Ok((self.restored(schema, function, rel), required))
             }
             "type_enum" => {
                 let (formals, old) = self.order(&args, ["values", "description", "required"], |first, second| {
@@ -69,7 +69,7 @@ impl Reader<'_, '_> {
                     self.old_order_note(rpath, expr.at, function);
                 }
                 let required = self.flag(matched.get(&formals, "required"), "required", function)?;
-                Ok((Value::Object(schema), required))
+                Ok((self.restored(schema, function, rel), required))
             }
             "type_array" => {
                 let (formals, old) = self.order(&args, ["items", "description", "required"], |first, second| {
@@ -89,7 +89,7 @@ impl Reader<'_, '_> {
                     self.old_order_note(rpath, expr.at, function);
                 }
                 let required = self.flag(matched.get(&formals, "required"), "required", function)?;
-                Ok((Value::Object(schema), required))
+                Ok((self.restored(schema, function, rel), required))
             }
             "type_object" => {
                 let matched = r::match_args(function, &OBJECT_FORMALS, &args)?;
@@ -122,7 +122,7 @@ impl Reader<'_, '_> {
                     schema.insert("additionalProperties".into(), Value::Bool(allowed));
                 }
                 let required = self.flag(matched.bound[2], ".required", function)?;
-                Ok((Value::Object(schema), required))
+                Ok((self.restored(schema, function, rel), required))
             }
             "type_from_schema" => {
                 let formals = ["text", "path"];
@@ -157,6 +157,67 @@ impl Reader<'_, '_> {
                 ),
             )),
         }
+    }
+
+    /// Undoes what the writer put in a description: keywords `type_*()`
+    /// cannot say after `JSON Schema: `, and the schema of JSON text in a
+    /// `type_string()`. A description whose JSON does not parse as such
+    /// stays as it is.
+    fn restored(&mut self, mut schema: Map<String, Value>, function: &str, rel: &Pointer) -> Value {
+        let Some(Value::String(description)) = schema.get("description") else {
+            return Value::Object(schema);
+        };
+        let description = description.clone();
+        let split = |marker: &str| -> Option<(Option<String>, Map<String, Value>)> {
+            let (prefix, json) = match description.strip_prefix(marker) {
+                Some(json) => (None, json),
+                None => {
+                    let at = description.rfind(&format!("\n\n{marker}"))?;
+                    (
+                        Some(description[..at].to_string()),
+                        &description[at + 2 + marker.len()..],
+                    )
+                }
+            };
+            check_depth(json, self.limits.max_depth).ok()?;
+            match serde_json::from_str(json).ok()? {
+                Value::Object(object) if check_schema(&Value::Object(object.clone())).is_ok() => {
+                    Some((prefix, object))
+                }
+                _ => None,
+            }
+        };
+        if function == "type_string" {
+            if let Some((prefix, json)) = split(JSON_TEXT_MARKER) {
+                let mut out = Map::new();
+                if let Some(prefix) = prefix {
+                    out.insert("description".into(), Value::String(prefix));
+                }
+                for (key, value) in json {
+                    out.entry(key).or_insert(value);
+                }
+                let mut value = Value::Object(out);
+                for key in DEF_KEYS {
+                    rewrite_refs(
+                        &mut value,
+                        &format!("#/{key}/"),
+                        &format!("#{}/{key}/", fragment(rel)),
+                    );
+                }
+                self.from_schema.push(rel.clone());
+                return value;
+            }
+        }
+        if let Some((prefix, extra)) = split(KEYWORDS_MARKER) {
+            if extra.keys().all(|key| !schema.contains_key(key)) {
+                match prefix {
+                    Some(prefix) => schema.insert("description".into(), Value::String(prefix)),
+                    None => schema.shift_remove("description"),
+                };
+                schema.extend(extra);
+            }
+        }
+        Value::Object(schema)
     }
 
     /// The formals of `type_enum()`/`type_array()`: ≥ 0.3.0's order, or 0.2's

@@ -1,7 +1,10 @@
 //! Writing: a canonical tool as an ellmer `tool()` call.
 //!
-//! The input schema is written as `type_*()` calls in `schema.rs`.
+//! The input schema is planned in `schema.rs` and written as `type_*()`
+//! calls in `emit.rs`; `portable.rs` says what `type_from_schema()` may hold.
 
+mod emit;
+mod portable;
 mod schema;
 
 use serde_json::Value;
@@ -456,7 +459,8 @@ mod tests {
             [
                 "/inputSchema ellmer sends additionalProperties: false for the arguments and every type_object() (to \
                  every provider but Gemini), so the model can no longer add keys that are not declared",
-                "/inputSchema/properties/days ellmer's type_*() functions cannot express minimum; written as type_from_schema()",
+                "/inputSchema/properties/days ellmer's type_*() cannot express minimum; written as type_from_schema(), which \
+                 OpenAI strict mode and Gemini both take as it is",
                 "/run ellmer needs an R function and the tool has none: wrote a placeholder function with the arguments as formals that stops with a message; replace it with the tool's implementation",
                 "/title ellmer has no tool title; written as tool_annotations(title = …), which reads back as annotations.title",
                 "/annotations/title annotations.title is filled in from the tool's title",
@@ -548,7 +552,10 @@ mod tests {
         }));
         let (text, notes) = written(&tool);
         assert!(text.contains("  \"nul\u{fffd}here\",\n"), "{text}");
-        assert!(text.contains("flag = type_from_schema(text = '{}')"), "{text}");
+        assert!(
+            text.contains(r#"flag = type_string("A string holding JSON that matches this JSON Schema: {}")"#),
+            "{text}"
+        );
         assert!(
             text.contains(r#"s = type_from_schema(text = '{"type":"string","enum":["a\\u0000"]}')"#),
             "{text}"
@@ -566,11 +573,13 @@ mod tests {
                  in property order",
                 "/inputSchema ellmer sends additionalProperties: false for the arguments and every type_object() (to \
                  every provider but Gemini), so the model can no longer add keys that are not declared",
-                "/inputSchema/properties/flag ellmer's type_from_schema() needs a JSON object; the boolean schema true \
-                 was written as {}",
+                "/inputSchema/properties/flag neither ellmer's type_*() nor a type_from_schema() that OpenAI strict mode \
+                 and Gemini both take can express the boolean schema true: written as type_string() whose description \
+                 asks for JSON text matching the schema; the R function receives that text (jsonlite::parse_json() \
+                 decodes it), and reading the R back restores the schema",
                 "/inputSchema/properties/ \"\" cannot be an R argument name; the argument was left out",
-                "/inputSchema/properties/s ellmer's type_*() functions cannot express an enum that is not a list of \
-                 strings; written as type_from_schema()",
+                "/inputSchema/properties/s ellmer's type_*() cannot express enum; written as type_from_schema(), which \
+                 OpenAI strict mode and Gemini both take as it is",
                 "/run ellmer needs an R function and the tool has none: wrote a placeholder function with the arguments \
                  as formals that stops with a message; replace it with the tool's implementation",
                 "/description R strings cannot hold a NUL character; it was written as U+FFFD",
