@@ -24,33 +24,43 @@
 //!
 //! Mapping decisions:
 //!
-//! - **Schemas.** `type_boolean/integer/number/string()` hold exactly
-//!   `{type, description}`; `type_enum()` a string enum; `type_array()` an
-//!   array with `items`; `type_object()` `{type, description, properties,
-//!   required}` with optional children marked `required = FALSE`. A sub-schema
-//!   with *any* other keyword (`minimum`, `format`, `default`, `anyOf`, `$ref`,
-//!   `title`, a type list, a non-string enum, …) is written whole as
-//!   `type_from_schema(text = '<json>')`, the smallest enclosing sub-schema
-//!   only, with a note: exactness over readability. `type_from_schema()` has
-//!   no `required` flag, so ellmer treats it as required: an *optional*
-//!   property that needs it sends its parent object to `type_from_schema()`
-//!   too (exact); at the top level, where the parent is the tool itself, the
-//!   argument becomes required with a note.
+//! - **Schemas.** ellmer lowers `type_*()` calls per provider itself (strict
+//!   OpenAI: every property required, optional ones nullable; Gemini: no
+//!   `additionalProperties`) but sends `type_from_schema()` JSON as written,
+//!   with `strict = TRUE` to OpenAI and as Gemini `parameters`
+//!   (tidyverse/ellmer `R/as-json.R`, `R/provider-openai*.R`,
+//!   `R/provider-google.R`). So `type_*()` is used wherever it can say the
+//!   schema: `type_boolean/integer/number/string()` for `{type,
+//!   description}`, `type_enum()` for a string enum, `type_array()` with
+//!   `items`, `type_object()` for every object with properties (optional
+//!   children `required = FALSE`); a nullable value is `required = FALSE`
+//!   (ellmer drops `NULL` arguments, so null and absent are one); a `$ref` is
+//!   written in place. Other keywords go into `type_from_schema()` only when
+//!   its JSON is in both OpenAI strict mode's and Gemini's subsets and the
+//!   value is required (`write/portable.rs`), else after the description as
+//!   `JSON Schema: {…}`; what `type_*()` cannot say at all (a free-form
+//!   object or map, a union, any value, a recursive `$ref`) is a
+//!   `type_string()` asking for JSON text, its schema after the description.
+//!   Each change is noted; reading restores both description forms.
 //! - **`additionalProperties`.** ellmer sends `additionalProperties: false`
 //!   for every `type_object()` and the tool's arguments to every provider but
 //!   Gemini; the R code does not say it. Reading never invents it; writing an
 //!   object without it notes once per tool that ellmer will forbid extra keys,
 //!   and writing `additionalProperties: false` notes that it is implied and
-//!   does not come back. An object without properties that does not forbid
-//!   extra keys (a free-form object) goes to `type_from_schema()`, since
-//!   `type_object()` would forbid every key. `.additional_properties = TRUE/FALSE`
-//!   is read as the keyword (never written: it is deprecated).
+//!   does not come back. Any other `additionalProperties` follows the
+//!   description (objects with properties) or makes the object JSON text
+//!   (without properties). `.additional_properties = TRUE/FALSE` is read as
+//!   the keyword (never written: it is deprecated, and ellmer aborts on it
+//!   for OpenAI, Gemini and Ollama).
 //! - **Descriptions.** A missing description is read as absent, never as the
 //!   `""` ellmer sends.
 //! - **`$defs`.** ellmer builds the arguments object itself, so root `$defs`
-//!   cannot stay at the root: the definitions an argument uses are embedded in
-//!   its `type_from_schema()` JSON with its `$ref`s rewritten to point there
-//!   (`#/properties/x/$defs/node`), and reading moves them back.
+//!   cannot stay at the root: a definition is written in place, or embedded
+//!   in the JSON text of a recursive value; reading moves embedded ones back
+//!   (also from `type_from_schema()` JSON, `#/properties/x/$defs/node`).
+//! - **Descriptions built in R** (`paste()`, `paste0()`, `c()`, `trimws()`,
+//!   raw strings, `glue()` without interpolation) are evaluated as R does
+//!   (`r/eval.rs`); anything else fails that tool, at its line and column.
 //! - **Argument order of `type_enum()`/`type_array()`.** Named arguments are
 //!   matched as R does. Positional ones follow ellmer ≥ 0.3.0 (`values`/`items`
 //!   first) unless the first is a string or `NULL` — for `type_array()` always

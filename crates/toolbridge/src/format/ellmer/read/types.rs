@@ -426,6 +426,27 @@ mod tests {
     use super::super::super::testing::*;
 
     #[test]
+    fn description_forms_the_writer_uses_are_restored() {
+        let text = r#"tool(f, "d", arguments = list(
+  a = type_integer("Count.\n\nJSON Schema: {\"minimum\":1}"),
+  b = type_string("A string holding JSON that matches this JSON Schema: {\"type\":\"object\"}"),
+  c = type_string("JSON Schema: not JSON"),
+  d = type_array(paste("Old", "order."), type_string()),
+  e = type_string("JSON Schema: {\"type\":\"number\"}")
+))"#;
+        assert_eq!(
+            read_value(text)["inputSchema"]["properties"],
+            json!({
+                "a": {"type": "integer", "description": "Count.", "minimum": 1},
+                "b": {"type": "object"},
+                "c": {"type": "string", "description": "JSON Schema: not JSON"},
+                "d": {"type": "array", "description": "Old order.", "items": {"type": "string"}},
+                "e": {"type": "string", "description": "JSON Schema: {\"type\":\"number\"}"}
+            })
+        );
+    }
+
+    #[test]
     fn reads_every_type_in_both_argument_orders() {
         let text = r#"
 tool(function(a, b, c, d, e, f, g = NULL, h = NULL) NULL, "Every type.", arguments = list(
