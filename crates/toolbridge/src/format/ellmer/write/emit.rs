@@ -15,6 +15,21 @@ use super::super::{
 use super::portable::not_portable;
 use super::schema::{empty_map, Kind, Plan, SchemaWriter, Typed};
 
+/// How many JSON values `value` holds (iteratively).
+fn node_count(value: &Value) -> usize {
+    let mut count = 0;
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        count += 1;
+        match value {
+            Value::Object(object) => stack.extend(object.values()),
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    count
+}
+
 /// `description`, then `marker` and `json` after a blank line.
 fn with_json(description: Option<&str>, marker: &str, json: &Value) -> String {
     let json = serde_json::to_string(json).expect("JSON values always serialize");
@@ -242,6 +257,7 @@ impl<'v> SchemaWriter<'v, '_> {
                 .and_then(|defs| defs.get(name))
                 .cloned()
                 .unwrap_or(Value::Null);
+            self.count_expansion(node_count(&def), at)?;
             let defs = object.entry(*key).or_insert_with(|| Value::Object(Map::new()));
             let Value::Object(defs) = defs else {
                 return Err(Error::new(

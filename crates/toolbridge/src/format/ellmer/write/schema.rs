@@ -101,6 +101,9 @@ pub(super) struct SchemaWriter<'v, 'n> {
     pub(super) used_defs: Vec<(&'static str, String)>,
     /// The definitions being written in place, to stop at a cycle.
     inlining: Vec<(&'static str, String)>,
+    /// Schema nodes that `$ref`s added so far (written in place or
+    /// embedded), bounded by [`Limits::max_ref_expansion`].
+    expanded: usize,
     /// The "ellmer forbids extra keys" note was made.
     closed_noted: bool,
 }
@@ -114,6 +117,7 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
             notes,
             used_defs: Vec::new(),
             inlining: Vec::new(),
+            expanded: 0,
             closed_noted: false,
         }
     }
@@ -276,6 +280,9 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
             )
             .at(at.clone()));
         }
+        if !self.inlining.is_empty() {
+            self.count_expansion(1, at)?;
+        }
         let object = match schema {
             Value::Bool(_) => {
                 return Ok(text(
@@ -404,6 +411,23 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
             nullable,
             kind,
         }))
+    }
+
+    /// Adds `nodes` to the nodes `$ref`s created; an error past the limit
+    /// (a "billion laughs" of definitions that use each other twice).
+    pub(super) fn count_expansion(&mut self, nodes: usize, at: &Pointer) -> Result<()> {
+        self.expanded = self.expanded.saturating_add(nodes);
+        if self.expanded > self.limits.max_ref_expansion {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "the schema's $refs expand past {} nodes",
+                    self.limits.max_ref_expansion
+                ),
+            )
+            .at(at.clone()));
+        }
+        Ok(())
     }
 
     /// `anyOf`/`oneOf` of one schema and `{"type": "null"}`: that schema,
@@ -593,6 +617,32 @@ mod tests {
         );
         assert!(notes.contains(&"/inputSchema/properties/when ellmer's type_*() cannot express format and type_from_schema() cannot hold it here (it has no required = FALSE): written after the description as \"JSON Schema: {…}\" for the model (ellmer does not enforce it; reading the R back restores it)".to_string()), "{notes:#?}");
         assert_eq!(read_value(&text)["inputSchema"], tool.input_schema);
+    }
+
+    #[test]
+    fn reference_fan_out_is_bounded() {
+        // Each definition uses the next twice: 2^30 nodes written in place.
+        let mut defs = serde_json::Map::new();
+        for i in 0..30 {
+            let next = json!({"$ref": format!("#/$defs/a{}", i + 1)});
+            defs.insert(
+                format!("a{i}"),
+                json!({"type": "object", "properties": {"x": next, "y": next}}),
+            );
+        }
+        defs.insert("a30".into(), json!({"type": "string"}));
+        let tool = tool_from(json!({"name": "t", "description": "d", "inputSchema": {
+            "type": "object", "properties": {"v": {"$ref": "#/$defs/a0"}}, "$defs": defs}}));
+        let mut notes = crate::note::Notes::new();
+        let err =
+            super::super::write(&tool, &crate::options::WriteOptions::default(), &mut notes).unwrap_err();
+        let path = "/properties/x".repeat(18)
+            + "/properties/y/properties/x/properties/x/properties/y/properties/y/properties/x/properties/y\
+               /properties/y/properties/y/properties/x/properties/x/properties/x";
+        assert_eq!(
+            err.to_string(),
+            format!("limit exceeded: the schema's $refs expand past 10000 nodes (at /inputSchema/properties/v{path})")
+        );
     }
 
     #[test]
