@@ -365,11 +365,28 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
                 .collect(),
             _ => None,
         };
+        // A string `const` is type_enum() with one value.
+        let const_value =
+            match (object.get("const"), &enum_values) {
+                (Some(Value::String(value)), None)
+                    if ty == "string" && !r::has_nul(value) && !object.contains_key("enum") =>
+                {
+                    self.notes.push(
+                    NoteKind::Normalized { field: "const".into() },
+                    at.clone(),
+                    "a string const is written as type_enum() with that one value; it reads back as an enum",
+                );
+                    Some(value.as_str())
+                }
+                _ => None,
+            };
+        let enum_values = enum_values.or_else(|| const_value.map(|value| vec![value]));
         for (key, value) in object {
             let said = match key.as_str() {
                 "type" | "nullable" => true,
                 "description" => description.is_some(),
                 "enum" => enum_values.is_some(),
+                "const" => const_value.is_some(),
                 "items" => ty == "array",
                 "properties" | "required" => ty == "object",
                 "additionalProperties" => ty == "object" && *value == Value::Bool(false),
@@ -617,6 +634,24 @@ mod tests {
         );
         assert!(notes.contains(&"/inputSchema/properties/when ellmer's type_*() cannot express format and type_from_schema() cannot hold it here (it has no required = FALSE): written after the description as \"JSON Schema: {…}\" for the model (ellmer does not enforce it; reading the R back restores it)".to_string()), "{notes:#?}");
         assert_eq!(read_value(&text)["inputSchema"], tool.input_schema);
+    }
+
+    #[test]
+    fn a_string_const_is_a_one_value_enum() {
+        let tool = tool_from(
+            json!({"name": "t", "description": "d", "inputSchema": {"type": "object",
+            "properties": {"kind": {"const": "circle", "description": "Always circle."}}, "required": ["kind"]}}),
+        );
+        let (text, notes) = written(&tool);
+        assert!(
+            text.contains("    kind = type_enum(c(\"circle\"), \"Always circle.\")\n"),
+            "{text}"
+        );
+        assert!(notes.contains(&"/inputSchema/properties/kind a string const is written as type_enum() with that one value; it reads back as an enum".to_string()), "{notes:#?}");
+        assert_eq!(
+            read_value(&text)["inputSchema"]["properties"]["kind"],
+            json!({"type": "string", "description": "Always circle.", "enum": ["circle"]})
+        );
     }
 
     #[test]
