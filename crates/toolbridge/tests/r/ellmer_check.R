@@ -249,7 +249,9 @@ tool <- function(fun, description, ..., arguments = list(), name = NULL, convert
     description = description,
     convert = convert,
     parameters = base_json(args_type),
-    annotations = named_list(annotations)
+    # R code among the annotations (btw's `btw_can_register = function() TRUE`)
+    # is not sent anywhere; only data is printed.
+    annotations = named_list(Filter(Negate(is.function), annotations))
   )
   invisible(fun)
 }

@@ -338,6 +338,30 @@ mod tests {
     }
 
     #[test]
+    fn annotations_that_are_r_code_are_kept_as_source() {
+        // As posit-dev/btw writes them (R/tool-sessioninfo.R).
+        let text = "tool(f, 'd', annotations = ellmer::tool_annotations(title = 'T', btw_can_register = function() TRUE))";
+        let converted = read_one(text).unwrap();
+        let tool = converted.value;
+        assert_eq!(
+            tool.vendor_fields(ID).unwrap()["annotation_code"],
+            json!({"btw_can_register": "function() TRUE"})
+        );
+        assert_eq!(tool.annotations.as_ref().unwrap().title.as_deref(), Some("T"));
+        assert_eq!(
+            converted.notes[0].message,
+            "the annotation `btw_can_register` is R code (a function), not data; kept as source under \
+             vendor.ellmer.annotation_code (line 1, column 85)"
+        );
+        let (written, _) = written(&tool);
+        assert!(
+            written.contains("  annotations = tool_annotations(\n    title = \"T\",\n    btw_can_register = function() TRUE\n  )\n"),
+            "{written}"
+        );
+        assert_eq!(read_value(&written), tool.to_value());
+    }
+
+    #[test]
     fn round_trips_what_ellmer_expresses() {
         let tool = tool_from(json!({
             "name": "search-issues",

@@ -373,10 +373,14 @@ impl Reader<'_, '_> {
                 handler: Some([("r".to_string(), fun_text)].into_iter().collect()),
             }));
         }
+        let mut annotation_code = Map::new();
         if let Some(arg) = annotations_arg {
-            tool.annotations = self.annotations(arg)?;
+            tool.annotations = self.annotations(arg, &mut annotation_code)?;
         }
         let mut vendor = Map::new();
+        if !annotation_code.is_empty() {
+            vendor.insert("annotation_code".into(), Value::Object(annotation_code));
+        }
         if let Some(arg) = convert_arg {
             match self.value(arg)?.kind {
                 ExprKind::Bool(true) => {}
@@ -459,7 +463,9 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn annotations(&mut self, arg: &Arg) -> Result<Option<Annotations>> {
+    /// The annotations; R code among them (a function, a name) goes to
+    /// `code` as its source text.
+    fn annotations(&mut self, arg: &Arg, code: &mut Map<String, Value>) -> Result<Option<Annotations>> {
         let expr = self.value(arg)?;
         let entries: Vec<(String, Arg)> = match (&expr.kind, expr.call_of(&["ellmer", "base"])) {
             (ExprKind::Null, _) => return Ok(None),
@@ -531,15 +537,22 @@ impl Reader<'_, '_> {
                 ));
             } else if matches!(value.kind, ExprKind::Function { .. } | ExprKind::Symbol { .. }) {
                 // R code, not data (posit-dev/btw's `btw_can_register = function() TRUE`):
-                // no tool format holds it.
+                // kept as source for ellmer, noted for the formats that cannot hold it.
                 self.note(
-                    NoteKind::Dropped { keyword: name.clone() },
+                    NoteKind::Kept {
+                        key: "annotation_code".into(),
+                    },
                     Pointer::root().key("annotations").key(&name),
                     value.at,
                     format!(
-                        "the annotation `{name}` is R code ({}), not data that another format can hold; left out",
+                        "the annotation `{name}` is R code ({}), not data; kept as source under \
+                         vendor.ellmer.annotation_code",
                         value.describe()
                     ),
+                );
+                code.insert(
+                    name.clone(),
+                    Value::String(self.source.slice(entry.first, entry.end).to_string()),
                 );
             } else if let Some(json) = self.json_value(&value, 0)? {
                 annotations.extra.insert(name, json);
