@@ -1,7 +1,8 @@
 //! Tools read from R (the ellmer fixtures, the seed `tool_rnorm` among them)
 //! go through every format and come back equal, apart from what the writer
 //! noted (at the place that changed or above it); through ellmer itself they
-//! come back exactly, since everything read from R is expressible in R.
+//! come back exactly, since everything read from R is expressible in R, but
+//! for `$ref`s, which come back written in place.
 
 mod common;
 
@@ -46,7 +47,10 @@ fn r_tools_round_trip_through_every_format() {
             for format in Format::all() {
                 for strict in [false, true] {
                     let (back, notes) = through(tool, format, strict);
-                    if format == Format::Ellmer {
+                    // A `$ref` is written in place (ellmer's types have no references), so it
+                    // comes back inline; everything else read from R comes back exactly.
+                    let inlined = notes.iter().any(|note| note.at.as_str().ends_with("/$ref"));
+                    if format == Format::Ellmer && !inlined {
                         assert_eq!(&back, tool, "{}: {} through ellmer", path.display(), tool.name);
                     }
                     let unexplained = common::unexplained(tool, &back, &notes);

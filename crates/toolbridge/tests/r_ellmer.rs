@@ -5,7 +5,10 @@
 //! annotations of the canonical tool, apart from what ellmer itself adds
 //! (applied explicitly below: `description: ""` where there is none, and
 //! `required` plus `additionalProperties: false` on every `type_object()` and
-//! on the arguments) and the writer's documented, noted rewrites.
+//! on the arguments) and the writer's documented, noted rewrites. The harness
+//! also serialises every tool as ellmer does for OpenAI (strict) and Gemini
+//! and stops on anything either would refuse, so every fixture of every
+//! format written as ellmer is checked against both.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,10 +21,9 @@ struct Case {
     tool: Value,
     /// Places in the input schema written with `type_from_schema()`: sent as they are.
     verbatim: &'static [&'static str],
-    /// Places whose JSON the writer rewrote (boolean schemas, embedded `$defs`): sent like this.
+    /// Places the writer expressed otherwise (keywords after the description,
+    /// JSON text): sent like this.
     rewritten: Vec<(&'static str, Value)>,
-    /// Optional arguments that type_from_schema() makes required.
-    made_required: &'static [&'static str],
 }
 
 fn cases() -> Vec<Case> {
@@ -37,7 +39,6 @@ fn cases() -> Vec<Case> {
             tool: rnorm.to_value(),
             verbatim: &[],
             rewritten: vec![],
-            made_required: &[],
         },
         Case {
             tool: json!({
@@ -62,7 +63,6 @@ fn cases() -> Vec<Case> {
             }),
             verbatim: &[],
             rewritten: vec![],
-            made_required: &[],
         },
         Case {
             tool: json!({
@@ -83,25 +83,45 @@ fn cases() -> Vec<Case> {
                     "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}
                 }}}}
             }),
-            verbatim: &[
-                "/properties/start",
-                "/properties/minutes",
-                "/properties/note",
-                "/properties/filter",
-                "/properties/opts",
-                "/properties/tags/items",
-            ],
+            // Only start's JSON is in both OpenAI strict mode's and Gemini's subsets;
+            // the rest is said with type_*() (keywords after the description), or
+            // as JSON text where type_*() has no form for it.
+            verbatim: &["/properties/start"],
             rewritten: vec![
-                ("/properties/anything", json!({})),
+                (
+                    "/properties/minutes",
+                    json!({"type": "integer", "description": "JSON Schema: {\"minimum\":15,\"maximum\":480,\"multipleOf\":15}"}),
+                ),
+                (
+                    "/properties/note",
+                    json!({"type": "string", "description": "JSON Schema: {\"maxLength\":200}"}),
+                ),
+                (
+                    "/properties/filter",
+                    json!({"type": "object", "description": "", "properties": {"sku": {"type": "string", "description": ""}},
+                           "required": [], "additionalProperties": false}),
+                ),
+                (
+                    "/properties/opts/properties/when",
+                    json!({"type": "string", "description": "JSON Schema: {\"pattern\":\"^[0-9]+$\"}"}),
+                ),
+                (
+                    "/properties/tags/items",
+                    json!({"type": "string", "description": "JSON Schema: {\"minLength\":1}"}),
+                ),
+                (
+                    "/properties/anything",
+                    json!({"type": "string", "description": "A string holding JSON that matches this JSON Schema: {}"}),
+                ),
                 (
                     "/properties/tree",
-                    json!({"$ref": "#/properties/tree/$defs/node", "$defs": {"node": {"type": "object", "properties": {
-                        "label": {"type": "string"},
-                        "children": {"type": "array", "items": {"$ref": "#/properties/tree/$defs/node"}}
-                    }}}}),
+                    json!({"type": "object", "description": "", "properties": {
+                        "label": {"type": "string", "description": ""},
+                        "children": {"type": "array", "description": "", "items": {"type": "string", "description":
+                            "A string holding JSON that matches this JSON Schema: {\"$ref\":\"#/$defs/node\",\"$defs\":{\"node\":{\"type\":\"object\",\"properties\":{\"label\":{\"type\":\"string\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/node\"}}}}}}"}}
+                    }, "required": [], "additionalProperties": false}),
                 ),
             ],
-            made_required: &["note", "filter", "opts"],
         },
         Case {
             tool: json!({
@@ -113,7 +133,6 @@ fn cases() -> Vec<Case> {
             }),
             verbatim: &[],
             rewritten: vec![],
-            made_required: &[],
         },
         Case {
             tool: json!({
@@ -131,13 +150,11 @@ fn cases() -> Vec<Case> {
             }),
             verbatim: &[],
             rewritten: vec![],
-            made_required: &[],
         },
         Case {
             tool: json!({"name": "ping", "inputSchema": {"type": "object"}}),
             verbatim: &[],
             rewritten: vec![],
-            made_required: &[],
         },
     ]
 }
@@ -183,8 +200,61 @@ fn run_r(text: &str, label: &str) -> Value {
     sent
 }
 
+/// Runs the harness on `text`, which it must refuse; its message.
+fn run_r_refused(text: &str, label: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("toolbridge-r-ellmer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{label}.R"));
+    std::fs::write(&file, text).unwrap();
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/r/ellmer_check.R");
+    let output = Command::new("Rscript")
+        .arg("--vanilla")
+        .arg(&harness)
+        .arg(&file)
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .expect("the ellmer check needs Rscript");
+    let _ = std::fs::remove_file(&file);
+    assert!(!output.status.success(), "the harness accepted {text}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    stderr.lines().next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn the_r_check_refuses_what_openai_strict_mode_or_gemini_refuse() {
+    let cases = [
+        (
+            "tool(function(x) NULL, 'd', arguments = list(x = type_from_schema('{\"type\": \"object\"}')), name = 't')",
+            "Error: OpenAI strict mode refuses tool t parameters/properties/x: additionalProperties is not false",
+        ),
+        (
+            "tool(function(x) NULL, 'd', arguments = list(x = type_from_schema('{\"type\": \"string\", \"const\": \"a\"}')), name = 't')",
+            "Error: Gemini refuses tool t parameters/properties/x: unknown field const",
+        ),
+        (
+            "tool(function(x) NULL, 'd', arguments = list(x = type_from_schema('{\"type\": \"string\", \"minLength\": 1}')), name = 't')",
+            "Error: OpenAI strict mode refuses tool t parameters/properties/x: unsupported keyword minLength",
+        ),
+        (
+            "tool(function(x) NULL, 'd', arguments = list(x = type_from_schema('{\"type\": [\"string\", \"null\"]}')), name = 't')",
+            "Error: Gemini refuses tool t parameters/properties/x: type is not one name",
+        ),
+        (
+            "tool(function(x) NULL, 'd', arguments = list(x = type_from_schema('{}')), name = 't')",
+            "Error: OpenAI strict mode refuses tool t parameters/properties/x: not a schema object",
+        ),
+    ];
+    for (index, (text, expected)) in cases.iter().enumerate() {
+        assert_eq!(
+            run_r_refused(text, &format!("refused-{index}")),
+            *expected,
+            "{text}"
+        );
+    }
+}
+
 /// What ellmer sends for `schema` found at `at` (a pointer in the input schema).
-fn ellmer_view(schema: &Value, at: &str, case: &Case, root: bool) -> Value {
+fn ellmer_view(schema: &Value, at: &str, case: &Case) -> Value {
     if let Some((_, rewritten)) = case.rewritten.iter().find(|(place, _)| *place == at) {
         return rewritten.clone();
     }
@@ -201,18 +271,12 @@ fn ellmer_view(schema: &Value, at: &str, case: &Case, root: bool) -> Value {
                 .into_iter()
                 .flatten()
                 .filter_map(|name| name.as_str().map(str::to_string))
-                .chain(
-                    root.then_some(case.made_required)
-                        .into_iter()
-                        .flatten()
-                        .map(|name| name.to_string()),
-                )
                 .collect();
             let mut properties = Map::new();
             let mut in_order = Vec::new();
             for (name, child) in schema["properties"].as_object().into_iter().flatten() {
                 let place = format!("{at}/properties/{name}");
-                properties.insert(name.clone(), ellmer_view(child, &place, case, false));
+                properties.insert(name.clone(), ellmer_view(child, &place, case));
                 if required.contains(name) {
                     in_order.push(json!(name));
                 }
@@ -222,7 +286,7 @@ fn ellmer_view(schema: &Value, at: &str, case: &Case, root: bool) -> Value {
             out.insert("additionalProperties".into(), json!(false));
         }
         Some("array") => {
-            let items = ellmer_view(&schema["items"], &format!("{at}/items"), case, false);
+            let items = ellmer_view(&schema["items"], &format!("{at}/items"), case);
             out.insert("items".into(), items);
         }
         _ => {}
@@ -289,7 +353,7 @@ fn ellmer_output_runs_in_r_and_sends_the_canonical_schema() {
             "name": tool.name,
             "description": tool.description.clone().unwrap_or_default(),
             "convert": tool.vendor_fields("ellmer").and_then(|fields| fields.get("convert")).cloned().unwrap_or(json!(true)),
-            "parameters": ellmer_view(&tool.input_schema, "", case, true),
+            "parameters": ellmer_view(&tool.input_schema, "", case),
             "annotations": ellmer_annotations(tool),
         });
         assert_eq!(
@@ -340,9 +404,12 @@ fn every_fixture_of_every_format_written_as_ellmer_runs_in_r() {
         let options = WriteOptions::default().with_annotation_defaults(defaults);
         let written = toolbridge::write(&tools, Format::Ellmer, &options);
         assert!(written.is_complete());
-        // The R functions the ellmer fixtures name (defined in their own files).
+        // The R functions the ellmer fixtures name (defined in their own files or,
+        // for posit-dev/btw's, in other files of that package).
         let text = format!(
-            "get_weather <- function(city, unit = \"celsius\", days = 1L) NULL\n{}",
+            "get_weather <- function(city, unit = \"celsius\", days = 1L) NULL\n\
+             btw_tool_sessioninfo_platform_impl <- function() NULL\n\
+             btw_tool_sessioninfo_package_impl <- function(packages, dependencies = NULL) NULL\n{}",
             written.output().to_text()
         );
         let sent = run_r(&text, if defaults { "fixtures-defaults" } else { "fixtures" });

@@ -24,33 +24,43 @@
 //!
 //! Mapping decisions:
 //!
-//! - **Schemas.** `type_boolean/integer/number/string()` hold exactly
-//!   `{type, description}`; `type_enum()` a string enum; `type_array()` an
-//!   array with `items`; `type_object()` `{type, description, properties,
-//!   required}` with optional children marked `required = FALSE`. A sub-schema
-//!   with *any* other keyword (`minimum`, `format`, `default`, `anyOf`, `$ref`,
-//!   `title`, a type list, a non-string enum, …) is written whole as
-//!   `type_from_schema(text = '<json>')`, the smallest enclosing sub-schema
-//!   only, with a note: exactness over readability. `type_from_schema()` has
-//!   no `required` flag, so ellmer treats it as required: an *optional*
-//!   property that needs it sends its parent object to `type_from_schema()`
-//!   too (exact); at the top level, where the parent is the tool itself, the
-//!   argument becomes required with a note.
+//! - **Schemas.** ellmer lowers `type_*()` calls per provider itself (strict
+//!   OpenAI: every property required, optional ones nullable; Gemini: no
+//!   `additionalProperties`) but sends `type_from_schema()` JSON as written,
+//!   with `strict = TRUE` to OpenAI and as Gemini `parameters`
+//!   (tidyverse/ellmer `R/as-json.R`, `R/provider-openai*.R`,
+//!   `R/provider-google.R`). So `type_*()` is used wherever it can say the
+//!   schema: `type_boolean/integer/number/string()` for `{type,
+//!   description}`, `type_enum()` for a string enum, `type_array()` with
+//!   `items`, `type_object()` for every object with properties (optional
+//!   children `required = FALSE`); a nullable value is `required = FALSE`
+//!   (ellmer drops `NULL` arguments, so null and absent are one); a `$ref` is
+//!   written in place. Other keywords go into `type_from_schema()` only when
+//!   its JSON is in both OpenAI strict mode's and Gemini's subsets and the
+//!   value is required (`write/portable.rs`), else after the description as
+//!   `JSON Schema: {…}`; what `type_*()` cannot say at all (a free-form
+//!   object or map, a union, any value, a recursive `$ref`) is a
+//!   `type_string()` asking for JSON text, its schema after the description.
+//!   Each change is noted; reading restores both description forms.
 //! - **`additionalProperties`.** ellmer sends `additionalProperties: false`
 //!   for every `type_object()` and the tool's arguments to every provider but
 //!   Gemini; the R code does not say it. Reading never invents it; writing an
 //!   object without it notes once per tool that ellmer will forbid extra keys,
 //!   and writing `additionalProperties: false` notes that it is implied and
-//!   does not come back. An object without properties that does not forbid
-//!   extra keys (a free-form object) goes to `type_from_schema()`, since
-//!   `type_object()` would forbid every key. `.additional_properties = TRUE/FALSE`
-//!   is read as the keyword (never written: it is deprecated).
+//!   does not come back. Any other `additionalProperties` follows the
+//!   description (objects with properties) or makes the object JSON text
+//!   (without properties). `.additional_properties = TRUE/FALSE` is read as
+//!   the keyword (never written: it is deprecated, and ellmer aborts on it
+//!   for OpenAI, Gemini and Ollama).
 //! - **Descriptions.** A missing description is read as absent, never as the
 //!   `""` ellmer sends.
 //! - **`$defs`.** ellmer builds the arguments object itself, so root `$defs`
-//!   cannot stay at the root: the definitions an argument uses are embedded in
-//!   its `type_from_schema()` JSON with its `$ref`s rewritten to point there
-//!   (`#/properties/x/$defs/node`), and reading moves them back.
+//!   cannot stay at the root: a definition is written in place, or embedded
+//!   in the JSON text of a recursive value; reading moves embedded ones back
+//!   (also from `type_from_schema()` JSON, `#/properties/x/$defs/node`).
+//! - **Descriptions built in R** (`paste()`, `paste0()`, `c()`, `trimws()`,
+//!   raw strings, `glue()` without interpolation) are evaluated as R does
+//!   (`r/eval.rs`); anything else fails that tool, at its line and column.
 //! - **Argument order of `type_enum()`/`type_array()`.** Named arguments are
 //!   matched as R does. Positional ones follow ellmer ≥ 0.3.0 (`values`/`items`
 //!   first) unless the first is a string or `NULL` — for `type_array()` always
@@ -115,6 +125,11 @@ const ANNOTATION_FORMALS: [&str; 6] = [
     "destructive_hint",
     "...",
 ];
+/// Before keywords `type_*()` cannot say, written after a description as
+/// JSON (reading restores them).
+const KEYWORDS_MARKER: &str = "JSON Schema: ";
+/// Before the schema of a value written as JSON text in a `type_string()`.
+const JSON_TEXT_MARKER: &str = "A string holding JSON that matches this JSON Schema: ";
 const PLACEHOLDER_START: &str = "toolbridge: tool '";
 const PLACEHOLDER_END: &str = "' has no R function; define one";
 
@@ -323,6 +338,30 @@ mod tests {
     }
 
     #[test]
+    fn annotations_that_are_r_code_are_kept_as_source() {
+        // As posit-dev/btw writes them (R/tool-sessioninfo.R).
+        let text = "tool(f, 'd', annotations = ellmer::tool_annotations(title = 'T', btw_can_register = function() TRUE))";
+        let converted = read_one(text).unwrap();
+        let tool = converted.value;
+        assert_eq!(
+            tool.vendor_fields(ID).unwrap()["annotation_code"],
+            json!({"btw_can_register": "function() TRUE"})
+        );
+        assert_eq!(tool.annotations.as_ref().unwrap().title.as_deref(), Some("T"));
+        assert_eq!(
+            converted.notes[0].message,
+            "the annotation `btw_can_register` is R code (a function), not data; kept as source under \
+             vendor.ellmer.annotation_code (line 1, column 85)"
+        );
+        let (written, _) = written(&tool);
+        assert!(
+            written.contains("  annotations = tool_annotations(\n    title = \"T\",\n    btw_can_register = function() TRUE\n  )\n"),
+            "{written}"
+        );
+        assert_eq!(read_value(&written), tool.to_value());
+    }
+
+    #[test]
     fn round_trips_what_ellmer_expresses() {
         let tool = tool_from(json!({
             "name": "search-issues",
@@ -334,8 +373,11 @@ mod tests {
                 "page": {"type": "object", "properties": {"size": {"type": "integer"}, "after": {"type": "string"}},
                          "required": ["size"], "description": "Paging."},
                 "if": {"type": "boolean"},
-                "with space": {"type": ["string", "null"]}
-            }, "required": ["query", "with space"]},
+                "with space": {"type": "integer", "minimum": 1},
+                "when": {"type": "string", "format": "date-time"},
+                "meta": {"type": "object", "description": "Labels.", "additionalProperties": {"type": "string"}},
+                "any": {}
+            }, "required": ["query", "when", "any"]},
             "annotations": {"title": "Search", "readOnlyHint": true, "openWorldHint": true, "idempotentHint": true, "destructiveHint": false},
             "run": {"kind": "action", "handler": {"r": "gh::search_issues"}},
             "vendor": {"ellmer": {"convert": false}}

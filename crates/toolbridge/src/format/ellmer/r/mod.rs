@@ -21,10 +21,12 @@
 //! the rest of reading, `print.rs` the writing; this file the [`Pos`] they
 //! all report.
 
+mod eval;
 mod lex;
 mod parse;
 mod print;
 
+pub(crate) use eval::Evaluator;
 pub(crate) use lex::{Source, Tok, MAX_R_DEPTH};
 pub(crate) use parse::{match_args, Arg, Expr, ExprKind, Matched};
 pub(crate) use print::{has_nul, is_writable_name, name, single_quoted, string, RExpr};

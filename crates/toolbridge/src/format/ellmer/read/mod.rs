@@ -16,7 +16,7 @@ use crate::options::ReadOptions;
 use crate::pointer::Pointer;
 use crate::tool::{ActionRun, Annotations, Run, Tool, HINTS};
 
-use super::r::{self, Arg, Expr, ExprKind, Pos, Source, Tok};
+use super::r::{self, Arg, Evaluator, Expr, ExprKind, Pos, Source, Tok};
 use super::{ANNOTATION_FORMALS, ID, NAME_RULE, PLACEHOLDER_END, PLACEHOLDER_START};
 
 const TOOL_FORMALS: [&str; 11] = [
@@ -196,6 +196,12 @@ impl Reader<'_, '_> {
         self.source.parse(arg.first, arg.end)
     }
 
+    /// The string `expr` evaluates to as R would (literals, `paste()`, …);
+    /// `None` for `NULL`.
+    fn text(&self, expr: &Expr, what: &str) -> Result<Option<String>> {
+        Evaluator::new(self.source, self.limits.max_bytes).string(expr, what)
+    }
+
     fn args(&self, open: usize) -> Result<Vec<Arg>> {
         self.source.call_args(open)
     }
@@ -264,17 +270,11 @@ impl Reader<'_, '_> {
             );
         }
         let description_expr = self.value(description_arg)?;
-        let description = match &description_expr.kind {
-            ExprKind::Str(text) => text.clone(),
-            _ => {
-                return Err(self.invalid(
-                    description_expr.at,
-                    format!(
-                        "the tool description must be a string, found {}",
-                        description_expr.describe()
-                    ),
-                ))
-            }
+        let Some(description) = self.text(&description_expr, "the tool description")? else {
+            return Err(self.invalid(
+                description_expr.at,
+                "the tool description must be a string, found NULL",
+            ));
         };
 
         let mut properties = Map::new();
@@ -373,10 +373,14 @@ impl Reader<'_, '_> {
                 handler: Some([("r".to_string(), fun_text)].into_iter().collect()),
             }));
         }
+        let mut annotation_code = Map::new();
         if let Some(arg) = annotations_arg {
-            tool.annotations = self.annotations(arg)?;
+            tool.annotations = self.annotations(arg, &mut annotation_code)?;
         }
         let mut vendor = Map::new();
+        if !annotation_code.is_empty() {
+            vendor.insert("annotation_code".into(), Value::Object(annotation_code));
+        }
         if let Some(arg) = convert_arg {
             match self.value(arg)?.kind {
                 ExprKind::Bool(true) => {}
@@ -416,10 +420,9 @@ impl Reader<'_, '_> {
         fun_symbol: Option<&str>,
     ) -> Result<String> {
         if let Some(arg) = name_arg {
-            match self.value(arg)?.kind {
-                ExprKind::Str(name) => return self.checked_name(name, arg.at),
-                ExprKind::Null => {}
-                _ => return Err(self.invalid(arg.at, "the tool name must be a string")),
+            let expr = self.value(arg)?;
+            if let Some(name) = self.text(&expr, "the tool name")? {
+                return self.checked_name(name, arg.at);
             }
         }
         if let Some(symbol) = fun_symbol {
@@ -460,7 +463,9 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn annotations(&mut self, arg: &Arg) -> Result<Option<Annotations>> {
+    /// The annotations; R code among them (a function, a name) goes to
+    /// `code` as its source text.
+    fn annotations(&mut self, arg: &Arg, code: &mut Map<String, Value>) -> Result<Option<Annotations>> {
         let expr = self.value(arg)?;
         let entries: Vec<(String, Arg)> = match (&expr.kind, expr.call_of(&["ellmer", "base"])) {
             (ExprKind::Null, _) => return Ok(None),
@@ -511,19 +516,7 @@ impl Reader<'_, '_> {
             }
             let value = self.value(&entry)?;
             if name == "title" {
-                match value.kind {
-                    ExprKind::Str(title) => annotations.title = Some(title),
-                    ExprKind::Null => {}
-                    _ => {
-                        return Err(self.invalid(
-                            value.at,
-                            format!(
-                                "the annotation title must be a string, found {}",
-                                value.describe()
-                            ),
-                        ))
-                    }
-                }
+                annotations.title = self.text(&value, "the annotation title")?;
             } else if let Some((camel, _, _)) = HINTS.iter().find(|(_, snake, _)| *snake == name) {
                 match value.kind {
                     ExprKind::Bool(flag) => {
@@ -542,6 +535,25 @@ impl Reader<'_, '_> {
                     entry.at,
                     format!("ellmer spells the MCP hint {camel} as `{snake}`"),
                 ));
+            } else if matches!(value.kind, ExprKind::Function { .. } | ExprKind::Symbol { .. }) {
+                // R code, not data (posit-dev/btw's `btw_can_register = function() TRUE`):
+                // kept as source for ellmer, noted for the formats that cannot hold it.
+                self.note(
+                    NoteKind::Kept {
+                        key: "annotation_code".into(),
+                    },
+                    Pointer::root().key("annotations").key(&name),
+                    value.at,
+                    format!(
+                        "the annotation `{name}` is R code ({}), not data; kept as source under \
+                         vendor.ellmer.annotation_code",
+                        value.describe()
+                    ),
+                );
+                code.insert(
+                    name.clone(),
+                    Value::String(self.source.slice(entry.first, entry.end).to_string()),
+                );
             } else if let Some(json) = self.json_value(&value, 0)? {
                 annotations.extra.insert(name, json);
             }
@@ -693,7 +705,10 @@ mod tests {
     fn reader_errors_name_line_and_column() {
         let cases = [
             ("tool(f, \"d\", arguments = list(x = type_strin()))", "invalid tool: type_strin() is not one of ellmer's types (type_boolean, type_integer, type_number, type_string, type_enum, type_array, type_object, type_from_schema, type_ignore) (line 1, column 35)"),
-            ("tool(f, \"d\",\n  arguments = list(x = type_string(paste(\"a\", \"b\"))))", "invalid tool: type_string(): the description must be a string or NULL, found a call of paste() (line 2, column 36)"),
+            ("tool(f, \"d\",\n  arguments = list(x = type_string(sprintf(\"%s\", \"b\"))))", "invalid tool: a call of sprintf() is not evaluated: toolbridge computes strings only from string literals, c(), paste(), paste0(), trimws() and glue() without interpolation (line 2, column 36)"),
+            ("tool(f, \"d\", arguments = list(x = type_string(c(\"a\", \"b\"))))", "invalid tool: type_string(): the description must be one string; R evaluates this to 2 strings (line 1, column 47)"),
+            ("tool(f, NA_character_)", "invalid tool: the tool description must be a string, found NA (line 1, column 9)"),
+            ("tool(f, 1)", "invalid tool: the tool description must be a string, found the number 1 (line 1, column 9)"),
             ("tool(f, \"d\", arguments = list(x = type_from_schema(path = \"s.json\")))", "invalid tool: type_from_schema(path = …) reads a file, and toolbridge reads no files: put the JSON in type_from_schema(text = '…') (line 1, column 52)"),
             ("tool(f, \"d\", arguments = list(x = type_from_schema('{\"type\": 1}')))", "invalid schema: type_from_schema(): must be a JSON type name (string, number, integer, boolean, object, array, null) or a list of them; found 1 (at /type in its JSON) (line 1, column 52)"),
             ("tool(f, \"d\", arguments = list(x = type_from_schema('{\"type\": ')))", "invalid JSON: type_from_schema(): EOF while parsing a value (JSON line 1, column 9) (line 1, column 52)"),

@@ -11,11 +11,21 @@ use crate::note::NoteKind;
 use crate::pointer::Pointer;
 
 use super::super::r::{self, Arg, Expr, ExprKind, Pos};
-use super::super::{fragment, refs_of, rewrite_refs, DEF_KEYS};
+use super::super::{fragment, refs_of, rewrite_refs, DEF_KEYS, JSON_TEXT_MARKER, KEYWORDS_MARKER};
 use super::Reader;
 
 const BASIC_FORMALS: [&str; 2] = ["description", "required"];
 const OBJECT_FORMALS: [&str; 4] = [".description", "...", ".required", ".additional_properties"];
+
+/// True for a value that is a string to R: a literal, `NULL`, or a call
+/// that builds a string (`paste()`, `glue()`, …).
+fn stringish(kind: &ExprKind) -> bool {
+    match kind {
+        ExprKind::Str(_) | ExprKind::Null => true,
+        ExprKind::Call { name, .. } => matches!(name.as_str(), "paste" | "paste0" | "trimws" | "glue"),
+        _ => false,
+    }
+}
 
 impl Reader<'_, '_> {
     /// Reads a `type_*()` call: its schema and whether it is required. `rel`
@@ -39,12 +49,11 @@ impl Reader<'_, '_> {
                 schema.insert("type".into(), json!(&function[5..]));
                 self.describe_into(&mut schema, matched.bound[0], function)?;
                 let required = self.flag(matched.bound[1], "required", function)?;
-                Ok((Value::Object(schema), required))
+                Ok((self.restored(schema, function, rel), required))
             }
             "type_enum" => {
                 let (formals, old) = self.order(&args, ["values", "description", "required"], |first, second| {
-                    matches!(first, ExprKind::Str(_) | ExprKind::Null)
-                        && second.is_some_and(|second| !matches!(second, ExprKind::Str(_) | ExprKind::Null))
+                    stringish(first) && second.is_some_and(|second| !stringish(second))
                 })?;
                 let matched = r::match_args(function, &formals, &args)?;
                 let values_arg = matched.get(&formals, "values");
@@ -60,11 +69,11 @@ impl Reader<'_, '_> {
                     self.old_order_note(rpath, expr.at, function);
                 }
                 let required = self.flag(matched.get(&formals, "required"), "required", function)?;
-                Ok((Value::Object(schema), required))
+                Ok((self.restored(schema, function, rel), required))
             }
             "type_array" => {
                 let (formals, old) = self.order(&args, ["items", "description", "required"], |first, second| {
-                    matches!(first, ExprKind::Str(_) | ExprKind::Null) && second.is_some()
+                    stringish(first) && second.is_some()
                 })?;
                 let matched = r::match_args(function, &formals, &args)?;
                 let Some(items_arg) = matched.get(&formals, "items") else {
@@ -80,7 +89,7 @@ impl Reader<'_, '_> {
                     self.old_order_note(rpath, expr.at, function);
                 }
                 let required = self.flag(matched.get(&formals, "required"), "required", function)?;
-                Ok((Value::Object(schema), required))
+                Ok((self.restored(schema, function, rel), required))
             }
             "type_object" => {
                 let matched = r::match_args(function, &OBJECT_FORMALS, &args)?;
@@ -113,7 +122,7 @@ impl Reader<'_, '_> {
                     schema.insert("additionalProperties".into(), Value::Bool(allowed));
                 }
                 let required = self.flag(matched.bound[2], ".required", function)?;
-                Ok((Value::Object(schema), required))
+                Ok((self.restored(schema, function, rel), required))
             }
             "type_from_schema" => {
                 let formals = ["text", "path"];
@@ -129,13 +138,10 @@ impl Reader<'_, '_> {
                     return Err(self.invalid(expr.at, "type_from_schema() needs text = '<JSON schema>'"));
                 };
                 let text_expr = self.value(text_arg)?;
-                let ExprKind::Str(text) = &text_expr.kind else {
-                    return Err(self.invalid(
-                        text_expr.at,
-                        format!("type_from_schema(text = …) must be a string, found {}", text_expr.describe()),
-                    ));
+                let Some(text) = self.text(&text_expr, "type_from_schema(text = …)")? else {
+                    return Err(self.invalid(text_expr.at, "type_from_schema(text = …) must be a string, found NULL"));
                 };
-                let schema = self.json_schema(text, text_expr.at)?;
+                let schema = self.json_schema(&text, text_expr.at)?;
                 self.from_schema.push(rel.clone());
                 Ok((schema, true))
             }
@@ -151,6 +157,67 @@ impl Reader<'_, '_> {
                 ),
             )),
         }
+    }
+
+    /// Undoes what the writer put in a description: keywords `type_*()`
+    /// cannot say after `JSON Schema: `, and the schema of JSON text in a
+    /// `type_string()`. A description whose JSON does not parse as such
+    /// stays as it is.
+    fn restored(&mut self, mut schema: Map<String, Value>, function: &str, rel: &Pointer) -> Value {
+        let Some(Value::String(description)) = schema.get("description") else {
+            return Value::Object(schema);
+        };
+        let description = description.clone();
+        let split = |marker: &str| -> Option<(Option<String>, Map<String, Value>)> {
+            let (prefix, json) = match description.strip_prefix(marker) {
+                Some(json) => (None, json),
+                None => {
+                    let at = description.rfind(&format!("\n\n{marker}"))?;
+                    (
+                        Some(description[..at].to_string()),
+                        &description[at + 2 + marker.len()..],
+                    )
+                }
+            };
+            check_depth(json, self.limits.max_depth).ok()?;
+            match serde_json::from_str(json).ok()? {
+                Value::Object(object) if check_schema(&Value::Object(object.clone())).is_ok() => {
+                    Some((prefix, object))
+                }
+                _ => None,
+            }
+        };
+        if function == "type_string" {
+            if let Some((prefix, json)) = split(JSON_TEXT_MARKER) {
+                let mut out = Map::new();
+                if let Some(prefix) = prefix {
+                    out.insert("description".into(), Value::String(prefix));
+                }
+                for (key, value) in json {
+                    out.entry(key).or_insert(value);
+                }
+                let mut value = Value::Object(out);
+                for key in DEF_KEYS {
+                    rewrite_refs(
+                        &mut value,
+                        &format!("#/{key}/"),
+                        &format!("#{}/{key}/", fragment(rel)),
+                    );
+                }
+                self.from_schema.push(rel.clone());
+                return value;
+            }
+        }
+        if let Some((prefix, extra)) = split(KEYWORDS_MARKER) {
+            if extra.keys().all(|key| !schema.contains_key(key)) {
+                match prefix {
+                    Some(prefix) => schema.insert("description".into(), Value::String(prefix)),
+                    None => schema.shift_remove("description"),
+                };
+                schema.extend(extra);
+            }
+        }
+        Value::Object(schema)
     }
 
     /// The formals of `type_enum()`/`type_array()`: ≥ 0.3.0's order, or 0.2's
@@ -202,20 +269,10 @@ impl Reader<'_, '_> {
     ) -> Result<()> {
         let Some(arg) = arg else { return Ok(()) };
         let expr = self.value(arg)?;
-        match expr.kind {
-            ExprKind::Str(text) => {
-                schema.insert("description".into(), Value::String(text));
-                Ok(())
-            }
-            ExprKind::Null => Ok(()),
-            _ => Err(self.invalid(
-                expr.at,
-                format!(
-                    "{function}(): the description must be a string or NULL, found {}",
-                    expr.describe()
-                ),
-            )),
+        if let Some(text) = self.text(&expr, &format!("{function}(): the description"))? {
+            schema.insert("description".into(), Value::String(text));
         }
+        Ok(())
     }
 
     fn flag(&self, arg: Option<&Arg>, what: &str, function: &str) -> Result<bool> {
@@ -367,6 +424,27 @@ mod tests {
     use serde_json::json;
 
     use super::super::super::testing::*;
+
+    #[test]
+    fn description_forms_the_writer_uses_are_restored() {
+        let text = r#"tool(f, "d", arguments = list(
+  a = type_integer("Count.\n\nJSON Schema: {\"minimum\":1}"),
+  b = type_string("A string holding JSON that matches this JSON Schema: {\"type\":\"object\"}"),
+  c = type_string("JSON Schema: not JSON"),
+  d = type_array(paste("Old", "order."), type_string()),
+  e = type_string("JSON Schema: {\"type\":\"number\"}")
+))"#;
+        assert_eq!(
+            read_value(text)["inputSchema"]["properties"],
+            json!({
+                "a": {"type": "integer", "description": "Count.", "minimum": 1},
+                "b": {"type": "object"},
+                "c": {"type": "string", "description": "JSON Schema: not JSON"},
+                "d": {"type": "array", "description": "Old order.", "items": {"type": "string"}},
+                "e": {"type": "string", "description": "JSON Schema: {\"type\":\"number\"}"}
+            })
+        );
+    }
 
     #[test]
     fn reads_every_type_in_both_argument_orders() {

@@ -1,7 +1,10 @@
 //! Writing: a canonical tool as an ellmer `tool()` call.
 //!
-//! The input schema is written as `type_*()` calls in `schema.rs`.
+//! The input schema is planned in `schema.rs` and written as `type_*()`
+//! calls in `emit.rs`; `portable.rs` says what `type_from_schema()` may hold.
 
+mod emit;
+mod portable;
 mod schema;
 
 use serde_json::Value;
@@ -95,7 +98,7 @@ pub(super) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
     if vendor.convert == Some(false) {
         args.push((Some("convert".into()), RExpr::Atom("FALSE".into())));
     }
-    if let Some(annotations) = annotations_expr(&tool, &opts.limits, notes)? {
+    if let Some(annotations) = annotations_expr(&tool, &vendor.annotation_code, &opts.limits, notes)? {
         args.push((Some("annotations".into()), annotations));
     }
     let call = RExpr::block("tool", args);
@@ -125,6 +128,8 @@ fn r_text(text: &str, at: &Pointer, notes: &mut Notes) -> String {
 struct VendorFields {
     convert: Option<bool>,
     ignore: Vec<String>,
+    /// Annotations that are R code, as source: written back verbatim.
+    annotation_code: Vec<(String, String)>,
 }
 
 impl VendorFields {
@@ -132,6 +137,7 @@ impl VendorFields {
         let mut fields = VendorFields {
             convert: None,
             ignore: Vec::new(),
+            annotation_code: Vec::new(),
         };
         let Some(vendor) = tool.vendor_fields(ID) else {
             return fields;
@@ -154,12 +160,28 @@ impl VendorFields {
                         .map(str::to_string)
                         .collect();
                 }
+                ("annotation_code", Value::Object(code)) if code.values().all(Value::is_string) => {
+                    for (name, source) in code {
+                        let source = source.as_str().unwrap_or_default();
+                        match one_expression(source) {
+                            Ok(text) if r::is_writable_name(name) => fields.annotation_code.push((name.clone(), text)),
+                            outcome => notes.push(
+                                NoteKind::Dropped { keyword: name.clone() },
+                                at.key(key).key(name),
+                                format!(
+                                    "the annotation code cannot be a tool_annotations() argument ({}); left out",
+                                    outcome.err().unwrap_or_else(|| format!("{name:?} is not an R name"))
+                                ),
+                            ),
+                        }
+                    }
+                }
                 _ => notes.push(
                     NoteKind::Dropped { keyword: key.clone() },
                     at.key(key),
                     format!(
                         "vendor.ellmer.{key} is not an ellmer setting toolbridge knows (convert: true/false, \
-                         ignore: [names]); left out"
+                         ignore: [names], annotation_code: {{name: R source}}); left out"
                     ),
                 ),
             }
@@ -207,51 +229,64 @@ fn function_source(tool: &Tool, formals: &[String], notes: &mut Notes) -> String
 /// argument (no top-level `,`, `;` or `=`); surrounding space and comments
 /// are trimmed.
 fn checked_handler(source: &str, at: &Pointer, notes: &mut Notes) -> Option<String> {
-    let refuse = |notes: &mut Notes, why: String| {
-        notes.push(
-            NoteKind::Dropped { keyword: "r".into() },
-            at.clone(),
-            format!("the R handler cannot be tool()'s first argument ({why}); wrote a placeholder instead"),
-        );
-        None
-    };
-    let parsed = match Source::new(source, r::MAX_R_DEPTH) {
-        Ok(parsed) => parsed,
-        Err(err) => return refuse(notes, err.to_string()),
-    };
+    match one_expression(source) {
+        Ok(text) => {
+            if text != source {
+                notes.push(
+                    NoteKind::Rewritten {
+                        keyword: "run/handler/r".into(),
+                    },
+                    at.clone(),
+                    "space or comments around the R handler were trimmed",
+                );
+            }
+            Some(text)
+        }
+        Err(why) => {
+            notes.push(
+                NoteKind::Dropped { keyword: "r".into() },
+                at.clone(),
+                format!(
+                    "the R handler cannot be tool()'s first argument ({why}); wrote a placeholder instead"
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// `source` if it is one R expression that can stand as a call argument
+/// (no top-level `,`, `;` or `=`), trimmed of space and comments; else why not.
+fn one_expression(source: &str) -> std::result::Result<String, String> {
+    let parsed = Source::new(source, r::MAX_R_DEPTH).map_err(|err| err.to_string())?;
     let significant: Vec<usize> = (0..parsed.tokens.len())
         .filter(|index| parsed.tokens[*index].tok != Tok::Newline)
         .collect();
     let (Some(&first), Some(&last)) = (significant.first(), significant.last()) else {
-        return refuse(notes, "it is empty".into());
+        return Err("it is empty".into());
     };
     let mut index = first;
     while index <= last {
         let tok = &parsed.tokens[index].tok;
         if *tok == Tok::Semicolon || tok.is_op("=") {
-            return refuse(notes, "it is more than one expression".into());
+            return Err("it is more than one expression".into());
         }
         if matches!(tok, Tok::Open(_)) {
             index = parsed.partner(index);
         }
         index += 1;
     }
-    let text = parsed.slice(first, last + 1).to_string();
-    if text != source {
-        notes.push(
-            NoteKind::Rewritten {
-                keyword: "run/handler/r".into(),
-            },
-            at.clone(),
-            "space or comments around the R handler were trimmed",
-        );
-    }
-    Some(text)
+    Ok(parsed.slice(first, last + 1).to_string())
 }
 
 /// `annotations = tool_annotations(…)` (or `list(…)` when an extra key would
 /// be taken for one of `tool_annotations()`'s own arguments).
-fn annotations_expr(tool: &Tool, limits: &Limits, notes: &mut Notes) -> Result<Option<RExpr>> {
+fn annotations_expr(
+    tool: &Tool,
+    code: &[(String, String)],
+    limits: &Limits,
+    notes: &mut Notes,
+) -> Result<Option<RExpr>> {
     let given = tool.annotations.clone().unwrap_or_default();
     let annotations_at = Pointer::root().key("annotations");
     let mut title = given.title.clone();
@@ -334,6 +369,32 @@ fn annotations_expr(tool: &Tool, limits: &Limits, notes: &mut Notes) -> Result<O
             as_list = true;
         }
         args.push((Some(key.clone()), json_expr(value, &at, limits, notes, 0)?));
+    }
+    for (name, source) in code {
+        if args
+            .iter()
+            .any(|(written, _)| written.as_deref() == Some(name.as_str()))
+        {
+            notes.push(
+                NoteKind::Dropped {
+                    keyword: name.clone(),
+                },
+                Pointer::root()
+                    .key("vendor")
+                    .key(ID)
+                    .key("annotation_code")
+                    .key(name),
+                format!("the annotation {name:?} is also data in annotations; the R code was left out"),
+            );
+            continue;
+        }
+        if ANNOTATION_FORMALS[..5]
+            .iter()
+            .any(|formal| formal.starts_with(name.as_str()))
+        {
+            as_list = true;
+        }
+        args.push((Some(name.clone()), RExpr::Atom(source.clone())));
     }
     if args.is_empty() {
         if tool.annotations.is_some() {
@@ -456,7 +517,8 @@ mod tests {
             [
                 "/inputSchema ellmer sends additionalProperties: false for the arguments and every type_object() (to \
                  every provider but Gemini), so the model can no longer add keys that are not declared",
-                "/inputSchema/properties/days ellmer's type_*() functions cannot express minimum; written as type_from_schema()",
+                "/inputSchema/properties/days ellmer's type_*() cannot express minimum; written as type_from_schema(), which \
+                 OpenAI strict mode and Gemini both take as it is",
                 "/run ellmer needs an R function and the tool has none: wrote a placeholder function with the arguments as formals that stops with a message; replace it with the tool's implementation",
                 "/title ellmer has no tool title; written as tool_annotations(title = …), which reads back as annotations.title",
                 "/annotations/title annotations.title is filled in from the tool's title",
@@ -548,7 +610,10 @@ mod tests {
         }));
         let (text, notes) = written(&tool);
         assert!(text.contains("  \"nul\u{fffd}here\",\n"), "{text}");
-        assert!(text.contains("flag = type_from_schema(text = '{}')"), "{text}");
+        assert!(
+            text.contains(r#"flag = type_string("A string holding JSON that matches this JSON Schema: {}")"#),
+            "{text}"
+        );
         assert!(
             text.contains(r#"s = type_from_schema(text = '{"type":"string","enum":["a\\u0000"]}')"#),
             "{text}"
@@ -559,18 +624,20 @@ mod tests {
                 "/vendor/anthropic/cache_control \"cache_control\" (a field of anthropic) has no place in ellmer",
                 "/vendor/ellmer/convert convert = TRUE is ellmer's default and is not written",
                 "/vendor/ellmer/extra vendor.ellmer.extra is not an ellmer setting toolbridge knows (convert: \
-                 true/false, ignore: [names]); left out",
+                 true/false, ignore: [names], annotation_code: {name: R source}); left out",
                 "/inputSchema/type ellmer's arguments are always an object; reading the R back gives \"type\": \"object\"",
                 "/inputSchema/minProperties ellmer builds the arguments object itself; \"minProperties\" at its root has no place",
                 "/inputSchema/required ellmer marks each property required on its own, so the required list comes back \
                  in property order",
                 "/inputSchema ellmer sends additionalProperties: false for the arguments and every type_object() (to \
                  every provider but Gemini), so the model can no longer add keys that are not declared",
-                "/inputSchema/properties/flag ellmer's type_from_schema() needs a JSON object; the boolean schema true \
-                 was written as {}",
+                "/inputSchema/properties/flag neither ellmer's type_*() nor a type_from_schema() that OpenAI strict mode \
+                 and Gemini both take can express the boolean schema true: written as type_string() whose description \
+                 asks for JSON text matching the schema; the R function receives that text (jsonlite::parse_json() \
+                 decodes it), and reading the R back restores the schema",
                 "/inputSchema/properties/ \"\" cannot be an R argument name; the argument was left out",
-                "/inputSchema/properties/s ellmer's type_*() functions cannot express an enum that is not a list of \
-                 strings; written as type_from_schema()",
+                "/inputSchema/properties/s ellmer's type_*() cannot express enum; written as type_from_schema(), which \
+                 OpenAI strict mode and Gemini both take as it is",
                 "/run ellmer needs an R function and the tool has none: wrote a placeholder function with the arguments \
                  as formals that stops with a message; replace it with the tool's implementation",
                 "/description R strings cannot hold a NUL character; it was written as U+FFFD",

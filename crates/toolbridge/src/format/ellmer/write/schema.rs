@@ -1,6 +1,19 @@
-//! The input schema as ellmer's `type_*()` calls: a plan per sub-schema
-//! (`type_from_schema()` where `type_*()` cannot say it all), root definitions
-//! embedded where they are used.
+//! The input schema as ellmer's `type_*()` calls: a plan per sub-schema.
+//!
+//! ellmer sends `type_*()` calls to each provider in that provider's own
+//! form (strict OpenAI gets every property required, optional ones
+//! nullable; Gemini no `additionalProperties`) but a `type_from_schema()`
+//! as it is written, so the planner prefers `type_*()` wherever it can say
+//! the schema: objects are always `type_object()`, a nullable value is
+//! `required = FALSE` (ellmer drops `NULL` arguments, so null and absent are
+//! one to the R function), and `$ref`s are written in place. Keywords
+//! `type_*()` cannot say go into `type_from_schema()` only when its JSON is
+//! in both OpenAI strict mode's and Gemini's subsets (`portable.rs`) and the
+//! value is required; otherwise they follow the description as
+//! `JSON Schema: {…}`. What has no `type_*()` form at all (a free-form
+//! object, a union, a value of any type, a recursive `$ref`) is a string
+//! holding JSON text, its schema in the description. Reading the R back
+//! restores both description forms. `emit.rs` turns plans into R.
 
 use std::collections::HashSet;
 
@@ -11,9 +24,10 @@ use crate::json::describe;
 use crate::limits::Limits;
 use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;
+use crate::schema::inferred_type;
 
 use super::super::r::{self, RExpr};
-use super::super::{fragment, refs_of, rewrite_refs, root_def_of, DEF_KEYS};
+use super::super::root_def_of;
 
 /// One written tool argument.
 pub(super) struct WrittenArgument {
@@ -22,49 +36,74 @@ pub(super) struct WrittenArgument {
     pub(super) optional: bool,
 }
 
-/// How a sub-schema is written.
-enum Plan<'v> {
-    Basic {
-        ty: &'v str,
-        description: Option<&'v str>,
-    },
-    Enum {
-        values: Vec<&'v str>,
-        description: Option<&'v str>,
-    },
-    Array {
-        items: Box<Plan<'v>>,
-        description: Option<&'v str>,
-    },
+/// A sub-schema `type_*()` can write, with what it cannot say.
+pub(super) struct Typed<'v> {
+    /// The sub-schema as given.
+    pub(super) schema: &'v Value,
+    pub(super) description: Option<&'v str>,
+    /// Keywords `type_*()` cannot say: in `type_from_schema()` when portable
+    /// and required, else after the description.
+    pub(super) extra: Map<String, Value>,
+    /// `null` is allowed (a type list, `anyOf` with null, `nullable`).
+    pub(super) nullable: bool,
+    pub(super) kind: Kind<'v>,
+}
+
+/// The `type_*()` call a [`Typed`] plan becomes.
+pub(super) enum Kind<'v> {
+    Basic(&'v str),
+    Enum(Vec<&'v str>),
+    Array(Box<Plan<'v>>),
     Object {
         schema: &'v Map<String, Value>,
-        description: Option<&'v str>,
         properties: Vec<(&'v str, Plan<'v>, bool)>,
     },
-    FromSchema {
+}
+
+/// How a sub-schema is written.
+pub(super) enum Plan<'v> {
+    Typed(Typed<'v>),
+    /// `type_string()` holding JSON text of `schema`, given in the description.
+    Text {
         schema: &'v Value,
-        /// The first keyword that type_*() cannot express.
+        description: Option<&'v str>,
+        /// The keyword that has no `type_*()` form, for the note.
         keyword: String,
-        /// Everything that type_*() cannot express, for the note.
         reason: String,
     },
 }
 
-fn from_schema<'v>(schema: &'v Value, keyword: &str, reason: String) -> Plan<'v> {
-    Plan::FromSchema {
+impl Plan<'_> {
+    fn nullable(&self) -> bool {
+        matches!(self, Plan::Typed(Typed { nullable: true, .. }))
+    }
+}
+
+fn text<'v>(schema: &'v Value, keyword: &str, reason: impl Into<String>) -> Plan<'v> {
+    let description = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .filter(|text| !r::has_nul(text));
+    Plan::Text {
         schema,
+        description,
         keyword: keyword.to_string(),
-        reason,
+        reason: reason.into(),
     }
 }
 
 /// Writes the input schema as the tool's arguments, noting what changes.
 pub(super) struct SchemaWriter<'v, 'n> {
-    root: &'v Value,
-    limits: &'v Limits,
-    notes: &'n mut Notes,
-    /// Root definitions embedded so far: (key, name).
-    used_defs: Vec<(&'static str, String)>,
+    pub(super) root: &'v Value,
+    pub(super) limits: &'v Limits,
+    pub(super) notes: &'n mut Notes,
+    /// Root definitions embedded or written in place so far: (key, name).
+    pub(super) used_defs: Vec<(&'static str, String)>,
+    /// The definitions being written in place, to stop at a cycle.
+    inlining: Vec<(&'static str, String)>,
+    /// Schema nodes that `$ref`s added so far (written in place or
+    /// embedded), bounded by [`Limits::max_ref_expansion`].
+    expanded: usize,
     /// The "ellmer forbids extra keys" note was made.
     closed_noted: bool,
 }
@@ -77,6 +116,8 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
             limits,
             notes,
             used_defs: Vec::new(),
+            inlining: Vec::new(),
+            expanded: 0,
             closed_noted: false,
         }
     }
@@ -152,24 +193,12 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
             }
             let is_required = required.contains(&name.as_str());
             let plan = self.plan(child, &child_at, 1)?;
-            if matches!(plan, Plan::FromSchema { .. }) && !is_required {
-                self.notes.push(
-                    NoteKind::MadeRequired {
-                        property: name.clone(),
-                    },
-                    at.key("required"),
-                    format!(
-                        "{name:?} is optional but needs type_from_schema(), which has no required = FALSE; \
-                         ellmer lists it as required"
-                    ),
-                );
-            }
-            let optional = !is_required && !matches!(plan, Plan::FromSchema { .. });
-            let expr = self.emit(plan, &child_at, optional)?;
+            let optional = !is_required || plan.nullable();
+            let expr = self.emit(plan, &child_at, Some(!is_required))?;
             written.push(WrittenArgument {
                 name: name.clone(),
                 expr,
-                optional: !is_required,
+                optional,
             });
         }
         Ok(written)
@@ -177,7 +206,7 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
 
     /// Notes for a `required` list that will come back different: names that
     /// are not properties, an empty list, another order.
-    fn note_required(
+    pub(super) fn note_required(
         &mut self,
         schema: &Map<String, Value>,
         properties: &Map<String, Value>,
@@ -225,7 +254,7 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
         }
     }
 
-    fn note_closed(&mut self, at: &Pointer) {
+    pub(super) fn note_closed(&mut self, at: &Pointer) {
         if self.closed_noted {
             return;
         }
@@ -251,9 +280,12 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
             )
             .at(at.clone()));
         }
+        if !self.inlining.is_empty() {
+            self.count_expansion(1, at)?;
+        }
         let object = match schema {
             Value::Bool(_) => {
-                return Ok(from_schema(
+                return Ok(text(
                     schema,
                     "boolean schema",
                     format!("the boolean schema {schema}"),
@@ -271,416 +303,292 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
                 .at(at.clone()))
             }
         };
-        let ty = object.get("type").and_then(Value::as_str);
-        let allowed: &[&str] = match ty {
-            Some("string") if object.contains_key("enum") => &["type", "description", "enum"],
-            Some("string" | "integer" | "number" | "boolean") => &["type", "description"],
-            Some("array") => &["type", "description", "items"],
-            Some("object") => &[
-                "type",
-                "description",
-                "properties",
-                "required",
-                "additionalProperties",
-            ],
-            _ => &[],
-        };
-        let mut keywords: Vec<String> = Vec::new();
-        let mut phrases: Vec<String> = Vec::new();
-        match object.get("type") {
-            None => {
-                keywords.push("type".into());
-                phrases.push("a schema without \"type\"".into());
-            }
-            Some(other) if allowed.is_empty() => {
-                keywords.push("type".into());
-                phrases.push(format!("\"type\": {other}"));
-            }
-            _ => {}
-        }
-        for key in object.keys() {
-            if !allowed.contains(&key.as_str()) && key != "type" {
-                keywords.push(key.clone());
-                phrases.push(key.clone());
-            }
-        }
         let description = match object.get("description") {
-            None => None,
             Some(Value::String(text)) if !r::has_nul(text) => Some(text.as_str()),
-            Some(_) => {
-                keywords.push("description".into());
-                phrases.push("a description that is not a plain string".into());
-                None
-            }
+            _ => None,
         };
-        if !keywords.is_empty() {
-            return Ok(Plan::FromSchema {
-                schema,
-                keyword: keywords.swap_remove(0),
-                reason: phrases.join(", "),
-            });
+        if let Some(reference) = object.get("$ref") {
+            return self.plan_ref(schema, object, reference, description, at, depth);
         }
-        match ty.unwrap_or_default() {
-            "array" => {
-                let Some(items) = object
-                    .get("items")
-                    .filter(|items| items.is_object() || items.is_boolean())
-                else {
-                    return Ok(from_schema(
-                        schema,
-                        "items",
-                        "an array without a single items schema".into(),
-                    ));
-                };
-                let items = self.plan(items, &at.key("items"), depth + 1)?;
-                Ok(Plan::Array {
-                    items: Box::new(items),
-                    description,
-                })
-            }
-            "object" => self.plan_object(schema, object, description, at, depth),
-            "string" if object.contains_key("enum") => {
-                let values: Option<Vec<&str>> = object
-                    .get("enum")
-                    .and_then(Value::as_array)
-                    .filter(|values| !values.is_empty())
-                    .and_then(|values| {
-                        values
+        let mut nullable = object.get("nullable") == Some(&Value::Bool(true));
+        let ty: &'v str = match object.get("type") {
+            Some(Value::String(ty)) => ty,
+            Some(Value::Array(types)) => {
+                let names: Option<Vec<&str>> = types.iter().map(Value::as_str).collect();
+                let non_null: Vec<&str> = names
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .filter(|ty| *ty != "null")
+                    .collect();
+                match (names, non_null.as_slice()) {
+                    (Some(names), [_]) => {
+                        nullable |= names.contains(&"null");
+                        types
                             .iter()
-                            .map(|value| value.as_str().filter(|text| !r::has_nul(text)))
-                            .collect()
-                    });
-                match values {
-                    Some(values) => Ok(Plan::Enum { values, description }),
-                    None => Ok(from_schema(
-                        schema,
-                        "enum",
-                        "an enum that is not a list of strings".into(),
-                    )),
+                            .filter_map(Value::as_str)
+                            .find(|ty| *ty != "null")
+                            .unwrap_or("string")
+                    }
+                    _ => return Ok(text(schema, "type", format!("the types {}", object["type"]))),
                 }
             }
-            ty => Ok(Plan::Basic { ty, description }),
+            Some(other) => return Ok(text(schema, "type", format!("\"type\": {other}"))),
+            None => {
+                if let Some(plan) = self.plan_null_union(object, description, at, depth)? {
+                    return Ok(plan);
+                }
+                match inferred_type(object) {
+                    Some(ty) => {
+                        self.notes.push(
+                            NoteKind::Normalized { field: "type".into() },
+                            at.clone(),
+                            format!(
+                                "the schema has no \"type\"; ellmer needs one (OpenAI strict mode too), and its \
+                                 keywords say {ty}: written as {ty}"
+                            ),
+                        );
+                        ty
+                    }
+                    None if object.contains_key("anyOf") || object.contains_key("oneOf") => {
+                        return Ok(text(schema, "anyOf", "a union of types"))
+                    }
+                    None => return Ok(text(schema, "type", "a value of any type")),
+                }
+            }
+        };
+        let mut extra = Map::new();
+        let enum_values: Option<Vec<&'v str>> = match object.get("enum") {
+            Some(Value::Array(values)) if ty == "string" && !values.is_empty() => values
+                .iter()
+                .map(|value| value.as_str().filter(|text| !r::has_nul(text)))
+                .collect(),
+            _ => None,
+        };
+        // A string `const` is type_enum() with one value.
+        let const_value =
+            match (object.get("const"), &enum_values) {
+                (Some(Value::String(value)), None)
+                    if ty == "string" && !r::has_nul(value) && !object.contains_key("enum") =>
+                {
+                    self.notes.push(
+                    NoteKind::Normalized { field: "const".into() },
+                    at.clone(),
+                    "a string const is written as type_enum() with that one value; it reads back as an enum",
+                );
+                    Some(value.as_str())
+                }
+                _ => None,
+            };
+        let enum_values = enum_values.or_else(|| const_value.map(|value| vec![value]));
+        for (key, value) in object {
+            let said = match key.as_str() {
+                "type" | "nullable" => true,
+                "description" => description.is_some(),
+                "enum" => enum_values.is_some(),
+                "const" => const_value.is_some(),
+                "items" => ty == "array",
+                "properties" | "required" => ty == "object",
+                "additionalProperties" => ty == "object" && *value == Value::Bool(false),
+                _ => false,
+            };
+            if !said {
+                extra.insert(key.clone(), value.clone());
+            }
         }
+        let kind = match ty {
+            "array" => match object.get("items") {
+                Some(items) if items.is_object() || items.is_boolean() => {
+                    Kind::Array(Box::new(self.plan(items, &at.key("items"), depth + 1)?))
+                }
+                Some(_) => {
+                    return Ok(text(
+                        schema,
+                        "items",
+                        "an array whose items are a list of schemas",
+                    ))
+                }
+                None => return Ok(text(schema, "items", "an array of any items")),
+            },
+            "object" => match self.plan_object(object, at, depth)? {
+                Ok(kind) => kind,
+                Err((keyword, reason)) => return Ok(text(schema, &keyword, reason)),
+            },
+            "string" => match enum_values {
+                Some(values) => Kind::Enum(values),
+                None => Kind::Basic(ty),
+            },
+            "integer" | "number" | "boolean" => Kind::Basic(ty),
+            other => return Ok(text(schema, "type", format!("\"type\": \"{other}\""))),
+        };
+        Ok(Plan::Typed(Typed {
+            schema,
+            description,
+            extra,
+            nullable,
+            kind,
+        }))
     }
 
-    fn plan_object(
+    /// Adds `nodes` to the nodes `$ref`s created; an error past the limit
+    /// (a "billion laughs" of definitions that use each other twice).
+    pub(super) fn count_expansion(&mut self, nodes: usize, at: &Pointer) -> Result<()> {
+        self.expanded = self.expanded.saturating_add(nodes);
+        if self.expanded > self.limits.max_ref_expansion {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "the schema's $refs expand past {} nodes",
+                    self.limits.max_ref_expansion
+                ),
+            )
+            .at(at.clone()));
+        }
+        Ok(())
+    }
+
+    /// `anyOf`/`oneOf` of one schema and `{"type": "null"}`: that schema,
+    /// nullable.
+    fn plan_null_union(
         &mut self,
-        schema: &'v Value,
         object: &'v Map<String, Value>,
         description: Option<&'v str>,
         at: &Pointer,
         depth: usize,
-    ) -> Result<Plan<'v>> {
-        let closed = match object.get("additionalProperties") {
-            None => false,
-            Some(Value::Bool(false)) => true,
-            Some(_) => {
-                return Ok(from_schema(
-                    schema,
-                    "additionalProperties",
-                    "additionalProperties other than false".into(),
-                ))
+    ) -> Result<Option<Plan<'v>>> {
+        for key in ["anyOf", "oneOf"] {
+            let Some(Value::Array(branches)) = object.get(key) else {
+                continue;
+            };
+            let only_union = object.keys().all(|other| other == key || other == "description");
+            let null_at = branches
+                .iter()
+                .position(|branch| *branch == json!({"type": "null"}));
+            if let (true, 2, Some(null_at)) = (only_union, branches.len(), null_at) {
+                let index = 1 - null_at;
+                let mut plan = self.plan(&branches[index], &at.key(key).index(index), depth + 1)?;
+                if let Plan::Typed(typed) = &mut plan {
+                    typed.nullable = true;
+                    if description.is_some() {
+                        typed.description = description;
+                    }
+                    return Ok(Some(plan));
+                }
             }
-        };
-        let properties = match object.get("properties") {
-            None => empty_map(),
-            Some(Value::Object(properties)) => properties,
-            Some(_) => {
-                return Ok(from_schema(
-                    schema,
-                    "properties",
-                    "properties that are not an object".into(),
-                ))
-            }
-        };
-        if properties.is_empty() && !closed {
-            return Ok(from_schema(
-                schema,
-                "properties",
-                "an object without properties that allows any key (type_object() would forbid every key)"
-                    .into(),
-            ));
         }
+        Ok(None)
+    }
+
+    /// A `$ref` to a root definition, written in place (`type_*()` has no
+    /// references) unless it recurs or has sibling keywords: then JSON text
+    /// with the definitions it uses.
+    fn plan_ref(
+        &mut self,
+        schema: &'v Value,
+        object: &'v Map<String, Value>,
+        reference: &'v Value,
+        description: Option<&'v str>,
+        at: &Pointer,
+        depth: usize,
+    ) -> Result<Plan<'v>> {
+        let root = self.root;
+        let target = reference.as_str().and_then(root_def_of).and_then(|(key, name)| {
+            root.get(key)
+                .and_then(|defs| defs.get(&name))
+                .map(|def| (key, name, def))
+        });
+        let only_ref = object.keys().all(|key| key == "$ref" || key == "description");
+        match target {
+            Some((key, name, def)) if only_ref && !self.inlining.contains(&(key, name.clone())) => {
+                self.inlining.push((key, name.clone()));
+                let plan = self.plan(def, at, depth + 1);
+                self.inlining.pop();
+                let mut plan = plan?;
+                if !self.used_defs.contains(&(key, name.clone())) {
+                    self.used_defs.push((key, name.clone()));
+                }
+                self.notes.push(
+                    NoteKind::Rewritten {
+                        keyword: "$ref".into(),
+                    },
+                    at.key("$ref"),
+                    format!(
+                        "ellmer's type_*() have no references: the definition {name:?} is written in place (reading \
+                         the R back gives it inline)"
+                    ),
+                );
+                match &mut plan {
+                    Plan::Typed(typed) if description.is_some() => typed.description = description,
+                    Plan::Text {
+                        description: text_description,
+                        ..
+                    } if description.is_some() => *text_description = description,
+                    _ => {}
+                }
+                Ok(plan)
+            }
+            Some(_) if only_ref => Ok(text(schema, "$ref", "a recursive $ref")),
+            _ => Ok(text(schema, "$ref", "a $ref with other keywords beside it")),
+        }
+    }
+
+    /// `type_object()` for an object with properties; what it cannot take
+    /// (no properties, property names R would bind elsewhere, odd `required`)
+    /// as the keyword and reason for JSON text.
+    fn plan_object(
+        &mut self,
+        object: &'v Map<String, Value>,
+        at: &Pointer,
+        depth: usize,
+    ) -> Result<std::result::Result<Kind<'v>, (String, String)>> {
+        let fail = |keyword: &str, reason: String| Ok(Err((keyword.to_string(), reason)));
+        let properties = match object.get("properties") {
+            Some(Value::Object(properties)) if !properties.is_empty() => properties,
+            Some(Value::Object(_)) | None => {
+                return fail(
+                    "properties",
+                    "an object without properties (Gemini refuses an OBJECT without properties, and OpenAI strict \
+                     mode one whose keys are not listed)"
+                        .into(),
+                )
+            }
+            Some(_) => return fail("properties", "properties that are not an object".into()),
+        };
         let required: Vec<&str> = match object.get("required") {
             None => Vec::new(),
             Some(Value::Array(names)) => match names.iter().map(Value::as_str).collect::<Option<Vec<&str>>>()
             {
                 Some(names) => names,
-                None => {
-                    return Ok(from_schema(
-                        schema,
-                        "required",
-                        "a required list that is not a list of names".into(),
-                    ))
-                }
+                None => return fail("required", "a required list that is not a list of names".into()),
             },
-            Some(_) => {
-                return Ok(from_schema(
-                    schema,
-                    "required",
-                    "a required list that is not a list of names".into(),
-                ))
-            }
+            Some(_) => return fail("required", "a required list that is not a list of names".into()),
         };
         if let Some(missing) = required.iter().find(|name| !properties.contains_key(**name)) {
-            return Ok(from_schema(
-                schema,
+            return fail(
                 "required",
                 format!("{missing:?} required without being a property"),
-            ));
+            );
         }
-        let required: HashSet<&str> = required.into_iter().collect();
         if let Some(name) = properties.keys().find(|name| !object_property_name(name)) {
-            return Ok(from_schema(
-                schema,
+            return fail(
                 "properties",
                 format!("the property name {name:?}, which type_object() cannot take"),
-            ));
+            );
         }
+        let required: HashSet<&str> = required.into_iter().collect();
         let mut planned = Vec::new();
         for (name, child) in properties {
             let child_plan = self.plan(child, &at.key("properties").key(name), depth + 1)?;
-            let is_required = required.contains(&name.as_str());
-            if matches!(child_plan, Plan::FromSchema { .. }) && !is_required {
-                return Ok(from_schema(
-                    schema,
-                    "required",
-                    format!("the optional property {name:?}, which needs type_from_schema() (it has no required = FALSE)"),
-                ));
-            }
-            planned.push((name.as_str(), child_plan, is_required));
+            planned.push((name.as_str(), child_plan, required.contains(name.as_str())));
         }
-        Ok(Plan::Object {
+        Ok(Ok(Kind::Object {
             schema: object,
-            description,
             properties: planned,
-        })
-    }
-
-    fn emit(&mut self, plan: Plan<'v>, at: &Pointer, optional: bool) -> Result<RExpr> {
-        let described =
-            |description: Option<&str>| description.map(|text| (None, RExpr::Atom(r::string(text))));
-        let optional_flag =
-            |flag: &str| optional.then(|| (Some(flag.to_string()), RExpr::Atom("FALSE".into())));
-        Ok(match plan {
-            Plan::Basic { ty, description } => {
-                let args = described(description)
-                    .into_iter()
-                    .chain(optional_flag("required"))
-                    .collect();
-                RExpr::call(&format!("type_{ty}"), args)
-            }
-            Plan::Enum { values, description } => {
-                let values = RExpr::call(
-                    "c",
-                    values
-                        .iter()
-                        .map(|value| (None, RExpr::Atom(r::string(value))))
-                        .collect(),
-                );
-                let args = std::iter::once((None, values))
-                    .chain(described(description))
-                    .chain(optional_flag("required"))
-                    .collect();
-                RExpr::call("type_enum", args)
-            }
-            Plan::Array { items, description } => {
-                let items = self.emit(*items, &at.key("items"), false)?;
-                let args = std::iter::once((None, items))
-                    .chain(described(description))
-                    .chain(optional_flag("required"))
-                    .collect();
-                RExpr::call("type_array", args)
-            }
-            Plan::Object {
-                schema,
-                description,
-                properties,
-            } => {
-                let all = match schema.get("properties") {
-                    Some(Value::Object(all)) => all,
-                    _ => empty_map(),
-                };
-                self.note_required(schema, all, at, false);
-                if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
-                    self.notes.push(
-                        NoteKind::Rewritten {
-                            keyword: "additionalProperties".into(),
-                        },
-                        at.key("additionalProperties"),
-                        "type_object() sends additionalProperties: false by itself (to every provider but Gemini); it \
-                         is not written, and reading the R back does not restore it",
-                    );
-                } else {
-                    self.note_closed(at);
-                }
-                if !schema.contains_key("properties") {
-                    self.notes.push(
-                        NoteKind::Normalized {
-                            field: "properties".into(),
-                        },
-                        at.key("properties"),
-                        "type_object() always declares its properties; reading back gives \"properties\": {}",
-                    );
-                }
-                let mut args: Vec<(Option<String>, RExpr)> = described(description).into_iter().collect();
-                let has_properties = !properties.is_empty();
-                for (name, child, is_required) in properties {
-                    let child_at = at.key("properties").key(name);
-                    let expr = self.emit(child, &child_at, !is_required)?;
-                    args.push((Some(name.to_string()), expr));
-                }
-                args.extend(optional_flag(".required"));
-                if has_properties {
-                    RExpr::block("type_object", args)
-                } else {
-                    RExpr::call("type_object", args)
-                }
-            }
-            Plan::FromSchema {
-                schema,
-                keyword,
-                reason,
-            } => {
-                let mut json = match schema {
-                    Value::Bool(true) => json!({}),
-                    Value::Bool(false) => json!({"not": {}}),
-                    other => other.clone(),
-                };
-                let rel = Pointer::parse(at.as_str().strip_prefix("/inputSchema").unwrap_or(""))
-                    .unwrap_or_default();
-                self.embed_defs(&mut json, at, &rel)?;
-                let kind = NoteKind::Rewritten { keyword };
-                let message = if schema.is_boolean() {
-                    format!(
-                        "ellmer's type_from_schema() needs a JSON object; the boolean schema {schema} was written as {json}"
-                    )
-                } else {
-                    format!(
-                        "ellmer's type_*() functions cannot express {reason}; written as type_from_schema()"
-                    )
-                };
-                self.notes.push(kind, at.clone(), message);
-                let text = serde_json::to_string(&json).expect("JSON values always serialize");
-                RExpr::call(
-                    "type_from_schema",
-                    vec![(Some("text".into()), RExpr::Atom(r::single_quoted(&text)))],
-                )
-            }
-        })
-    }
-
-    /// Copies the root definitions `json` refers to into it, with its `$ref`s
-    /// rewritten to point at the copies (`rel` is its place in the input schema).
-    fn embed_defs(&mut self, json: &mut Value, at: &Pointer, rel: &Pointer) -> Result<()> {
-        let mut wanted: Vec<(&'static str, String)> = Vec::new();
-        let mut queue: Vec<String> = refs_of(json);
-        while let Some(reference) = queue.pop() {
-            let Some((key, name)) = root_def_of(&reference) else {
-                continue;
-            };
-            if wanted.contains(&(key, name.clone())) {
-                continue;
-            }
-            let Some(def) = self.root.get(key).and_then(|defs| defs.get(&name)) else {
-                continue;
-            };
-            queue.extend(refs_of(def));
-            wanted.push((key, name));
-        }
-        if wanted.is_empty() {
-            return Ok(());
-        }
-        for key in DEF_KEYS {
-            if json.get(key).is_some() {
-                self.notes.push(
-                    NoteKind::Normalized { field: key.into() },
-                    at.key(key),
-                    format!("reading the R back moves these {key} to the input schema's root"),
-                );
-            }
-        }
-        let Some(object) = json.as_object_mut() else {
-            return Ok(());
-        };
-        for (key, name) in &wanted {
-            let def = self
-                .root
-                .get(*key)
-                .and_then(|defs| defs.get(name))
-                .cloned()
-                .unwrap_or(Value::Null);
-            let defs = object.entry(*key).or_insert_with(|| Value::Object(Map::new()));
-            let Value::Object(defs) = defs else {
-                return Err(Error::new(
-                    ErrorKind::Unrepresentable,
-                    format!(
-                        "{key} here is not an object, so the root definitions it uses cannot be embedded"
-                    ),
-                )
-                .at(at.clone()));
-            };
-            match defs.get(name) {
-                Some(existing) if *existing != def => {
-                    return Err(Error::new(
-                        ErrorKind::Unrepresentable,
-                        format!(
-                            "this schema has its own {key}/{name}, so the root definition of that name cannot be \
-                             embedded next to it"
-                        ),
-                    )
-                    .at(at.clone()))
-                }
-                Some(_) => {}
-                None => {
-                    defs.insert(name.clone(), def);
-                }
-            }
-            if !self.used_defs.contains(&(*key, name.clone())) {
-                self.used_defs.push((*key, name.clone()));
-            }
-        }
-        for key in DEF_KEYS {
-            rewrite_refs(json, &format!("#/{key}/"), &format!("#{}/{key}/", fragment(rel)));
-        }
-        Ok(())
-    }
-
-    /// Notes for the root definitions: embedded where used, dropped where not.
-    pub(super) fn finish_defs(&mut self) {
-        let at = Pointer::root().key("inputSchema");
-        for key in DEF_KEYS {
-            let Some(defs) = self.root.get(key) else { continue };
-            let Some(defs) = defs.as_object() else { continue };
-            let mut any_used = false;
-            for name in defs.keys() {
-                if self.used_defs.contains(&(key, name.clone())) {
-                    any_used = true;
-                } else {
-                    self.notes.push(
-                        NoteKind::Dropped {
-                            keyword: name.clone(),
-                        },
-                        at.key(key).key(name),
-                        format!("no argument uses the definition {name:?}; ellmer has no place for it"),
-                    );
-                }
-            }
-            if any_used {
-                self.notes.push(
-                    NoteKind::Rewritten { keyword: key.into() },
-                    at.key(key),
-                    format!(
-                        "ellmer builds the arguments object itself, so the {key} an argument uses are embedded in its \
-                         type_from_schema() JSON (reading the R back moves them here again)"
-                    ),
-                );
-            }
-        }
+        }))
     }
 }
 
-fn empty_map() -> &'static Map<String, Value> {
+pub(super) fn empty_map() -> &'static Map<String, Value> {
     static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
     EMPTY.get_or_init(Map::new)
 }
@@ -709,23 +617,71 @@ mod tests {
     use super::super::super::testing::*;
 
     #[test]
-    fn optional_children_that_need_from_schema_take_their_parent_along() {
+    fn optional_children_keep_type_object_and_their_keywords_come_back() {
         let tool = tool_from(
             json!({"name": "t", "description": "d", "inputSchema": {"type": "object", "properties": {
                 "opts": {"type": "object", "properties": {"a": {"type": "string", "format": "date"}}},
-                "when": {"type": "string", "format": "date"}
-            }}}),
+                "when": {"type": "string", "format": "date-time", "description": "When."},
+                "at": {"type": "string", "format": "date-time"}
+            }, "required": ["at"]}}),
         );
         let (text, notes) = written(&tool);
-        assert!(text.contains(r#"opts = type_from_schema(text = '{"type":"object","properties":{"a":{"type":"string","format":"date"}}}')"#), "{text}");
-        assert!(notes.contains(&"/inputSchema/required \"when\" is optional but needs type_from_schema(), which has no required = FALSE; ellmer lists it as required".to_string()), "{notes:#?}");
-        let back = read_value(&text);
-        assert_eq!(back["inputSchema"]["required"], json!(["opts", "when"]));
-        assert_eq!(back["inputSchema"]["properties"], tool.input_schema["properties"]);
+        assert!(
+            text.contains(
+                "    opts = type_object(\n      a = type_string(\"JSON Schema: {\\\"format\\\":\\\"date\\\"}\", required = FALSE),\n      .required = FALSE\n    ),\n    when = type_string(\"When.\\n\\nJSON Schema: {\\\"format\\\":\\\"date-time\\\"}\", required = FALSE),\n    at = type_from_schema(text = '{\"type\":\"string\",\"format\":\"date-time\"}')\n"
+            ),
+            "{text}"
+        );
+        assert!(notes.contains(&"/inputSchema/properties/when ellmer's type_*() cannot express format and type_from_schema() cannot hold it here (it has no required = FALSE): written after the description as \"JSON Schema: {…}\" for the model (ellmer does not enforce it; reading the R back restores it)".to_string()), "{notes:#?}");
+        assert_eq!(read_value(&text)["inputSchema"], tool.input_schema);
     }
 
     #[test]
-    fn root_definitions_are_embedded_and_come_back() {
+    fn a_string_const_is_a_one_value_enum() {
+        let tool = tool_from(
+            json!({"name": "t", "description": "d", "inputSchema": {"type": "object",
+            "properties": {"kind": {"const": "circle", "description": "Always circle."}}, "required": ["kind"]}}),
+        );
+        let (text, notes) = written(&tool);
+        assert!(
+            text.contains("    kind = type_enum(c(\"circle\"), \"Always circle.\")\n"),
+            "{text}"
+        );
+        assert!(notes.contains(&"/inputSchema/properties/kind a string const is written as type_enum() with that one value; it reads back as an enum".to_string()), "{notes:#?}");
+        assert_eq!(
+            read_value(&text)["inputSchema"]["properties"]["kind"],
+            json!({"type": "string", "description": "Always circle.", "enum": ["circle"]})
+        );
+    }
+
+    #[test]
+    fn reference_fan_out_is_bounded() {
+        // Each definition uses the next twice: 2^30 nodes written in place.
+        let mut defs = serde_json::Map::new();
+        for i in 0..30 {
+            let next = json!({"$ref": format!("#/$defs/a{}", i + 1)});
+            defs.insert(
+                format!("a{i}"),
+                json!({"type": "object", "properties": {"x": next, "y": next}}),
+            );
+        }
+        defs.insert("a30".into(), json!({"type": "string"}));
+        let tool = tool_from(json!({"name": "t", "description": "d", "inputSchema": {
+            "type": "object", "properties": {"v": {"$ref": "#/$defs/a0"}}, "$defs": defs}}));
+        let mut notes = crate::note::Notes::new();
+        let err =
+            super::super::write(&tool, &crate::options::WriteOptions::default(), &mut notes).unwrap_err();
+        let path = "/properties/x".repeat(18)
+            + "/properties/y/properties/x/properties/x/properties/y/properties/y/properties/x/properties/y\
+               /properties/y/properties/y/properties/x/properties/x/properties/x";
+        assert_eq!(
+            err.to_string(),
+            format!("limit exceeded: the schema's $refs expand past 10000 nodes (at /inputSchema/properties/v{path})")
+        );
+    }
+
+    #[test]
+    fn references_are_written_in_place_and_recursion_as_json_text() {
         let tool = tool_from(json!({"name": "render_tree", "description": "d", "inputSchema": {
             "type": "object",
             "properties": {"root": {"$ref": "#/$defs/node"}, "label": {"type": "string"}},
@@ -739,7 +695,11 @@ mod tests {
         }}));
         let (text, notes) = written(&tool);
         assert!(
-            text.contains(r##"root = type_from_schema(text = '{"$ref":"#/properties/root/$defs/node","$defs":{"node":{"type":"object","properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/properties/root/$defs/node"}}},"required":["label"]}}}')"##),
+            text.contains(r##"    root = type_object(
+      label = type_string(),
+      children = type_array(type_string("A string holding JSON that matches this JSON Schema: {\"$ref\":\"#/$defs/node\",\"$defs\":{\"node\":{\"type\":\"object\",\"properties\":{\"label\":{\"type\":\"string\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/node\"}}},\"required\":[\"label\"]}}}"), required = FALSE)
+    ),
+"##),
             "{text}"
         );
         assert!(
@@ -748,9 +708,14 @@ mod tests {
                 .any(|note| note.starts_with("/inputSchema/$defs/unused no argument uses")),
             "{notes:#?}"
         );
+        assert!(
+            notes.contains(&"/inputSchema/properties/root/$ref ellmer's type_*() have no references: the definition \"node\" is written in place (reading the R back gives it inline)".to_string()),
+            "{notes:#?}"
+        );
         let back = read_value(&text);
         let mut expected = tool.input_schema.clone();
         expected["$defs"].as_object_mut().unwrap().shift_remove("unused");
+        expected["properties"]["root"] = expected["$defs"]["node"].clone();
         assert_eq!(back["inputSchema"], expected);
     }
 }
