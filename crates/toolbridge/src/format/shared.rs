@@ -7,9 +7,11 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::json::describe;
 use crate::json::validate::check_schema;
 use crate::json::Node;
+use crate::limits::Limits;
 use crate::note::{NoteKind, Notes};
 use crate::options::{Format, Shape, WriteOptions};
 use crate::pointer::Pointer;
+use crate::schema::respell_read_tuples;
 use crate::tool::{field, Tool};
 
 /// Finds the tool entries in a document: a list, a request body's `tools`,
@@ -115,6 +117,9 @@ pub(crate) fn check_schema_in_place(schema: &mut Value, at: &Pointer, notes: &mu
             )
             .at(at.key("type")));
         }
+    }
+    if let Some(respelled) = respell_read_tuples(schema, at, Limits::default().max_depth, notes) {
+        *schema = respelled;
     }
     check_schema(schema).map_err(|violation| {
         Error::new(ErrorKind::InvalidSchema, violation.message).at(at.join(&violation.at))

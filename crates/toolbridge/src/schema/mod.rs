@@ -115,6 +115,33 @@ impl Lowered {
     }
 }
 
+/// A schema read without an older draft in `$schema` is read as 2020-12,
+/// where `items` is one schema: real files still hold draft-4 tuples
+/// (`"items": [a, b]`) without saying so. Respells them as `prefixItems`
+/// (same meaning, noted) so the schema is valid 2020-12; `None` if it has
+/// none or declares an older draft, where they mean what they say.
+pub(crate) fn lower_tuples(
+    schema: &Value,
+    at: &Pointer,
+    target: &'static str,
+    max_depth: usize,
+    notes: &mut Notes,
+) -> Option<Value> {
+    tuple::respell_tuples(schema, at, false, target, max_depth, notes)
+}
+
+pub(crate) fn respell_read_tuples(
+    schema: &Value,
+    at: &Pointer,
+    max_depth: usize,
+    notes: &mut Notes,
+) -> Option<Value> {
+    if tuple::declares_old_draft(schema) {
+        return None;
+    }
+    tuple::respell_tuples(schema, at, true, "toolbridge", max_depth, notes)
+}
+
 /// Lowers `schema` (found at `at` in the canonical tool) to `dialect`.
 ///
 /// Every change is a note in `notes` whose pointer is `at` plus the place in

@@ -38,7 +38,7 @@ pub(super) fn respell_tuples(
     max_depth: usize,
     notes: &mut Notes,
 ) -> Option<Value> {
-    if !has_tuple(schema, max_depth) {
+    if !has_tuple(schema, max_depth, prefix_items) {
         return None;
     }
     let mut out = schema.clone();
@@ -46,14 +46,17 @@ pub(super) fn respell_tuples(
     Some(out)
 }
 
-/// Whether some schema node (within `max_depth`) has an array `items`.
-fn has_tuple(schema: &Value, max_depth: usize) -> bool {
+/// Whether some schema node (within `max_depth`) has an array `items`, or a
+/// `prefixItems` the target lacks.
+fn has_tuple(schema: &Value, max_depth: usize, prefix_items: bool) -> bool {
     let mut stack = vec![(schema, 0usize)];
     while let Some((value, depth)) = stack.pop() {
         let Value::Object(node) = value else {
             continue;
         };
-        if node.get("items").is_some_and(Value::is_array) {
+        if node.get("items").is_some_and(Value::is_array)
+            || (!prefix_items && node.get("prefixItems").is_some_and(Value::is_array))
+        {
             return true;
         }
         if depth < max_depth {
@@ -97,6 +100,19 @@ fn visit(
     let Value::Object(node) = value else {
         return;
     };
+    if !prefix_items
+        && node.get("prefixItems").is_some_and(Value::is_array)
+        && !node.get("items").is_some_and(Value::is_array)
+    {
+        // A 2020-12 tuple where the target has none: lowered as its draft-4
+        // spelling is.
+        if let Some(positions) = node.shift_remove("prefixItems") {
+            if let Some(rest) = node.shift_remove("items") {
+                node.insert("additionalItems".into(), rest);
+            }
+            node.insert("items".into(), positions);
+        }
+    }
     if node.get("items").is_some_and(Value::is_array) {
         rewrite(node, at, prefix_items, target, notes);
     }
@@ -182,7 +198,7 @@ fn rewrite(node: &mut Object, at: &Pointer, prefix_items: bool, target: &'static
         },
         at.clone(),
         format!(
-            "{target} has no tuples: the {count} positions of \"items\": [...] were written into the description, and each item may match any position's schema{beyond}"
+            "{target} has no tuples: the tuple's {count} positions were written into the description, and each item may match any position's schema{beyond}"
         ),
     );
 }
@@ -264,5 +280,23 @@ mod tests {
             gemini.schema["properties"]["at"]["items"],
             json!({"type": "NUMBER"})
         );
+    }
+
+    #[test]
+    fn a_2020_12_tuple_is_lowered_like_a_draft_4_one_where_the_target_has_none() {
+        let schema = json!({"type": "object", "properties": {
+            "at": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": false}}});
+        let out = run(&schema, Dialect::GeminiOpenApi);
+        assert_eq!(out.schema["properties"]["at"]["items"], json!({"type": "NUMBER"}));
+        assert_eq!(out.schema["properties"]["at"]["maxItems"], json!(2));
+        let strict = run(&schema, Dialect::OpenAi { strict: true });
+        assert_eq!(
+            strict.schema["properties"]["at"],
+            json!({"type": ["array", "null"], "maxItems": 2, "items": {"type": "number"},
+                "description": "{\"prefixItems\": [{\"type\": \"number\"}, {\"type\": \"number\"}]}"})
+        );
+        // Kept where the dialect has tuples.
+        let plain = run(&schema, Dialect::GeminiJson);
+        assert_eq!(plain.schema["properties"]["at"], schema["properties"]["at"]);
     }
 }

@@ -16,6 +16,7 @@ use crate::limits::Limits;
 use crate::note::{NoteKind, Notes};
 use crate::options::{Format, WriteOptions};
 use crate::pointer::Pointer;
+use crate::schema::lower_tuples;
 use crate::tool::{Run, Tool, HINTS};
 
 use super::r::{self, RExpr, Source, Tok};
@@ -39,7 +40,17 @@ pub(super) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
     note_uncarried(&tool, &carried, Format::Ellmer, notes);
 
     let vendor = VendorFields::read(&tool, notes);
-    let mut writer = SchemaWriter::new(&tool.input_schema, &opts.limits, notes);
+    // ellmer has no tuples (no type_*() for them, and neither OpenAI strict
+    // mode nor Gemini takes prefixItems).
+    let tuples_lowered = lower_tuples(
+        &tool.input_schema,
+        &Pointer::root().key("inputSchema"),
+        "ellmer",
+        opts.limits.max_depth,
+        notes,
+    );
+    let input_schema = tuples_lowered.as_ref().unwrap_or(&tool.input_schema);
+    let mut writer = SchemaWriter::new(input_schema, &opts.limits, notes);
     let arguments = writer.root()?;
     writer.finish_defs();
 
