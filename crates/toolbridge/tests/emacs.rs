@@ -259,10 +259,56 @@ fn run_emacs(text: &str, label: &str) -> std::result::Result<Vec<Value>, String>
     let json = std::fs::read_to_string(&output).unwrap();
     let entries: Vec<Value> = serde_json::from_str(&json)
         .unwrap_or_else(|err| panic!("the harness wrote no JSON array ({err}): {json}"));
+    if let Some(real) = run_real_packages(&input, &dir, label) {
+        for (stand_in, real) in entries.iter().zip(&real) {
+            assert_eq!(
+                stand_in, real,
+                "the stand-ins of tool_check.el and the real package disagree on tool {}",
+                real["name"]
+            );
+        }
+        assert_eq!(entries.len(), real.len());
+    }
     let _ = std::fs::remove_file(&input);
     let _ = std::fs::remove_file(&output);
     let _ = std::fs::remove_dir(&dir);
     Ok(entries)
+}
+
+/// With `TOOLBRIDGE_GPTEL_DIR` and `TOOLBRIDGE_LLM_DIR` set (checkouts of
+/// github karthink/gptel and ahyatt/llm; `TOOLBRIDGE_COMPAT_DIR` for the
+/// compat package that gptel needs on Emacs 28), what the real packages send
+/// for the tools of `input` (`tests/emacs/real_check.el`); `None` otherwise,
+/// as in CI, which cannot install them.
+fn run_real_packages(input: &Path, dir: &Path, label: &str) -> Option<Vec<Value>> {
+    let gptel = std::env::var_os("TOOLBRIDGE_GPTEL_DIR")?;
+    let llm = std::env::var_os("TOOLBRIDGE_LLM_DIR")?;
+    let output = dir.join(format!("{label}-real.json"));
+    let mut command = Command::new("emacs");
+    command.arg("--batch").arg("-Q").arg("-L").arg(gptel).arg("-L").arg(llm);
+    if let Some(compat) = std::env::var_os("TOOLBRIDGE_COMPAT_DIR") {
+        command.arg("-L").arg(compat);
+    }
+    let run = command
+        .arg("-l")
+        .arg(manifest_dir().join("tests/emacs/real_check.el"))
+        .arg("--eval")
+        .arg(format!(
+            "(real-check-main {:?} {:?})",
+            input.display().to_string(),
+            output.display().to_string()
+        ))
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "the real packages refused the written {label} file: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let json = std::fs::read_to_string(&output).unwrap();
+    let _ = std::fs::remove_file(&output);
+    Some(serde_json::from_str(&json).unwrap())
 }
 
 /// The tool as the gptel and llm writers carry it: name, description (`""`
