@@ -285,7 +285,13 @@ fn run_real_packages(input: &Path, dir: &Path, label: &str) -> Option<Vec<Value>
     let llm = std::env::var_os("TOOLBRIDGE_LLM_DIR")?;
     let output = dir.join(format!("{label}-real.json"));
     let mut command = Command::new("emacs");
-    command.arg("--batch").arg("-Q").arg("-L").arg(gptel).arg("-L").arg(llm);
+    command
+        .arg("--batch")
+        .arg("-Q")
+        .arg("-L")
+        .arg(gptel)
+        .arg("-L")
+        .arg(llm);
     if let Some(compat) = std::env::var_os("TOOLBRIDGE_COMPAT_DIR") {
         command.arg("-L").arg(compat);
     }

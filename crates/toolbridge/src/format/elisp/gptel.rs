@@ -22,7 +22,9 @@ use crate::tool::Tool;
 
 use super::read::read_as;
 use super::write::write_as;
-use super::{first_head, join, Flavor};
+use super::{first_head, join, looks_like_lisp, Flavor};
+
+pub(crate) use super::NAME_RULE;
 
 pub(crate) const CODEC: TextCodec = TextCodec {
     detect,
@@ -31,8 +33,14 @@ pub(crate) const CODEC: TextCodec = TextCodec {
     join,
 };
 
+/// A file with a `(gptel-make-tool …)` form, or Emacs Lisp with neither
+/// constructor (it may pass tool plists to a wrapper; if it holds no tool,
+/// the reader says so rather than a JSON parser failing on Lisp).
 fn detect(text: &str) -> bool {
-    first_head(text) == Some(Flavor::Gptel)
+    match first_head(text) {
+        Some(flavor) => flavor == Flavor::Gptel,
+        None => looks_like_lisp(text),
+    }
 }
 
 fn read(text: &str, opts: &ReadOptions) -> Result<Vec<Result<Converted<Tool>>>> {

@@ -55,6 +55,7 @@ pub(crate) mod llm;
 
 use crate::options::Format;
 use crate::pointer::Pointer;
+use crate::schema::NameRule;
 
 /// The package a tool form is written for: gptel and llm.el take the same
 /// plist, with a few differences.
@@ -187,6 +188,20 @@ pub(crate) fn first_head(text: &str) -> Option<Flavor> {
     None
 }
 
+/// True when `text` starts (after whitespace) with a comment or a list, as
+/// Emacs Lisp files do and JSON and R files do not.
+pub(crate) fn looks_like_lisp(text: &str) -> bool {
+    text.trim_start().starts_with([';', '('])
+}
+
+/// The tool names gptel and llm.el can send: they send `:name` unchanged to
+/// whichever backend is in use (`gptel--parse-tools` in gptel-openai.el,
+/// gptel-anthropic.el, gptel-gemini.el; `llm-provider-utils-openai-tool-spec`,
+/// `llm-claude--tool-call`, `llm-vertex--chat-request`), so a name must fit
+/// every backend: OpenAI, Anthropic and Bedrock take `[a-zA-Z0-9_-]{1,64}`,
+/// Gemini also wants a letter or `_` first and 63 characters at most.
+pub(crate) const NAME_RULE: NameRule = NameRule::GEMINI;
+
 fn last_token(at: &Pointer) -> String {
     at.tokens().last().unwrap_or_default()
 }
@@ -232,12 +247,12 @@ mod tests {
             json!({"name": "get_weather", "description": "Weather.",
                 "inputSchema": {"type": "object", "properties": {
                     "city": {"type": "string", "description": "City, \"quoted\" \\ and\nnewline é →", "minLength": 2},
-                    "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
-                    "when": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]},
-                    "opts": {"type": "object", "properties": {"deep": {"type": "array", "items": {"type": "object",
+                    "unit": {"type": "string", "description": "", "enum": ["c", "f"], "default": "c"},
+                    "when": {"type": "string", "description": "When.", "format": "date-time"},
+                    "opts": {"type": "object", "description": "Options.", "properties": {"deep": {"type": "array", "items": {"type": "object",
                         "properties": {"x": {"type": "boolean", "const": false}}, "required": ["x"]}}},
                         "required": [], "additionalProperties": false},
-                    "my key": {"type": ["integer", "null"], "examples": [1, 2.5, null, true, {"a": "b"}]}
+                    "my key": {"type": "integer", "description": "A key.", "examples": [1, 2.5, null, true, {"a": "b"}]}
                 }, "required": ["city", "opts"]},
                 "async": true, "confirm": {"elisp": "(lambda (city &rest _) (string= city \"Paris\"))"},
                 "include": "call", "category": "weather",

@@ -1,6 +1,8 @@
 //! Reading: every `(gptel-make-tool …)` and `(llm-make-tool …)` form in
 //! Emacs Lisp to a canonical tool.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -12,7 +14,7 @@ use crate::suggest::closest;
 use crate::tool::{ActionRun, Confirm, Include, Run, Tool};
 
 use super::sexp::{self, eval_constant, keyword_text, Kind, Sexp, Span};
-use super::{last_token, Flavor, GPTEL_ONLY, PLACEHOLDER_MESSAGE, SLOTS};
+use super::{first_head, last_token, Flavor, GPTEL_ONLY, PLACEHOLDER_MESSAGE, SLOTS};
 
 /// Schema keywords whose value maps names to schemas.
 const SCHEMA_MAPS: [&str; 5] = [
@@ -37,69 +39,178 @@ const ARRAY_KEYWORDS: [&str; 8] = [
 
 /// Reads every `(gptel-make-tool …)` and `(llm-make-tool …)` form in `text`
 /// (both constructors take the same plist; `flavor` decides how slots only
-/// one of them has are treated and where unknown keys are kept).
+/// one of them has are treated and where unknown keys are kept), and every
+/// tool plist passed to another call (a wrapper such as ellama's
+/// `(ellama-tools-define-tool '(:name … :function … :args …))`).
+///
+/// The text is read as Emacs reads a file: CRLF line ends are decoded
+/// first (as `load` does, in files with mixed line ends too), and a
+/// top-level form that does not read costs only itself: an entry that fails
+/// with its line and column when it holds a tool, else a note on the first
+/// tool.
 pub(crate) fn read_as(
     text: &str,
     opts: &ReadOptions,
     flavor: Flavor,
 ) -> Result<Vec<Result<Converted<Tool>>>> {
-    let forms = sexp::read_all(text, opts.limits.max_depth)?;
+    let text: Cow<'_, str> = if text.contains("\r\n") {
+        Cow::Owned(text.replace("\r\n", "\n"))
+    } else {
+        Cow::Borrowed(text)
+    };
+    let text = text.as_ref();
+    let file = sexp::read_file(text, opts.limits.max_depth);
     let mut found = Vec::new();
-    for form in &forms {
-        collect_tool_forms(form, &mut found);
+    for form in &file.forms {
+        collect_tools(form, &mut found);
     }
-    if found.is_empty() {
+    let (lost, unread): (Vec<_>, Vec<_>) = file.failures.into_iter().partition(|failure| {
+        let skipped = &text[failure.skipped.start..failure.skipped.end];
+        first_head(skipped).is_some() || (skipped.contains(":name") && skipped.contains(":function"))
+    });
+    if found.is_empty() && lost.is_empty() {
+        let unread = match unread.first() {
+            Some(failure) => format!(
+                "; {} form(s) did not read, the first: {}",
+                unread.len(),
+                failure.error
+            ),
+            None => String::new(),
+        };
         return Err(Error::new(
             ErrorKind::NotATool,
             format!(
-                "found no ({} …) form (nor its {} twin) in the Emacs Lisp",
-                flavor.head(),
-                match flavor {
-                    Flavor::Gptel => Flavor::Llm.head(),
-                    Flavor::Llm => Flavor::Gptel.head(),
-                }
+                "the Emacs Lisp holds no tool: no ({} …) or ({} …) form, and no tool plist (:name … :function … :args …) passed to another call{unread}",
+                Flavor::Gptel.head(),
+                Flavor::Llm.head(),
             ),
         ));
     }
-    if found.len() > opts.limits.max_tools {
+    if found.len() + lost.len() > opts.limits.max_tools {
         return Err(Error::new(
             ErrorKind::LimitExceeded,
             format!(
                 "the file holds {} tools; the limit is {}",
-                found.len(),
+                found.len() + lost.len(),
                 opts.limits.max_tools
             ),
         ));
     }
-    Ok(found
-        .into_iter()
-        .enumerate()
-        .map(|(index, (head, form))| {
-            let mut reader = ToolReader {
-                text,
-                flavor,
-                notes: Notes::new(),
-            };
-            reader
-                .read_tool(form, head, Pointer::root().index(index))
-                .map(|tool| Converted {
-                    value: tool,
-                    notes: reader.notes.into_vec(),
-                })
-        })
-        .collect())
+    let mut entries: Vec<(usize, Result<Converted<Tool>>)> = Vec::with_capacity(found.len() + lost.len());
+    for (index, tool) in found.iter().enumerate() {
+        let mut reader = ToolReader {
+            text,
+            flavor,
+            quoted: tool.quoted,
+            inexact: &file.inexact,
+            notes: Notes::new(),
+        };
+        let base = Pointer::root().index(index);
+        if index == 0 {
+            for failure in &unread {
+                let (line, column) = sexp::line_column(text, failure.skipped.start);
+                reader.notes.push(
+                    NoteKind::Normalized { field: "form".into() },
+                    Pointer::root(),
+                    format!(
+                        "skipped the form at line {line}, column {column}: it does not read ({}) and holds no tool",
+                        failure.error
+                    ),
+                );
+            }
+        }
+        let entry = reader.read_tool(tool, base).map(|tool| Converted {
+            value: tool,
+            notes: reader.notes.into_vec(),
+        });
+        entries.push((tool.span.start, entry));
+    }
+    for failure in lost {
+        let (line, column) = sexp::line_column(text, failure.skipped.start);
+        let error = Error::new(
+            failure.error.kind(),
+            format!(
+                "{}; the form at line {line}, column {column} holds a tool, which was skipped",
+                failure.error.detail()
+            ),
+        );
+        let error = match failure.error.position() {
+            Some((line, column)) => error.with_position(line, column),
+            None => error,
+        };
+        entries.push((failure.skipped.start, Err(error)));
+    }
+    entries.sort_by_key(|(start, _)| *start);
+    Ok(entries.into_iter().map(|(_, entry)| entry).collect())
 }
 
-fn collect_tool_forms<'s>(form: &'s Sexp, found: &mut Vec<(Flavor, &'s Sexp)>) {
+/// A tool found in the forms: a constructor call, or a tool plist passed to
+/// another call.
+struct Found<'s> {
+    /// The constructor, for a `(gptel-make-tool …)` / `(llm-make-tool …)` form.
+    head: Option<Flavor>,
+    /// The call a plist was passed to (`ellama-tools-define-tool`).
+    wrapper: Option<&'s str>,
+    /// The plist.
+    items: &'s [Sexp],
+    /// The plist is quoted data (`'(:name …)`), not code.
+    quoted: bool,
+    span: Span,
+}
+
+fn collect_tools<'s>(form: &'s Sexp, found: &mut Vec<Found<'s>>) {
     if let Kind::List(items) = &form.kind {
-        if let Some(flavor) = items.first().and_then(Sexp::symbol).and_then(Flavor::of_head) {
-            found.push((flavor, form));
+        let head = items.first().and_then(Sexp::symbol);
+        if let Some(flavor) = head.and_then(Flavor::of_head) {
+            found.push(Found {
+                head: Some(flavor),
+                wrapper: None,
+                items: &items[1..],
+                quoted: false,
+                span: form.span,
+            });
+            return;
+        }
+        if let Some(head) = head {
+            let mut rest = Vec::new();
+            for arg in &items[1..] {
+                match tool_plist(arg) {
+                    Some((plist, quoted)) => found.push(Found {
+                        head: None,
+                        wrapper: Some(head),
+                        items: plist,
+                        quoted,
+                        span: arg.span,
+                    }),
+                    None => rest.push(arg),
+                }
+            }
+            for arg in rest {
+                collect_tools(arg, found);
+            }
             return;
         }
     }
     for child in form.children() {
-        collect_tool_forms(child, found);
+        collect_tools(child, found);
     }
+}
+
+/// The plist of a tool passed as `'(:name … :function … :args …)` (quoted
+/// data) or `(list :name … :function … …)` (code): a plist with `:name`,
+/// `:function` and `:args` or `:description`, which is what the
+/// constructors take.
+fn tool_plist(arg: &Sexp) -> Option<(&[Sexp], bool)> {
+    let (items, quoted) = match arg.unquoted() {
+        Some(inner) => (inner.list()?, true),
+        None => (arg.call_of("list")?, false),
+    };
+    if items.is_empty() || items.len() % 2 != 0 || !items.iter().step_by(2).all(|key| key.keyword().is_some())
+    {
+        return None;
+    }
+    let has = |name: &str| items.iter().step_by(2).any(|key| key.keyword() == Some(name));
+    (has("name") && has("function") && (has("args") || has("description"))).then_some((items, quoted))
 }
 
 /// Where a value sits, which decides what `nil` means there.
@@ -116,6 +227,10 @@ enum Place<'k> {
 struct ToolReader<'t> {
     text: &'t str,
     flavor: Flavor,
+    /// The tool plist is quoted data: its values are not evaluated.
+    quoted: bool,
+    /// Strings the reader decoded only approximately, with why.
+    inexact: &'t [(Span, String)],
     notes: Notes,
 }
 
@@ -197,33 +312,67 @@ impl<'t> ToolReader<'t> {
     }
 
     fn constant(&self, value: &Sexp, at: &Pointer) -> Result<Sexp> {
+        if self.quoted {
+            return Ok(value.clone());
+        }
         eval_constant(value).map_err(|refused| self.fail(at.clone(), refused.span, refused.detail))
     }
 
-    fn read_tool(&mut self, form: &Sexp, head: Flavor, base: Pointer) -> Result<Tool> {
-        let Kind::List(items) = &form.kind else {
-            unreachable!("tool forms are lists");
+    /// Notes a string the reader could not decode exactly.
+    fn note_inexact(&mut self, datum: &Sexp, at: &Pointer) {
+        let inexact = self.inexact;
+        for (span, why) in inexact {
+            if span.start >= datum.span.start && span.end <= datum.span.end {
+                self.note(
+                    NoteKind::Coerced {
+                        from: "Emacs string".into(),
+                        to: "Unicode text".into(),
+                    },
+                    at.clone(),
+                    *span,
+                    format!("the string is not exact Unicode text: {why}"),
+                );
+            }
+        }
+    }
+
+    fn read_tool(&mut self, found: &Found<'_>, base: Pointer) -> Result<Tool> {
+        let span = found.span;
+        let what = match (found.head, found.wrapper) {
+            (Some(head), _) => format!("({} …)", head.head()),
+            (None, wrapper) => format!("the tool plist passed to ({} …)", wrapper.unwrap_or("…")),
         };
-        if head != self.flavor {
-            self.note(
+        match found.head {
+            Some(head) if head != self.flavor => self.note(
                 NoteKind::Normalized { field: "form".into() },
                 base.clone(),
-                form.span,
+                span,
                 format!(
                     "read a ({} …) form as {}; both take the same plist",
                     head.head(),
                     self.flavor.format().id()
                 ),
-            );
+            ),
+            Some(_) => {}
+            None => self.note(
+                NoteKind::Normalized { field: "form".into() },
+                base.clone(),
+                span,
+                format!(
+                    "read {what} as a tool: it has :name, :function and :args or :description, the plist {} takes",
+                    self.flavor.head()
+                ),
+            ),
         }
-        let what = format!("({} …)", head.head());
-        let pairs = self.plist(&items[1..], &base, &what)?;
+        let pairs = self.plist(found.items, &base, &what)?;
         let slot = |name: &str| pairs.iter().find(|pair| pair.key == name).map(|pair| pair.value);
 
         let Some(name_form) = slot("name") else {
-            return Err(self.fail(base.key("name"), form.span, format!("{what} has no :name")));
+            return Err(self.fail(base.key("name"), span, format!("{what} has no :name")));
         };
-        let name = match self.constant(name_form, &base.key("name"))?.kind {
+        let evaluated_name = self.constant(name_form, &base.key("name"))?;
+        self.note_inexact(&evaluated_name, &base.key("name"));
+        let name = match evaluated_name.kind {
             Kind::Str(name) => name,
             _ => {
                 return Err(self.fail(
@@ -242,7 +391,7 @@ impl<'t> ToolReader<'t> {
         let mut schema_notes = Notes::new();
         let schema = check_schema_value(&schema, &schema_at, &mut schema_notes).map_err(|err| {
             let at = Self::schema_pointer(&schema, err.pointer(), &schema_at);
-            let span = slot("args").map_or(form.span, |args| args.span);
+            let span = slot("args").map_or(span, |args| args.span);
             let (line, column) = self.position(span);
             Error::new(err.kind(), err.detail())
                 .at(at)
@@ -254,6 +403,7 @@ impl<'t> ToolReader<'t> {
         if let Some(value) = slot("description") {
             let at = base.key("description");
             let evaluated = self.constant(value, &at)?;
+            self.note_inexact(&evaluated, &at);
             match &evaluated.kind {
                 Kind::Str(text) => tool.description = Some(text.clone()),
                 _ if evaluated.is_nil() => {}
@@ -315,10 +465,20 @@ impl<'t> ToolReader<'t> {
                     self.flavor.format().id()
                 ),
             );
-            vendor.insert(
-                pair.key.clone(),
-                Value::String(self.source(pair.value.span).to_string()),
-            );
+            let source = self.source(pair.value.span);
+            let self_evaluating = pair.value.is_nil()
+                || pair.value.is_t()
+                || pair.value.keyword().is_some()
+                || !matches!(
+                    pair.value.kind,
+                    Kind::Symbol(_) | Kind::List(_) | Kind::Dotted(..)
+                );
+            let source = if self.quoted && !self_evaluating {
+                format!("'{source}")
+            } else {
+                source.to_string()
+            };
+            vendor.insert(pair.key.clone(), Value::String(source));
         }
         tool.set_vendor_fields(self.flavor.format().id(), vendor);
         Ok(tool)
@@ -396,6 +556,9 @@ impl<'t> ToolReader<'t> {
         if value.unquoted().and_then(Sexp::symbol) == Some("call") {
             return Ok(Include::Call);
         }
+        if value.symbol() == Some("call") && self.quoted {
+            return Ok(Include::Call);
+        }
         if value.symbol() == Some("call") {
             self.note(
                 NoteKind::Normalized {
@@ -428,7 +591,14 @@ impl<'t> ToolReader<'t> {
             return None;
         }
         let mut handler = indexmap::IndexMap::new();
-        handler.insert("elisp".to_string(), self.source(value.span).to_string());
+        let source = match value.symbol() {
+            // In quoted data a symbol is the function's name, `#'name` in code.
+            Some(_) if self.quoted && !value.is_t() && value.keyword().is_none() => {
+                format!("#'{}", self.source(value.span))
+            }
+            _ => self.source(value.span).to_string(),
+        };
+        handler.insert("elisp".to_string(), source);
         Some(Run::Action(ActionRun {
             handler: Some(handler),
         }))
@@ -576,7 +746,10 @@ impl<'t> ToolReader<'t> {
             )
         };
         match &datum.kind {
-            Kind::Str(text) => Ok(Value::String(text.clone())),
+            Kind::Str(text) => {
+                self.note_inexact(datum, at);
+                Ok(Value::String(text.clone()))
+            }
             Kind::Integer(value) => Ok(Value::from(*value)),
             Kind::BigInteger(digits) => Err(self.fail(
                 at.clone(),
@@ -878,18 +1051,106 @@ pub(super) mod tests {
         let tools = read_tools(text);
         assert_eq!(tools.len(), 3);
         assert!(tools[0].is_ok() && tools[1].is_err() && tools[2].is_ok());
-        let err = read_as(
+        let tools = read_as(
             "(gptel-make-tool :name \"a\"",
+            &ReadOptions::default(),
+            Flavor::Gptel,
+        )
+        .unwrap();
+        assert_eq!(tools.len(), 1);
+        assert_eq!(
+            tools[0].as_ref().unwrap_err().to_string(),
+            "Emacs Lisp syntax error: unterminated list: this ( is never closed; the form at line 1, column 1 holds a tool, which was skipped (line 1, column 1)"
+        );
+        let err = read_as(";; nothing\n(setq x 1)", &ReadOptions::default(), Flavor::Gptel).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotATool);
+    }
+
+    #[test]
+    fn crlf_line_ends_are_not_text() {
+        // `load' decodes CRLF line ends before reading (checked in Emacs 28,
+        // in files with mixed line ends too).
+        let text =
+            "(gptel-make-tool :name \"a\"\r\n :description \"line one\r\nline two\"\r\n :args nil)\r\n";
+        let (tool, notes) = read_one(text);
+        assert_eq!(tool["description"], json!("line one\nline two"));
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn tool_plists_passed_to_wrappers_are_tools() {
+        let text = "(ellama-tools-define-tool\n '(:function my-read :name \"read\" :args ((:name \"f\" :type string :description \"File.\")) :description \"Read.\" :confirm t :include call :extra (a b)))\n(setq my-tool (list :name \"w\" :function #'my-write :args (list '(:name \"x\" :type string)) :description \"Write.\"))\n(gptel-make-preset 'p :description \"not a tool\" :tools '(\"read\"))";
+        let tools = read_tools(text);
+        assert_eq!(tools.len(), 2);
+        let first = tools[0].as_ref().unwrap();
+        assert_eq!(
+            first.value.to_value(),
+            json!({"name": "read", "description": "Read.",
+                "inputSchema": {"type": "object", "properties": {"f": {"type": "string", "description": "File."}}, "required": ["f"]},
+                "confirm": true, "include": "call",
+                "run": {"kind": "action", "handler": {"elisp": "#'my-read"}},
+                "vendor": {"gptel": {"extra": "'(a b)"}}})
+        );
+        assert_eq!(
+            first.notes[0].message,
+            "read the tool plist passed to (ellama-tools-define-tool …) as a tool: it has :name, :function and :args or :description, the plist gptel-make-tool takes (line 2, column 2)"
+        );
+        let second = tools[1].as_ref().unwrap();
+        assert_eq!(
+            second.value.to_value(),
+            json!({"name": "w", "description": "Write.",
+                "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
+                "run": {"kind": "action", "handler": {"elisp": "#'my-write"}}})
+        );
+    }
+
+    #[test]
+    fn inexact_strings_are_noted() {
+        let (tool, notes) = read_one("(gptel-make-tool :name \"a\" :description \"caf\\303\\251 \\xff\")");
+        assert_eq!(tool["description"], json!("café \u{fffd}"));
+        assert_eq!(
+            notes,
+            ["change /0/description: the string is not exact Unicode text: its raw bytes are not UTF-8 (json-serialize refuses such a string); each bad byte read as U+FFFD (line 1, column 41)"]
+        );
+    }
+
+    #[test]
+    fn unreadable_forms_cost_only_themselves() {
+        let text = ";; tools\n(gptel-make-tool :name \"a\")\n(defun broken () \"x)\n(gptel-make-tool :name \"b\" :description #<marker>)\n(gptel-make-tool :name \"c\")\n";
+        let tools = read_tools(text);
+        let summary: Vec<String> = tools
+            .iter()
+            .map(|tool| match tool {
+                Ok(converted) => format!(
+                    "{} {:?}",
+                    converted.value.name,
+                    converted
+                        .notes
+                        .iter()
+                        .map(|note| note.message.clone())
+                        .collect::<Vec<_>>()
+                ),
+                Err(err) => err.to_string(),
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                "a [\"skipped the form at line 3, column 1: it does not read (Emacs Lisp syntax error: unterminated string: this \\\" is never closed (line 5, column 26)) and holds no tool\"]",
+                "Emacs Lisp syntax error: #< is not Emacs Lisp syntax toolbridge reads; the form at line 4, column 1 holds a tool, which was skipped (line 4, column 41)",
+                "c []",
+            ]
+        );
+        let err = read_as(
+            ";; no tools here\r\n(setq x \"(gptel-make-tool\")\n",
             &ReadOptions::default(),
             Flavor::Gptel,
         )
         .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "Emacs Lisp syntax error: unterminated list: this ( is never closed (line 1, column 1)"
+            "not a tool definition: the Emacs Lisp holds no tool: no (gptel-make-tool …) or (llm-make-tool …) form, and no tool plist (:name … :function … :args …) passed to another call"
         );
-        let err = read_as(";; nothing\n(setq x 1)", &ReadOptions::default(), Flavor::Gptel).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::NotATool);
     }
 
     #[test]
@@ -910,7 +1171,8 @@ pub(super) mod tests {
             "(:a ".repeat(200),
             ")".repeat(200)
         );
-        let err = read_as(&deep, &ReadOptions::default(), Flavor::Gptel).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+        let tools = read_as(&deep, &ReadOptions::default(), Flavor::Gptel).unwrap();
+        assert_eq!(tools.len(), 1);
+        assert_eq!(tools[0].as_ref().unwrap_err().kind(), ErrorKind::LimitExceeded);
     }
 }

@@ -13,7 +13,7 @@ mod print;
 mod read;
 
 pub(crate) use print::{float_text, keyword_text, string_literal, symbol_text, Doc};
-pub(crate) use read::{read_all, read_one};
+pub(crate) use read::{read_file, read_one};
 
 /// Byte offsets of a form in the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
