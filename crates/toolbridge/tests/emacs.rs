@@ -9,7 +9,8 @@
 //!
 //! - what the gptel / llm writers cannot carry, which they note: only the
 //!   name, description and arguments reach the plist (a missing description
-//!   is written `""`); the argument object keeps only `properties` and
+//!   is written `""`); every argument gets one type and a string
+//!   description ([`as_argument`]); the argument object keeps only `properties` and
 //!   `required`; `required` comes back in argument order, without names that
 //!   are not properties; a `true` property schema is `{}`, a `false` one is
 //!   left out; the schema keywords `name` and `optional` are left out
@@ -338,18 +339,16 @@ fn carried(tool: &Tool) -> Tool {
         .collect();
     let mut properties = Map::new();
     for (name, schema) in given {
-        match schema {
-            Value::Bool(true) => {
-                properties.insert(name.clone(), json!({}));
-            }
-            Value::Object(object) => {
-                let mut object = object.clone();
-                object.shift_remove("name");
-                object.shift_remove("optional");
-                properties.insert(name.clone(), Value::Object(object));
-            }
-            _ => {}
-        }
+        let empty = Map::new();
+        let object = match schema {
+            Value::Bool(true) => &empty,
+            Value::Object(object) => object,
+            _ => continue,
+        };
+        let mut object = as_argument(object);
+        object.shift_remove("name");
+        object.shift_remove("optional");
+        properties.insert(name.clone(), Value::Object(object));
     }
     let required: Vec<Value> = properties
         .keys()
@@ -365,6 +364,128 @@ fn carried(tool: &Tool) -> Tool {
     let mut out = Tool::new(tool.name.clone(), Value::Object(schema));
     out.description = Some(tool.description.clone().unwrap_or_default());
     out
+}
+
+/// A property schema as an argument plist must be, by `gptel-make-tool`'s
+/// docstring (gptel-request.el): one `:type` from the seven, a string
+/// `:description`. As the writers note: a nullable union is its non-null
+/// branch (the outer keywords win); a real union has the nearest single type
+/// (`number` for numbers, else the first branch's) and says the union in
+/// its description; no type is the type the values or keywords imply, else
+/// `string`; no description is the title, else `""`.
+fn as_argument(schema: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = schema.clone();
+    let type_of = |branch: &Value| -> Option<String> {
+        match branch.get("type") {
+            Some(Value::String(name)) => Some(name.clone()),
+            _ => implied_type(branch.as_object()?),
+        }
+    };
+    let nearest = |types: &[Option<String>]| -> String {
+        if types
+            .iter()
+            .all(|name| matches!(name.as_deref(), Some("integer" | "number")))
+        {
+            "number".into()
+        } else {
+            types.iter().flatten().next().cloned().unwrap_or("string".into())
+        }
+    };
+    let mut accepts = None;
+    match schema.get("type") {
+        Some(Value::Array(types)) => {
+            let non_null: Vec<Option<String>> = types
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|name| *name != "null")
+                .map(|name| Some(name.to_string()))
+                .collect();
+            out.insert("type".into(), json!(nearest(&non_null)));
+            if non_null.len() > 1 {
+                accepts = Some(json!({"type": types}));
+            }
+        }
+        Some(_) => {}
+        None => {
+            let combinator = ["anyOf", "oneOf"]
+                .into_iter()
+                .find_map(|keyword| Some((keyword, schema.get(keyword)?.as_array()?)));
+            match combinator {
+                Some((keyword, branches)) => {
+                    out.shift_remove(keyword);
+                    let non_null: Vec<&Value> = branches
+                        .iter()
+                        .filter(|branch| branch.get("type") != Some(&json!("null")))
+                        .collect();
+                    if let [branch] = non_null.as_slice() {
+                        for (key, value) in branch.as_object().unwrap() {
+                            out.entry(key.clone()).or_insert(value.clone());
+                        }
+                        out.entry("type")
+                            .or_insert(json!(type_of(branch).unwrap_or("string".into())));
+                    } else {
+                        let types: Vec<Option<String>> =
+                            non_null.iter().map(|branch| type_of(branch)).collect();
+                        out.insert("type".into(), json!(nearest(&types)));
+                        accepts = Some(json!({keyword: branches}));
+                    }
+                }
+                None => {
+                    out.insert(
+                        "type".into(),
+                        json!(implied_type(schema).unwrap_or("string".into())),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(union) = accepts {
+        let sentence = format!("Accepts {union}.");
+        let description = match out.get("description").and_then(Value::as_str) {
+            Some(text) if !text.is_empty() => format!("{text} {sentence}"),
+            _ => sentence,
+        };
+        out.insert("description".into(), json!(description));
+    }
+    if !out.get("description").is_some_and(Value::is_string) {
+        let title = schema.get("title").and_then(Value::as_str).unwrap_or_default();
+        out.insert("description".into(), json!(title));
+    }
+    out
+}
+
+/// The type a schema's enum values or keywords imply, for the fixtures here.
+fn implied_type(schema: &Map<String, Value>) -> Option<String> {
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        let mut types: Vec<&str> = values
+            .iter()
+            .map(|value| match value {
+                Value::String(_) => "string",
+                Value::Bool(_) => "boolean",
+                Value::Number(number) if number.is_i64() || number.is_u64() => "integer",
+                Value::Number(_) => "number",
+                Value::Null => "null",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            })
+            .collect();
+        types.dedup();
+        return (types.len() == 1).then(|| types[0].to_string());
+    }
+    let by_keyword = [
+        ("properties", "object"),
+        ("items", "array"),
+        ("minLength", "string"),
+        ("maxLength", "string"),
+        ("pattern", "string"),
+        ("format", "string"),
+        ("minimum", "number"),
+        ("maximum", "number"),
+    ];
+    by_keyword
+        .iter()
+        .find(|(keyword, _)| schema.contains_key(*keyword))
+        .map(|(_, name)| name.to_string())
 }
 
 /// What toolbridge's writer for `format` makes of `tool`, with its notes.
@@ -705,7 +826,17 @@ fn the_harness_refuses_what_gptel_or_llm_cannot_take() {
         Format::Llm,
         &WriteOptions::default(),
     );
-    let err = run_emacs(&written.output.to_text(), "untyped").unwrap_err();
+    // Written with a type and a description, it loads and serialises.
+    let sent = run_emacs(&written.output.to_text(), "untyped").unwrap();
+    assert_eq!(
+        sent[0]["openai"]["function"]["parameters"]["properties"]["u"],
+        json!({"type": "string", "description": ""})
+    );
+    let err = run_emacs(
+        "(llm-make-tool :name \"untyped\" :function #'ignore :description \"d\" :args '((:name \"u\")))",
+        "untyped",
+    )
+    .unwrap_err();
     assert!(
         err.contains("tool \"untyped\": :args[0]: llm.el needs a :type"),
         "{err}"

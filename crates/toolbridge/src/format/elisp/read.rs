@@ -201,7 +201,11 @@ fn collect_tools<'s>(form: &'s Sexp, found: &mut Vec<Found<'s>>) {
 /// `:function` and `:args` or `:description`, which is what the
 /// constructors take.
 fn tool_plist(arg: &Sexp) -> Option<(&[Sexp], bool)> {
-    let (items, quoted) = match arg.unquoted() {
+    let data = match &arg.kind {
+        Kind::Backquote(inner) => Some(&**inner),
+        _ => arg.unquoted(),
+    };
+    let (items, quoted) = match data {
         Some(inner) => (inner.list()?, true),
         None => (arg.call_of("list")?, false),
     };
@@ -693,6 +697,17 @@ impl<'t> ToolReader<'t> {
                             "a per-argument :required flag is an old llm.el marker that llm.el ignores (gptel would send it as is); arguments are required unless :optional t",
                         );
                     }
+                    key if matches!(pair.value.kind, Kind::Unquote(_) | Kind::UnquoteSplicing(_)) => {
+                        self.note(
+                            NoteKind::Dropped { keyword: key.into() },
+                            key_at,
+                            pair.value.span,
+                            format!(
+                                "the value of :{key} is computed when Emacs evaluates the backquote ({}); toolbridge does not run Emacs Lisp, so it was left out",
+                                self.source(pair.value.span)
+                            ),
+                        );
+                    }
                     key => {
                         let value = self.datum_json(pair.value, &key_at, Place::Key(key))?;
                         if key.ends_with(':') && key.len() > 1 {
@@ -1079,9 +1094,18 @@ pub(super) mod tests {
 
     #[test]
     fn tool_plists_passed_to_wrappers_are_tools() {
-        let text = "(ellama-tools-define-tool\n '(:function my-read :name \"read\" :args ((:name \"f\" :type string :description \"File.\")) :description \"Read.\" :confirm t :include call :extra (a b)))\n(setq my-tool (list :name \"w\" :function #'my-write :args (list '(:name \"x\" :type string)) :description \"Write.\"))\n(gptel-make-preset 'p :description \"not a tool\" :tools '(\"read\"))";
+        let text = "(ellama-tools-define-tool\n '(:function my-read :name \"read\" :args ((:name \"f\" :type string :description \"File.\")) :description \"Read.\" :confirm t :include call :extra (a b)))\n(setq my-tool (list :name \"w\" :function #'my-write :args (list '(:name \"x\" :type string)) :description \"Write.\"))\n(gptel-make-preset 'p :description \"not a tool\" :tools '(\"read\"))\n(my-define `(:name \"b\" :function f :args ((:name \"r\" :type string :enum ,(roles)))))";
         let tools = read_tools(text);
-        assert_eq!(tools.len(), 2);
+        assert_eq!(tools.len(), 3);
+        let third = tools[2].as_ref().unwrap();
+        assert_eq!(
+            third.value.input_schema,
+            json!({"type": "object", "properties": {"r": {"type": "string"}}, "required": ["r"]})
+        );
+        assert_eq!(
+            third.notes[1].message,
+            "the value of :enum is computed when Emacs evaluates the backquote (,(roles)); toolbridge does not run Emacs Lisp, so it was left out (line 5, column 73)"
+        );
         let first = tools[0].as_ref().unwrap();
         assert_eq!(
             first.value.to_value(),
