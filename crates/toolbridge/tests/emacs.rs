@@ -91,6 +91,8 @@ fn canonical_tools() -> Vec<Tool> {
             tools.extend(read_file(&path, format));
         }
     }
+    // ellama's real tools file: 16 tool plists passed to ellama-tools-define-tool.
+    tools.extend(read_file(&manifest_dir().join(ELLAMA), Format::Llm));
     let examples = manifest_dir().join("../../examples/tools");
     let fixtures = manifest_dir().join("tests/fixtures/toolbridge");
     // search_issues and recursive_tree use $refs: the Emacs writers inline them (with a note),
@@ -223,6 +225,78 @@ fn canonical_tools() -> Vec<Tool> {
         }
     }
     tools
+}
+
+/// github s-kostyaev/ellama, `ellama-tools.el` (commit 09857e5), whole.
+const ELLAMA: &str = "tests/emacs/ellama-tools.el";
+
+#[test]
+fn ellama_tools_file_is_read_as_emacs_reads_it() {
+    let text = std::fs::read_to_string(manifest_dir().join(ELLAMA)).unwrap();
+    let read = toolbridge::read(&text, &ReadOptions::default().with_origin("ellama-tools.el")).unwrap();
+    assert_eq!(read.format, Format::Llm);
+    let tools: Vec<_> = read.tools.into_iter().map(|tool| tool.unwrap()).collect();
+    let names: Vec<&str> = tools.iter().map(|tool| tool.value.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "read_file",
+            "write_file",
+            "append_file",
+            "prepend_file",
+            "directory_tree",
+            "move_file",
+            "edit_file",
+            "shell_command",
+            "grep",
+            "grep_in_file",
+            "now",
+            "project_root",
+            "ask_user",
+            "count_lines",
+            "lines_range",
+            "agent_submit_plan",
+            "agent_update_plan",
+            "agent_report_result",
+            // The backquoted plist ellama-tools--make-report-result-tool returns
+            // (for (apply #'llm-make-tool …)): its :function closes over ,session.
+            "report_result",
+            "task",
+        ]
+    );
+    let wrapped = tools
+        .iter()
+        .filter(|tool| {
+            tool.notes.iter().any(|note| {
+                note.message
+                    .starts_with("read the tool plist passed to (ellama-tools-define-tool …) as a tool")
+            })
+        })
+        .count();
+    assert_eq!(wrapped, 16);
+    assert_eq!(
+        tools[0].value.to_value(),
+        json!({"name": "read_file", "description": "Read the file FILE_NAME.",
+            "inputSchema": {"type": "object", "properties": {
+                "file_name": {"type": "string", "description": "File name."},
+                "mode": {"type": "string", "enum": ["auto", "text", "image", "audio"],
+                    "description": "Read mode: auto, text, image, or audio."}},
+                "required": ["file_name"]},
+            "run": {"kind": "action", "handler": {"elisp": "#'ellama-tools-read-file-tool"}}})
+    );
+    let report = &tools[18];
+    assert_eq!(report.value.run, None);
+    let task = &tools[19];
+    assert_eq!(task.value.is_async, Some(true));
+    let notes: Vec<String> = task
+        .notes
+        .iter()
+        .map(|note| format!("{} {}", note.at, note.message))
+        .collect();
+    assert_eq!(
+        notes[1],
+        "/19/args/1/enum the value of :enum is computed when Emacs evaluates the backquote (,(seq--into-vector (mapcar #'car ellama-tools-subagent-roles))); toolbridge does not run Emacs Lisp, so it was left out (line 5033, column 34)"
+    );
 }
 
 /// Runs the harness on `text`: its JSON output, or its error message.

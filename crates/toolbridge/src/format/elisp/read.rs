@@ -594,6 +594,17 @@ impl<'t> ToolReader<'t> {
             );
             return None;
         }
+        if self.quoted && sexp::find_unquote(value).is_some() {
+            self.note(
+                NoteKind::Dropped {
+                    keyword: "function".into(),
+                },
+                at.clone(),
+                value.span,
+                "the function is built when Emacs evaluates the backquote (it holds , or ,@), so it has no fixed source; read as no handler",
+            );
+            return None;
+        }
         let mut handler = indexmap::IndexMap::new();
         let source = match value.symbol() {
             // In quoted data a symbol is the function's name, `#'name` in code.

@@ -257,7 +257,8 @@ pub(crate) fn eval_constant(form: &Sexp) -> std::result::Result<Sexp, NotConstan
     }
 }
 
-fn find_unquote(form: &Sexp) -> Option<Span> {
+/// The first `,` or `,@` in `form` outside a nested backquote.
+pub(crate) fn find_unquote(form: &Sexp) -> Option<Span> {
     match &form.kind {
         Kind::Unquote(_) | Kind::UnquoteSplicing(_) => Some(form.span),
         Kind::Backquote(_) => None,
