@@ -212,7 +212,7 @@ mod tests {
         }));
         assert!(text.starts_with("(llm-make-tool\n :name \"t\""), "{text}");
         let description = |name: &str| {
-            format!("change /inputSchema/properties/{name}/description: gptel-make-tool's docstring requires a string :description on every argument and the schema has none (nor a title): wrote \"\", which every backend takes as no description; a sentence made from the name and type would tell the model nothing the schema does not")
+            format!("change /inputSchema/properties/{name}/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)")
         };
         assert_eq!(
             notes,
@@ -220,7 +220,7 @@ mod tests {
             [
                 description("opts"),
                 description("n"),
-                "change /inputSchema/properties/u/anyOf: llm.el needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null".into(),
+                "change /inputSchema/properties/u: llm.el needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null".into(),
                 description("u"),
                 description("k"),
                 description("l"),

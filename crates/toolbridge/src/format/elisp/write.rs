@@ -520,13 +520,13 @@ pub(crate) fn written_argument(
         if is_required {
             notes.push(
                 NoteKind::Dropped { keyword: "null".into() },
-                at.key(keyword),
+                at.clone(),
                 format!("{needs}: wrote the non-null branch, {written}; the argument is required, so null can no longer be sent"),
             );
         } else {
             notes.push(
                 NoteKind::Rewritten { keyword: keyword.into() },
-                at.key(keyword),
+                at.clone(),
                 format!("{needs}: wrote the non-null branch, {written}; the argument is optional (:optional t), so the model leaves it out instead of sending null"),
             );
         }
@@ -544,7 +544,7 @@ pub(crate) fn written_argument(
         body.insert("description".into(), Value::String(description));
         notes.push(
             NoteKind::MovedToDescription { keyword: keyword.into() },
-            at.key(keyword),
+            at.clone(),
             format!("{needs}: the union was written as {written}, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
         );
     };
@@ -602,7 +602,7 @@ pub(crate) fn written_argument(
                         } else {
                             notes.push(
                                 NoteKind::Rewritten { keyword: keyword.into() },
-                                at.key(keyword),
+                                at.clone(),
                                 format!("{needs}: the {keyword} of one branch was written as that branch, {written}"),
                             );
                         }
@@ -661,9 +661,9 @@ pub(crate) fn written_argument(
         };
         let message = match note {
             NoteKind::Defaulted { .. } => format!(
-                "gptel-make-tool's docstring requires a string :description on every argument; wrote the schema's title, {text:?}"
+                "no description: wrote the title, as gptel-make-tool's docstring wants a string on every argument: {text:?}"
             ),
-            _ => "gptel-make-tool's docstring requires a string :description on every argument and the schema has none (nor a title): wrote \"\", which every backend takes as no description; a sentence made from the name and type would tell the model nothing the schema does not".to_string(),
+            _ => "no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)".to_string(),
         };
         notes.push(note, at.key("description"), message);
         body.shift_remove("description");
@@ -807,10 +807,10 @@ mod tests {
 "#
         );
         let argument_notes = [
-            "change /inputSchema/properties/n/description: gptel-make-tool's docstring requires a string :description on every argument and the schema has none (nor a title): wrote \"\", which every backend takes as no description; a sentence made from the name and type would tell the model nothing the schema does not",
-            "change /inputSchema/properties/u/anyOf: gptel needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\",\"format\":\"date-time\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null",
-            "change /inputSchema/properties/u/description: gptel-make-tool's docstring requires a string :description on every argument and the schema has none (nor a title): wrote \"\", which every backend takes as no description; a sentence made from the name and type would tell the model nothing the schema does not",
-            "change /inputSchema/properties/o/description: gptel-make-tool's docstring requires a string :description on every argument and the schema has none (nor a title): wrote \"\", which every backend takes as no description; a sentence made from the name and type would tell the model nothing the schema does not",
+            "change /inputSchema/properties/n/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
+            "change /inputSchema/properties/u: gptel needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\",\"format\":\"date-time\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null",
+            "change /inputSchema/properties/u/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
+            "change /inputSchema/properties/o/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
         ];
         assert_eq!(notes, argument_notes);
         let (text, notes) = write_one(&tool, Flavor::Llm);
@@ -821,10 +821,10 @@ mod tests {
             notes,
             [
                 "loss /vendor/gptel: fields kept for gptel have no place in llm",
-                "change /inputSchema/properties/n/description: gptel-make-tool's docstring requires a string :description on every argument and the schema has none (nor a title): wrote \"\", which every backend takes as no description; a sentence made from the name and type would tell the model nothing the schema does not",
-                "change /inputSchema/properties/u/anyOf: llm.el needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\",\"format\":\"date-time\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null",
-                "change /inputSchema/properties/u/description: gptel-make-tool's docstring requires a string :description on every argument and the schema has none (nor a title): wrote \"\", which every backend takes as no description; a sentence made from the name and type would tell the model nothing the schema does not",
-                "change /inputSchema/properties/o/description: gptel-make-tool's docstring requires a string :description on every argument and the schema has none (nor a title): wrote \"\", which every backend takes as no description; a sentence made from the name and type would tell the model nothing the schema does not",
+                "change /inputSchema/properties/n/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
+                "change /inputSchema/properties/u: llm.el needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\",\"format\":\"date-time\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null",
+                "change /inputSchema/properties/u/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
+                "change /inputSchema/properties/o/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
                 "loss /category: llm.el has no :category (a gptel slot); left out",
                 "loss /confirm: llm.el has no :confirm (a gptel slot); left out",
                 "loss /include: llm.el has no :include (a gptel slot); left out",
@@ -894,10 +894,10 @@ mod tests {
                 "loss /inputSchema/additionalProperties: gptel builds the argument object itself from :args; it has no place for \"additionalProperties\" there",
                 "loss /inputSchema/required/2: \"ghost\" is required but is not a property; :args cannot say that",
                 "change /inputSchema/required: gptel lists required arguments in :args order, so \"required\" comes back in property order",
-                "change /inputSchema/properties/b/description: gptel-make-tool's docstring requires a string :description on every argument and the schema has none (nor a title): wrote \"\", which every backend takes as no description; a sentence made from the name and type would tell the model nothing the schema does not",
+                "change /inputSchema/properties/b/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
                 "loss /inputSchema/properties/b/name: an argument plist uses :name itself (gptel strips it before sending), so the schema keyword \"name\" has no place",
                 "change /inputSchema/properties/a/type: gptel needs one :type from the seven on every argument; the argument takes a value of any type, so wrote :type string: the model sends text",
-                "change /inputSchema/properties/a/description: gptel-make-tool's docstring requires a string :description on every argument and the schema has none (nor a title): wrote \"\", which every backend takes as no description; a sentence made from the name and type would tell the model nothing the schema does not",
+                "change /inputSchema/properties/a/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
                 "loss /inputSchema/properties/z: the schema false (no value allowed) has no argument plist; the property was left out",
             ]
         );
@@ -973,12 +973,12 @@ mod tests {
         assert_eq!(
             notes,
             [
-                format!("change /inputSchema/properties/maybe/anyOf: {needs}: wrote the non-null branch, {{\"type\":\"string\",\"minLength\":1}}; the argument is optional (:optional t), so the model leaves it out instead of sending null"),
-                format!("loss /inputSchema/properties/must/type: {needs}: wrote the non-null branch, :type integer; the argument is required, so null can no longer be sent"),
-                "info /inputSchema/properties/must/description: gptel-make-tool's docstring requires a string :description on every argument; wrote the schema's title, \"Must\"".to_string(),
-                format!("change /inputSchema/properties/port/oneOf: {needs}: the union was written as :type number, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
-                format!("change /inputSchema/properties/either/anyOf: {needs}: the union was written as :type array, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
-                format!("change /inputSchema/properties/pair/type: {needs}: the union was written as :type string, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
+                format!("change /inputSchema/properties/maybe: {needs}: wrote the non-null branch, {{\"type\":\"string\",\"minLength\":1}}; the argument is optional (:optional t), so the model leaves it out instead of sending null"),
+                format!("loss /inputSchema/properties/must: {needs}: wrote the non-null branch, :type integer; the argument is required, so null can no longer be sent"),
+                "info /inputSchema/properties/must/description: no description: wrote the title, as gptel-make-tool's docstring wants a string on every argument: \"Must\"".to_string(),
+                format!("change /inputSchema/properties/port: {needs}: the union was written as :type number, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
+                format!("change /inputSchema/properties/either: {needs}: the union was written as :type array, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
+                format!("change /inputSchema/properties/pair: {needs}: the union was written as :type string, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
                 format!("change /inputSchema/properties/any/type: {needs}; the argument takes a value of any type, so wrote :type string: the model sends text"),
             ]
         );
