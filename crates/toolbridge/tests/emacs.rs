@@ -916,12 +916,14 @@ fn the_harness_refuses_what_gptel_or_llm_cannot_take() {
         "{err}"
     );
     let broken = [
-        ("(gptel-make-tool :name \"a\" :function #'ignore :description \"d\" :args (list '(:name \"x\" :type string :enum (\"a\" \"b\"))))", "tool \"a\": :args[0] :enum: must be a vector"),
-        ("(gptel-make-tool :name \"b\" :function #'ignore :description \"d\" :args (list '(:name \"x\" :type 'string)))", "tool \"b\": :args[0] :type: must be a symbol"),
+        ("(gptel-make-tool :name \"a\" :function #'ignore :description \"d\" :args (list '(:name \"x\" :type string :description \"\" :enum (\"a\" \"b\"))))", "tool \"a\": :args[0] :enum: must be a vector"),
+        ("(gptel-make-tool :name \"b\" :function #'ignore :description \"d\" :args (list '(:name \"x\" :description \"\" :type 'string)))", "tool \"b\": :args[0] :type: must be a symbol"),
         ("(gptel-make-tool :name \"c\" :function #'ignore :args nil)", "tool \"c\": :description: must be a string"),
         ("(gptel-make-tool :name \"d\" :function #'ignore :description \"d\" :args nil :include 'all)", "tool \"d\": :include: must be t, call or nil"),
-        ("(gptel-make-tool :name \"e\" :function #'ignore :description \"d\" :args '((:name \"x\" :type object :properties (:y string))))", "tool \"e\": :args[0] :properties :y: a property's schema must be a plist"),
-        ("(gptel-make-tool :name \"f\" :function #'ignore :description \"d\" :args '((:name \"x\" :type string :default foo)))", "tool \"f\": :args[0] :default: the symbol foo is not JSON"),
+        ("(gptel-make-tool :name \"e\" :function #'ignore :description \"d\" :args '((:name \"x\" :type object :description \"\" :properties (:y string))))", "tool \"e\": :args[0] :properties :y: a property's schema must be a plist"),
+        ("(gptel-make-tool :name \"f\" :function #'ignore :description \"d\" :args '((:name \"x\" :type string :description \"\" :default foo)))", "tool \"f\": :args[0] :default: the symbol foo is not JSON"),
+        ("(gptel-make-tool :name \"i\" :function #'ignore :description \"d\" :args '((:name \"x\" :type string)))", "tool \"i\": :args[0]: gptel-make-tool needs a string :description on every argument, found nil"),
+        ("(gptel-make-tool :name \"j\" :function #'ignore :description \"d\" :args '((:name \"x\" :description \"\")))", "tool \"j\": :args[0]: gptel-make-tool needs a :type on every argument"),
         ("(gptel-make-tool :name \"g\" :description \"unterminated)", "the form at line 1 is never finished"),
         ("\n(gptel-make-tool :name \"h\" :args '(#<buffer x>))", "the form at line 2 does not read"),
     ];

@@ -3,8 +3,12 @@
 //! Reading and writing are shared with llm.el (the mapping is documented in
 //! [`super`]).
 //!
-//! What gptel does to the JSON it sends (gptel--parse-tools, documented in
-//! `reference/seeds.md` §1.3, so not noted per tool): it always sends
+//! What gptel does to the JSON it sends (`gptel--parse-tools` of the
+//! generic method in gptel-request.el and of gptel-anthropic.el and
+//! gptel-gemini.el, with `gptel--gemini-filter-schema`; read in github
+//! karthink/gptel and checked by `tests/emacs/real_check.el`; not noted per
+//! tool): it sends `:name` unchanged (hence [`NAME_RULE`]) and every other
+//! argument key but `:name` and `:optional` as it is; it always sends
 //! `required` (`[]` when every argument is optional), gives object-typed
 //! arguments `required: []` when they have none; for OpenAI, Ollama and
 //! Bedrock it adds `additionalProperties: false` to the root and to

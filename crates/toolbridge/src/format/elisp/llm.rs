@@ -216,11 +216,10 @@ mod tests {
         };
         assert_eq!(
             notes,
-            <[String; 14]>::from(
             [
                 description("opts"),
                 description("n"),
-                "change /inputSchema/properties/u: llm.el needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null".into(),
+                "change /inputSchema/properties/u: llm.el needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null".to_string(),
                 description("u"),
                 description("k"),
                 description("l"),
@@ -231,8 +230,8 @@ mod tests {
                 "loss /inputSchema/properties/n/minimum: written, but llm.el sends only type, description, enum, items and properties of an argument, so \"minimum\" does not reach the model".into(),
                 "error /inputSchema/properties/k/type: llm.el needs a :type symbol on every argument; \":key\" can only be written as a string, which it fails on".into(),
                 "error /inputSchema/properties/l/items/properties: an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties".into(),
-                "error /inputSchema/properties/d/items/default: null is written :null, which llm.el sends as the string \":null\" inside :items and :properties (its converter turns symbols into their names)".into(),
-            ])
+                "error /inputSchema/properties/d/items/default: null is written :null, which llm.el sends as the string \":null\" inside :items and :properties (its converter turns symbols into their names)".to_string(),
+            ]
         );
     }
 

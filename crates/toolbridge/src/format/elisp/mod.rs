@@ -4,7 +4,15 @@
 //!
 //! A file holds any number of tool forms, at the top level or inside other
 //! forms (`setq`, `defvar`, `list`, `add-to-list`, `push`, `use-package`, …);
-//! they are read in order. The plist maps to the canonical tool like this:
+//! they are read in order. A tool plist passed to another call is a tool too
+//! (ellama's `(ellama-tools-define-tool '(:name … :function … :args …))`),
+//! quoted or backquoted (a computed `,…` value is left out, noted). The text
+//! is read as `load` reads it: CRLF line ends decoded first, strings decoded
+//! as `json-serialize` sends them (raw bytes that are UTF-8 as text, others
+//! as U+FFFD with a note), every character syntax, `#s(…)`, `#[…]`, `#(…)`;
+//! a top-level form that does not read costs only itself. A file with no
+//! tool is [`NotATool`](crate::error::ErrorKind::NotATool). The plist maps to
+//! the canonical tool like this:
 //!
 //! | gptel | canonical |
 //! | --- | --- |
@@ -34,6 +42,10 @@
 //! (noted, since `:null` or `:json-false` was probably meant).
 //!
 //! Writing produces the same forms: arguments as `(list '(:name … :type …) …)`,
+//! each with one `:type` from the seven and a string `:description` (what
+//! `gptel-make-tool`'s docstring requires; see `write::written_argument` for
+//! unions, nullable unions and a missing description), names fitted to
+//! [`NAME_RULE`],
 //! JSON `true`/`false`/`null` as `t`/`:json-false`/`:null`, objects as plists,
 //! arrays as vectors (objects inside vectors carry their `:type` as strings,
 //! which every gptel version and llm.el serialise). A tool with no Emacs Lisp
