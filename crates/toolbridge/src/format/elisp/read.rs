@@ -60,6 +60,7 @@ pub(crate) fn read_as(
     };
     let text = text.as_ref();
     let file = sexp::read_file(text, opts.limits.max_depth);
+    let shorthands = read_symbol_shorthands(text, opts.limits.max_depth);
     let mut found = Vec::new();
     for form in &file.forms {
         collect_tools(form, &mut found);
@@ -103,6 +104,7 @@ pub(crate) fn read_as(
             flavor,
             quoted: tool.quoted,
             inexact: &file.inexact,
+            shorthands: &shorthands,
             notes: Notes::new(),
         };
         let base = Pointer::root().index(index);
@@ -142,6 +144,56 @@ pub(crate) fn read_as(
     }
     entries.sort_by_key(|(start, _)| *start);
     Ok(entries.into_iter().map(|(_, entry)| entry).collect())
+}
+
+/// The `read-symbol-shorthands` of the file's Local Variables block (in its
+/// last 3000 characters, where `hack-local-variables` looks), longest short
+/// prefix first: `load` reads a symbol `tools/x` under `(("tools/" .
+/// "my-tools-"))` as `my-tools-x` (Emacs 28 and later).
+fn read_symbol_shorthands(text: &str, max_depth: usize) -> Vec<(String, String)> {
+    let mut tail_start = text.len().saturating_sub(3000);
+    while !text.is_char_boundary(tail_start) {
+        tail_start -= 1;
+    }
+    let tail = &text[tail_start..];
+    let Some(at) = tail.rfind("Local Variables:") else {
+        return Vec::new();
+    };
+    let line_start = tail[..at].rfind('\n').map_or(0, |newline| newline + 1);
+    let prefix = tail[line_start..at].trim_end();
+    let mut block = String::new();
+    for line in tail[at..].lines().skip(1) {
+        let line = line.trim_start().strip_prefix(prefix).unwrap_or(line).trim();
+        if line.starts_with("End:") {
+            break;
+        }
+        block.push_str(line);
+        block.push('\n');
+    }
+    let Some(value) = block.find("read-symbol-shorthands:").map(|at| &block[at + 23..]) else {
+        return Vec::new();
+    };
+    let file = sexp::read_file(value, max_depth);
+    let Some(form) = file.forms.first() else {
+        return Vec::new();
+    };
+    let mut shorthands: Vec<(String, String)> = form
+        .list()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|pair| match &pair.kind {
+            Kind::Dotted(head, tail) => match (&head.as_slice(), &tail.kind) {
+                ([short], Kind::Str(long)) => match &short.kind {
+                    Kind::Str(short) if !short.is_empty() => Some((short.clone(), long.clone())),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    shorthands.sort_by_key(|(short, _)| std::cmp::Reverse(short.len()));
+    shorthands
 }
 
 /// A tool found in the forms: a constructor call, or a tool plist passed to
@@ -235,6 +287,8 @@ struct ToolReader<'t> {
     quoted: bool,
     /// Strings the reader decoded only approximately, with why.
     inexact: &'t [(Span, String)],
+    /// The file's `read-symbol-shorthands` (short prefix, long prefix).
+    shorthands: &'t [(String, String)],
     notes: Notes,
 }
 
@@ -247,6 +301,39 @@ struct Pair<'s> {
 impl<'t> ToolReader<'t> {
     fn source(&self, span: Span) -> &'t str {
         &self.text[span.start..span.end]
+    }
+
+    /// The source text of `form` with the file's symbol shorthands expanded,
+    /// as Emacs reads it (each expansion noted at `at`).
+    fn source_of(&mut self, form: &Sexp, at: &Pointer) -> String {
+        let mut symbols = Vec::new();
+        collect_symbols(form, &mut symbols);
+        let mut out = String::new();
+        let mut done = form.span.start;
+        for span in symbols {
+            let token = &self.text[span.start..span.end];
+            let Some((short, long)) = self
+                .shorthands
+                .iter()
+                .find(|(short, _)| token.starts_with(short.as_str()))
+            else {
+                continue;
+            };
+            out.push_str(&self.text[done..span.start]);
+            let expanded = format!("{long}{}", &token[short.len()..]);
+            self.note(
+                NoteKind::Normalized {
+                    field: last_token(at),
+                },
+                at.clone(),
+                span,
+                format!("read {token} as {expanded}, as Emacs does under the file's read-symbol-shorthands"),
+            );
+            out.push_str(&expanded);
+            done = span.end;
+        }
+        out.push_str(&self.text[done..form.span.end]);
+        out
     }
 
     fn position(&self, span: Span) -> (usize, usize) {
@@ -431,7 +518,7 @@ impl<'t> ToolReader<'t> {
                 let at = base.key(gptel_slot);
                 match gptel_slot {
                     "category" => tool.category = self.read_category(value, &at)?,
-                    "confirm" => tool.confirm = Some(self.read_confirm(value)),
+                    "confirm" => tool.confirm = Some(self.read_confirm(value, &at)),
                     _ => tool.include = Some(self.read_include(value, &at)?),
                 }
                 if self.flavor == Flavor::Llm {
@@ -469,7 +556,7 @@ impl<'t> ToolReader<'t> {
                     self.flavor.format().id()
                 ),
             );
-            let source = self.source(pair.value.span);
+            let source = self.source_of(pair.value, &base.key(&pair.key));
             let self_evaluating = pair.value.is_nil()
                 || pair.value.is_t()
                 || pair.value.keyword().is_some()
@@ -480,7 +567,7 @@ impl<'t> ToolReader<'t> {
             let source = if self.quoted && !self_evaluating {
                 format!("'{source}")
             } else {
-                source.to_string()
+                source
             };
             vendor.insert(pair.key.clone(), Value::String(source));
         }
@@ -538,14 +625,14 @@ impl<'t> ToolReader<'t> {
         }
     }
 
-    fn read_confirm(&mut self, value: &Sexp) -> Confirm {
+    fn read_confirm(&mut self, value: &Sexp, at: &Pointer) -> Confirm {
         if value.is_t() {
             Confirm::Always(true)
         } else if value.is_nil() {
             Confirm::Always(false)
         } else {
             let mut code = indexmap::IndexMap::new();
-            code.insert("elisp".to_string(), self.source(value.span).to_string());
+            code.insert("elisp".to_string(), self.source_of(value, at));
             Confirm::When(code)
         }
     }
@@ -609,9 +696,9 @@ impl<'t> ToolReader<'t> {
         let source = match value.symbol() {
             // In quoted data a symbol is the function's name, `#'name` in code.
             Some(_) if self.quoted && !value.is_t() && value.keyword().is_none() => {
-                format!("#'{}", self.source(value.span))
+                format!("#'{}", self.source_of(value, at))
             }
-            _ => self.source(value.span).to_string(),
+            _ => self.source_of(value, at),
         };
         handler.insert("elisp".to_string(), source);
         Some(Run::Action(ActionRun {
@@ -924,6 +1011,17 @@ impl<'t> ToolReader<'t> {
     }
 }
 
+/// The spans of the symbols in `form`, in source order.
+fn collect_symbols(form: &Sexp, spans: &mut Vec<Span>) {
+    match &form.kind {
+        Kind::Symbol(_) => spans.push(form.span),
+        _ => form
+            .children()
+            .into_iter()
+            .for_each(|child| collect_symbols(child, spans)),
+    }
+}
+
 /// True for the placeholder function [`write_as`](super::write::write_as)
 /// writes for a tool without an Emacs Lisp handler.
 fn is_placeholder(form: &Sexp) -> bool {
@@ -1136,6 +1234,21 @@ pub(super) mod tests {
             json!({"name": "w", "description": "Write.",
                 "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
                 "run": {"kind": "action", "handler": {"elisp": "#'my-write"}}})
+        );
+    }
+
+    #[test]
+    fn symbol_shorthands_are_expanded_as_emacs_reads_them() {
+        let text = "(gptel-make-tool :name \"c\" :function #'tools/calc :confirm (lambda (x) (tools/ok-p x)))\n\n;; Local Variables:\n;; read-symbol-shorthands: ((\"t/\" . \"short-\") (\"tools/\" . \"my-tools-\"))\n;; End:\n";
+        let (tool, notes) = read_one(text);
+        assert_eq!(tool["run"]["handler"]["elisp"], json!("#'my-tools-calc"));
+        assert_eq!(tool["confirm"]["elisp"], json!("(lambda (x) (my-tools-ok-p x))"));
+        assert_eq!(
+            notes,
+            [
+                "info /0/function: read tools/calc as my-tools-calc, as Emacs does under the file's read-symbol-shorthands (line 1, column 40)",
+                "info /0/confirm: read tools/ok-p as my-tools-ok-p, as Emacs does under the file's read-symbol-shorthands (line 1, column 73)",
+            ]
         );
     }
 
