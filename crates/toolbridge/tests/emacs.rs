@@ -932,3 +932,28 @@ fn the_harness_refuses_what_gptel_or_llm_cannot_take() {
         assert!(err.contains(message), "{text}\n{err}");
     }
 }
+
+#[test]
+fn names_a_backend_refuses_go_through_the_reversible_name_map() {
+    // gptel--parse-tools and llm.el's tool specs send :name unchanged to
+    // OpenAI (^[a-zA-Z0-9_-]{1,64}$) and Gemini (a letter or _ first).
+    let tools: Vec<Tool> = ["osop.init", "1st tool"]
+        .into_iter()
+        .map(|name| Tool::new(name, json!({"type": "object", "properties": {}})))
+        .collect();
+    for package in [Package::Gptel, Package::Llm] {
+        let written = toolbridge::write(&tools, package.format(), &WriteOptions::default());
+        let names: Vec<(&str, &str)> = written
+            .tools
+            .iter()
+            .map(|tool| (tool.inverse.name.as_str(), tool.inverse.written_name.as_str()))
+            .collect();
+        assert_eq!(names, [("osop.init", "osop_init"), ("1st tool", "_1st_tool")]);
+        let sent = run_emacs(&written.output.to_text(), "names").unwrap();
+        let sent_names: Vec<&Value> = sent
+            .iter()
+            .map(|tool| &tool["openai"]["function"]["name"])
+            .collect();
+        assert_eq!(sent_names, [&json!("osop_init"), &json!("_1st_tool")]);
+    }
+}
