@@ -24,7 +24,7 @@ use crate::note::{Converted, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::tool::Tool;
 
-use super::read::read_as;
+use super::find::read_as;
 use super::write::write_as;
 use super::{first_head, join, looks_like_lisp, Flavor};
 

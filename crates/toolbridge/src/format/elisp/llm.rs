@@ -26,7 +26,7 @@ use crate::pointer::Pointer;
 use crate::schema::{lower, Dialect};
 use crate::tool::Tool;
 
-use super::read::read_as;
+use super::find::read_as;
 use super::write::{is_escapable_symbol, write_as, written_argument};
 use super::{first_head, join, Flavor};
 

@@ -54,10 +54,11 @@
 //! the reader recognises and reads back as "no handler".
 //!
 //! Here: the [`Flavor`], the slots both packages know, detection and joining.
-//! `sexp/` reads and prints the Emacs Lisp itself; `read.rs` maps tool forms
-//! to canonical tools and `write.rs` maps them back; `gptel.rs` and `llm.rs`
+//! `sexp/` reads and prints the Emacs Lisp itself; `find.rs` finds the tools
+//! in a file and `read.rs` maps each to a canonical tool and `write.rs` maps them back; `gptel.rs` and `llm.rs`
 //! hold each package's `CODEC` and what only it does.
 
+mod find;
 mod read;
 mod sexp;
 mod write;
