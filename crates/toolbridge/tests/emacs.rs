@@ -9,7 +9,8 @@
 //!
 //! - what the gptel / llm writers cannot carry, which they note: only the
 //!   name, description and arguments reach the plist (a missing description
-//!   is written `""`); the argument object keeps only `properties` and
+//!   is written `""`); every argument gets one type and a string
+//!   description ([`as_argument`]); the argument object keeps only `properties` and
 //!   `required`; `required` comes back in argument order, without names that
 //!   are not properties; a `true` property schema is `{}`, a `false` one is
 //!   left out; the schema keywords `name` and `optional` are left out
@@ -90,6 +91,8 @@ fn canonical_tools() -> Vec<Tool> {
             tools.extend(read_file(&path, format));
         }
     }
+    // ellama's real tools file: 16 tool plists passed to ellama-tools-define-tool.
+    tools.extend(read_file(&manifest_dir().join(ELLAMA), Format::Llm));
     let examples = manifest_dir().join("../../examples/tools");
     let fixtures = manifest_dir().join("tests/fixtures/toolbridge");
     // search_issues and recursive_tree use $refs: the Emacs writers inline them (with a note),
@@ -224,6 +227,78 @@ fn canonical_tools() -> Vec<Tool> {
     tools
 }
 
+/// github s-kostyaev/ellama, `ellama-tools.el` (commit 09857e5), whole.
+const ELLAMA: &str = "tests/emacs/ellama-tools.el";
+
+#[test]
+fn ellama_tools_file_is_read_as_emacs_reads_it() {
+    let text = std::fs::read_to_string(manifest_dir().join(ELLAMA)).unwrap();
+    let read = toolbridge::read(&text, &ReadOptions::default().with_origin("ellama-tools.el")).unwrap();
+    assert_eq!(read.format, Format::Llm);
+    let tools: Vec<_> = read.tools.into_iter().map(|tool| tool.unwrap()).collect();
+    let names: Vec<&str> = tools.iter().map(|tool| tool.value.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "read_file",
+            "write_file",
+            "append_file",
+            "prepend_file",
+            "directory_tree",
+            "move_file",
+            "edit_file",
+            "shell_command",
+            "grep",
+            "grep_in_file",
+            "now",
+            "project_root",
+            "ask_user",
+            "count_lines",
+            "lines_range",
+            "agent_submit_plan",
+            "agent_update_plan",
+            "agent_report_result",
+            // The backquoted plist ellama-tools--make-report-result-tool returns
+            // (for (apply #'llm-make-tool …)): its :function closes over ,session.
+            "report_result",
+            "task",
+        ]
+    );
+    let wrapped = tools
+        .iter()
+        .filter(|tool| {
+            tool.notes.iter().any(|note| {
+                note.message
+                    .starts_with("read the tool plist passed to (ellama-tools-define-tool …) as a tool")
+            })
+        })
+        .count();
+    assert_eq!(wrapped, 16);
+    assert_eq!(
+        tools[0].value.to_value(),
+        json!({"name": "read_file", "description": "Read the file FILE_NAME.",
+            "inputSchema": {"type": "object", "properties": {
+                "file_name": {"type": "string", "description": "File name."},
+                "mode": {"type": "string", "enum": ["auto", "text", "image", "audio"],
+                    "description": "Read mode: auto, text, image, or audio."}},
+                "required": ["file_name"]},
+            "run": {"kind": "action", "handler": {"elisp": "#'ellama-tools-read-file-tool"}}})
+    );
+    let report = &tools[18];
+    assert_eq!(report.value.run, None);
+    let task = &tools[19];
+    assert_eq!(task.value.is_async, Some(true));
+    let notes: Vec<String> = task
+        .notes
+        .iter()
+        .map(|note| format!("{} {}", note.at, note.message))
+        .collect();
+    assert_eq!(
+        notes[1],
+        "/19/args/1/enum the value of :enum is computed when Emacs evaluates the backquote (,(seq--into-vector (mapcar #'car ellama-tools-subagent-roles))); toolbridge does not run Emacs Lisp, so it was left out (line 5033, column 34)"
+    );
+}
+
 /// Runs the harness on `text`: its JSON output, or its error message.
 fn run_emacs(text: &str, label: &str) -> std::result::Result<Vec<Value>, String> {
     let dir = std::env::temp_dir().join(format!("toolbridge-emacs-{}-{label}", std::process::id()));
@@ -259,10 +334,62 @@ fn run_emacs(text: &str, label: &str) -> std::result::Result<Vec<Value>, String>
     let json = std::fs::read_to_string(&output).unwrap();
     let entries: Vec<Value> = serde_json::from_str(&json)
         .unwrap_or_else(|err| panic!("the harness wrote no JSON array ({err}): {json}"));
+    if let Some(real) = run_real_packages(&input, &dir, label) {
+        for (stand_in, real) in entries.iter().zip(&real) {
+            assert_eq!(
+                stand_in, real,
+                "the stand-ins of tool_check.el and the real package disagree on tool {}",
+                real["name"]
+            );
+        }
+        assert_eq!(entries.len(), real.len());
+    }
     let _ = std::fs::remove_file(&input);
     let _ = std::fs::remove_file(&output);
     let _ = std::fs::remove_dir(&dir);
     Ok(entries)
+}
+
+/// With `TOOLBRIDGE_GPTEL_DIR` and `TOOLBRIDGE_LLM_DIR` set (checkouts of
+/// github karthink/gptel and ahyatt/llm; `TOOLBRIDGE_COMPAT_DIR` for the
+/// compat package that gptel needs on Emacs 28), what the real packages send
+/// for the tools of `input` (`tests/emacs/real_check.el`); `None` otherwise,
+/// as in CI, which cannot install them.
+fn run_real_packages(input: &Path, dir: &Path, label: &str) -> Option<Vec<Value>> {
+    let gptel = std::env::var_os("TOOLBRIDGE_GPTEL_DIR")?;
+    let llm = std::env::var_os("TOOLBRIDGE_LLM_DIR")?;
+    let output = dir.join(format!("{label}-real.json"));
+    let mut command = Command::new("emacs");
+    command
+        .arg("--batch")
+        .arg("-Q")
+        .arg("-L")
+        .arg(gptel)
+        .arg("-L")
+        .arg(llm);
+    if let Some(compat) = std::env::var_os("TOOLBRIDGE_COMPAT_DIR") {
+        command.arg("-L").arg(compat);
+    }
+    let run = command
+        .arg("-l")
+        .arg(manifest_dir().join("tests/emacs/real_check.el"))
+        .arg("--eval")
+        .arg(format!(
+            "(real-check-main {:?} {:?})",
+            input.display().to_string(),
+            output.display().to_string()
+        ))
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "the real packages refused the written {label} file: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let json = std::fs::read_to_string(&output).unwrap();
+    let _ = std::fs::remove_file(&output);
+    Some(serde_json::from_str(&json).unwrap())
 }
 
 /// The tool as the gptel and llm writers carry it: name, description (`""`
@@ -286,18 +413,16 @@ fn carried(tool: &Tool) -> Tool {
         .collect();
     let mut properties = Map::new();
     for (name, schema) in given {
-        match schema {
-            Value::Bool(true) => {
-                properties.insert(name.clone(), json!({}));
-            }
-            Value::Object(object) => {
-                let mut object = object.clone();
-                object.shift_remove("name");
-                object.shift_remove("optional");
-                properties.insert(name.clone(), Value::Object(object));
-            }
-            _ => {}
-        }
+        let empty = Map::new();
+        let object = match schema {
+            Value::Bool(true) => &empty,
+            Value::Object(object) => object,
+            _ => continue,
+        };
+        let mut object = as_argument(object);
+        object.shift_remove("name");
+        object.shift_remove("optional");
+        properties.insert(name.clone(), Value::Object(object));
     }
     let required: Vec<Value> = properties
         .keys()
@@ -313,6 +438,128 @@ fn carried(tool: &Tool) -> Tool {
     let mut out = Tool::new(tool.name.clone(), Value::Object(schema));
     out.description = Some(tool.description.clone().unwrap_or_default());
     out
+}
+
+/// A property schema as an argument plist must be, by `gptel-make-tool`'s
+/// docstring (gptel-request.el): one `:type` from the seven, a string
+/// `:description`. As the writers note: a nullable union is its non-null
+/// branch (the outer keywords win); a real union has the nearest single type
+/// (`number` for numbers, else the first branch's) and says the union in
+/// its description; no type is the type the values or keywords imply, else
+/// `string`; no description is the title, else `""`.
+fn as_argument(schema: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = schema.clone();
+    let type_of = |branch: &Value| -> Option<String> {
+        match branch.get("type") {
+            Some(Value::String(name)) => Some(name.clone()),
+            _ => implied_type(branch.as_object()?),
+        }
+    };
+    let nearest = |types: &[Option<String>]| -> String {
+        if types
+            .iter()
+            .all(|name| matches!(name.as_deref(), Some("integer" | "number")))
+        {
+            "number".into()
+        } else {
+            types.iter().flatten().next().cloned().unwrap_or("string".into())
+        }
+    };
+    let mut accepts = None;
+    match schema.get("type") {
+        Some(Value::Array(types)) => {
+            let non_null: Vec<Option<String>> = types
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|name| *name != "null")
+                .map(|name| Some(name.to_string()))
+                .collect();
+            out.insert("type".into(), json!(nearest(&non_null)));
+            if non_null.len() > 1 {
+                accepts = Some(json!({"type": types}));
+            }
+        }
+        Some(_) => {}
+        None => {
+            let combinator = ["anyOf", "oneOf"]
+                .into_iter()
+                .find_map(|keyword| Some((keyword, schema.get(keyword)?.as_array()?)));
+            match combinator {
+                Some((keyword, branches)) => {
+                    out.shift_remove(keyword);
+                    let non_null: Vec<&Value> = branches
+                        .iter()
+                        .filter(|branch| branch.get("type") != Some(&json!("null")))
+                        .collect();
+                    if let [branch] = non_null.as_slice() {
+                        for (key, value) in branch.as_object().unwrap() {
+                            out.entry(key.clone()).or_insert(value.clone());
+                        }
+                        out.entry("type")
+                            .or_insert(json!(type_of(branch).unwrap_or("string".into())));
+                    } else {
+                        let types: Vec<Option<String>> =
+                            non_null.iter().map(|branch| type_of(branch)).collect();
+                        out.insert("type".into(), json!(nearest(&types)));
+                        accepts = Some(json!({keyword: branches}));
+                    }
+                }
+                None => {
+                    out.insert(
+                        "type".into(),
+                        json!(implied_type(schema).unwrap_or("string".into())),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(union) = accepts {
+        let sentence = format!("Accepts {union}.");
+        let description = match out.get("description").and_then(Value::as_str) {
+            Some(text) if !text.is_empty() => format!("{text} {sentence}"),
+            _ => sentence,
+        };
+        out.insert("description".into(), json!(description));
+    }
+    if !out.get("description").is_some_and(Value::is_string) {
+        let title = schema.get("title").and_then(Value::as_str).unwrap_or_default();
+        out.insert("description".into(), json!(title));
+    }
+    out
+}
+
+/// The type a schema's enum values or keywords imply, for the fixtures here.
+fn implied_type(schema: &Map<String, Value>) -> Option<String> {
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        let mut types: Vec<&str> = values
+            .iter()
+            .map(|value| match value {
+                Value::String(_) => "string",
+                Value::Bool(_) => "boolean",
+                Value::Number(number) if number.is_i64() || number.is_u64() => "integer",
+                Value::Number(_) => "number",
+                Value::Null => "null",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            })
+            .collect();
+        types.dedup();
+        return (types.len() == 1).then(|| types[0].to_string());
+    }
+    let by_keyword = [
+        ("properties", "object"),
+        ("items", "array"),
+        ("minLength", "string"),
+        ("maxLength", "string"),
+        ("pattern", "string"),
+        ("format", "string"),
+        ("minimum", "number"),
+        ("maximum", "number"),
+    ];
+    by_keyword
+        .iter()
+        .find(|(keyword, _)| schema.contains_key(*keyword))
+        .map(|(_, name)| name.to_string())
 }
 
 /// What toolbridge's writer for `format` makes of `tool`, with its notes.
@@ -653,23 +900,60 @@ fn the_harness_refuses_what_gptel_or_llm_cannot_take() {
         Format::Llm,
         &WriteOptions::default(),
     );
-    let err = run_emacs(&written.output().to_text(), "untyped").unwrap_err();
+    // Written with a type and a description, it loads and serialises.
+    let sent = run_emacs(&written.output().to_text(), "untyped").unwrap();
+    assert_eq!(
+        sent[0]["openai"]["function"]["parameters"]["properties"]["u"],
+        json!({"type": "string", "description": ""})
+    );
+    let err = run_emacs(
+        "(llm-make-tool :name \"untyped\" :function #'ignore :description \"d\" :args '((:name \"u\")))",
+        "untyped",
+    )
+    .unwrap_err();
     assert!(
         err.contains("tool \"untyped\": :args[0]: llm.el needs a :type"),
         "{err}"
     );
     let broken = [
-        ("(gptel-make-tool :name \"a\" :function #'ignore :description \"d\" :args (list '(:name \"x\" :type string :enum (\"a\" \"b\"))))", "tool \"a\": :args[0] :enum: must be a vector"),
-        ("(gptel-make-tool :name \"b\" :function #'ignore :description \"d\" :args (list '(:name \"x\" :type 'string)))", "tool \"b\": :args[0] :type: must be a symbol"),
+        ("(gptel-make-tool :name \"a\" :function #'ignore :description \"d\" :args (list '(:name \"x\" :type string :description \"\" :enum (\"a\" \"b\"))))", "tool \"a\": :args[0] :enum: must be a vector"),
+        ("(gptel-make-tool :name \"b\" :function #'ignore :description \"d\" :args (list '(:name \"x\" :description \"\" :type 'string)))", "tool \"b\": :args[0] :type: must be a symbol"),
         ("(gptel-make-tool :name \"c\" :function #'ignore :args nil)", "tool \"c\": :description: must be a string"),
         ("(gptel-make-tool :name \"d\" :function #'ignore :description \"d\" :args nil :include 'all)", "tool \"d\": :include: must be t, call or nil"),
-        ("(gptel-make-tool :name \"e\" :function #'ignore :description \"d\" :args '((:name \"x\" :type object :properties (:y string))))", "tool \"e\": :args[0] :properties :y: a property's schema must be a plist"),
-        ("(gptel-make-tool :name \"f\" :function #'ignore :description \"d\" :args '((:name \"x\" :type string :default foo)))", "tool \"f\": :args[0] :default: the symbol foo is not JSON"),
+        ("(gptel-make-tool :name \"e\" :function #'ignore :description \"d\" :args '((:name \"x\" :type object :description \"\" :properties (:y string))))", "tool \"e\": :args[0] :properties :y: a property's schema must be a plist"),
+        ("(gptel-make-tool :name \"f\" :function #'ignore :description \"d\" :args '((:name \"x\" :type string :description \"\" :default foo)))", "tool \"f\": :args[0] :default: the symbol foo is not JSON"),
+        ("(gptel-make-tool :name \"i\" :function #'ignore :description \"d\" :args '((:name \"x\" :type string)))", "tool \"i\": :args[0]: gptel-make-tool needs a string :description on every argument, found nil"),
+        ("(gptel-make-tool :name \"j\" :function #'ignore :description \"d\" :args '((:name \"x\" :description \"\")))", "tool \"j\": :args[0]: gptel-make-tool needs a :type on every argument"),
         ("(gptel-make-tool :name \"g\" :description \"unterminated)", "the form at line 1 is never finished"),
         ("\n(gptel-make-tool :name \"h\" :args '(#<buffer x>))", "the form at line 2 does not read"),
     ];
     for (text, message) in broken {
         let err = run_emacs(text, "broken").unwrap_err();
         assert!(err.contains(message), "{text}\n{err}");
+    }
+}
+
+#[test]
+fn names_a_backend_refuses_go_through_the_reversible_name_map() {
+    // gptel--parse-tools and llm.el's tool specs send :name unchanged to
+    // OpenAI (^[a-zA-Z0-9_-]{1,64}$) and Gemini (a letter or _ first).
+    let tools: Vec<Tool> = ["osop.init", "1st tool"]
+        .into_iter()
+        .map(|name| Tool::new(name, json!({"type": "object", "properties": {}})))
+        .collect();
+    for package in [Package::Gptel, Package::Llm] {
+        let written = toolbridge::write(&tools, package.format(), &WriteOptions::default());
+        let names: Vec<(&str, &str)> = written
+            .tools
+            .iter()
+            .map(|tool| (tool.inverse.name.as_str(), tool.inverse.written_name.as_str()))
+            .collect();
+        assert_eq!(names, [("osop.init", "osop_init"), ("1st tool", "_1st_tool")]);
+        let sent = run_emacs(&written.output().to_text(), "names").unwrap();
+        let sent_names: Vec<&Value> = sent
+            .iter()
+            .map(|tool| &tool["openai"]["function"]["name"])
+            .collect();
+        assert_eq!(sent_names, [&json!("osop_init"), &json!("_1st_tool")]);
     }
 }

@@ -8,10 +8,13 @@
 ;; 2. IN.el is then loaded (so every form is evaluated: quotes, backquotes,
 ;;    vectors, string escapes, lambdas, #'fn) against stand-ins for
 ;;    `gptel-make-tool' and `llm-make-tool' that keep their keyword
-;;    arguments.  gptel and llm.el themselves are not installed: the
-;;    stand-ins, the checks and the serialisation below are written from
-;;    their documented contract (toolbridge's notebook, reference/seeds.md
-;;    §1.1-1.3 for gptel and §2.1-2.2 for llm.el), not from their code;
+;;    arguments.  gptel and llm.el themselves are not installed (CI cannot
+;;    install them): the stand-ins, the checks and the serialisation below
+;;    restate the rules of their real sources, each naming the function it
+;;    comes from (github karthink/gptel at cd2cd73: gptel-request.el,
+;;    gptel-anthropic.el, gptel-gemini.el; github ahyatt/llm at a8d893b:
+;;    llm.el, llm-provider-utils.el), and `real_check.el' loads the real
+;;    packages by hand to confirm that they agree;
 ;; 3. each captured tool must have the shape gptel (resp. llm.el) needs:
 ;;    otherwise the run stops with an error naming the tool and the problem;
 ;; 4. each tool is serialised as gptel's `gptel--parse-tools' does for its
@@ -140,8 +143,16 @@ nested schema plist, as PACKAGE (`gptel' or `llm') reads it."
         (tool-check--fail where ":name must be a non-empty string, found %S" name)))
     (unless (memq (plist-get arg :optional) '(t nil))
       (tool-check--fail where ":optional must be t or nil, found %S" (plist-get arg :optional)))
-    (when (and (eq package 'llm) (not (plist-member arg :type)))
-      (tool-check--fail where "llm.el needs a :type (it would send \"type\": \"nil\")"))
+    ;; `gptel-make-tool''s docstring: every argument needs a :type (a symbol)
+    ;; and a string :description.  `llm-provider-utils-openai-arguments'
+    ;; calls `symbol-name' on :type, so without one llm.el sends "nil".
+    (unless (plist-member arg :type)
+      (tool-check--fail where (if (eq package 'llm)
+                                  "llm.el needs a :type (it would send \"type\": \"nil\")"
+                                "gptel-make-tool needs a :type on every argument")))
+    (unless (stringp (plist-get arg :description))
+      (tool-check--fail where "gptel-make-tool needs a string :description on every argument, found %S"
+                        (plist-get arg :description)))
     (let ((schema (copy-sequence arg)))
       (cl-remf schema :name)
       (cl-remf schema :optional)
@@ -187,11 +198,13 @@ nested schema plist, as PACKAGE (`gptel' or `llm') reads it."
         (when (plist-member slots slot)
           (tool-check--fail (symbol-name slot) "is a gptel slot; toolbridge's llm writer leaves it out"))))))
 
-;;;; gptel's serialisation (seeds.md §1.2-1.3)
+;;;; gptel's serialisation: `gptel--preprocess-tool-args' (gptel-request.el) and
+;;;; `gptel--parse-tools' of the generic (OpenAI), Anthropic and Gemini backends
 
 (defun tool-check--stringify-types (spec)
   "Turn every symbol :type value in SPEC into its name, recursively.
-SPEC is a copy: gptel does this destructively to the tool's :args."
+As `gptel--preprocess-tool-args' does (destructively, in `gptel--make-tool');
+SPEC here is a copy."
   (cond
    ((vectorp spec) (vconcat (mapcar #'tool-check--stringify-types spec)))
    ((and (consp spec) (keywordp (car spec)))
@@ -204,7 +217,11 @@ SPEC is a copy: gptel does this destructively to the tool's :args."
    (t spec)))
 
 (defun tool-check--gptel-properties (args backend)
-  "The \"properties\" plist gptel sends for ARGS to BACKEND."
+  "The \"properties\" plist gptel sends for ARGS to BACKEND.
+The loop of `gptel--parse-tools': each arg without :name and :optional; an
+object arg gets :required [] when it has none and, for the generic (OpenAI)
+method, :additionalProperties :json-false; the Gemini method removes
+:format from string args and filters the rest."
   (cl-loop
    for arg in args
    for name = (plist-get arg :name)
@@ -224,7 +241,7 @@ SPEC is a copy: gptel does this destructively to the tool's :args."
 
 (defun tool-check--strip-additional (schema)
   "SCHEMA without :additionalProperties, in nested plists and in the
-schemas of :anyOf and :allOf (gptel's Gemini filter)."
+schemas of :anyOf and :allOf (`gptel--gemini-filter-schema')."
   (if (not (and (consp schema) (tool-check--plist-p schema)))
       schema
     (cl-loop for (key value) on schema by #'cddr
@@ -242,7 +259,7 @@ schemas of :anyOf and :allOf (gptel's Gemini filter)."
                     collect (plist-get arg :name))))
 
 (defun tool-check--gptel-json (object)
-  "OBJECT as gptel encodes it."
+  "OBJECT as `gptel--json-encode' encodes it."
   (json-serialize object :null-object :null :false-object :json-false))
 
 (defun tool-check--gptel (slots)
@@ -280,10 +297,11 @@ schemas of :anyOf and :allOf (gptel's Gemini filter)."
                       :required (tool-check--gptel-required args))
               :null))))))
 
-;;;; llm.el's serialisation (seeds.md §2.2)
+;;;; llm.el's serialisation: `llm-provider-utils-openai-arguments' and
+;;;; `llm-provider-utils-convert-to-serializable' (llm-provider-utils.el)
 
 (defun tool-check--llm-serializable (plist)
-  "PLIST as `llm-provider-utils-convert-to-serializable' documents it:
+  "PLIST as `llm-provider-utils-convert-to-serializable' converts it:
 symbols to strings, nil to null, t to true, :json-false and :false to
 false, nested plists converted the same way; anything else as it is."
   (cl-loop for (key value) on plist by #'cddr
@@ -296,7 +314,7 @@ false, nested plists converted the same way; anything else as it is."
                               (t value)))))
 
 (defun tool-check--llm-parameters (args)
-  "The parameters object llm.el builds for ARGS."
+  "The parameters object `llm-provider-utils-openai-arguments' builds for ARGS."
   (let (properties required)
     (dolist (arg args)
       (let* ((items (plist-get arg :items))

@@ -3,8 +3,12 @@
 //! Reading and writing are shared with llm.el (the mapping is documented in
 //! [`super`]).
 //!
-//! What gptel does to the JSON it sends (gptel--parse-tools, documented in
-//! `reference/seeds.md` §1.3, so not noted per tool): it always sends
+//! What gptel does to the JSON it sends (`gptel--parse-tools` of the
+//! generic method in gptel-request.el and of gptel-anthropic.el and
+//! gptel-gemini.el, with `gptel--gemini-filter-schema`; read in github
+//! karthink/gptel and checked by `tests/emacs/real_check.el`; not noted per
+//! tool): it sends `:name` unchanged (hence [`NAME_RULE`]) and every other
+//! argument key but `:name` and `:optional` as it is; it always sends
 //! `required` (`[]` when every argument is optional), gives object-typed
 //! arguments `required: []` when they have none; for OpenAI, Ollama and
 //! Bedrock it adds `additionalProperties: false` to the root and to
@@ -20,9 +24,11 @@ use crate::note::{Converted, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::tool::Tool;
 
-use super::read::read_as;
+use super::find::read_as;
 use super::write::write_as;
-use super::{first_head, join, Flavor};
+use super::{first_head, join, looks_like_lisp, Flavor};
+
+pub(crate) use super::NAME_RULE;
 
 pub(crate) const CODEC: TextCodec = TextCodec {
     detect,
@@ -31,8 +37,14 @@ pub(crate) const CODEC: TextCodec = TextCodec {
     join,
 };
 
+/// A file with a `(gptel-make-tool …)` form, or Emacs Lisp with neither
+/// constructor (it may pass tool plists to a wrapper; if it holds no tool,
+/// the reader says so rather than a JSON parser failing on Lisp).
 fn detect(text: &str) -> bool {
-    first_head(text) == Some(Flavor::Gptel)
+    match first_head(text) {
+        Some(flavor) => flavor == Flavor::Gptel,
+        None => looks_like_lisp(text),
+    }
 }
 
 fn read(text: &str, opts: &ReadOptions) -> Result<Vec<Result<Converted<Tool>>>> {

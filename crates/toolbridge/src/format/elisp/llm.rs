@@ -16,19 +16,21 @@
 //! inside `:items` and `:properties`, `nil` (an empty plist, our `{}`) goes
 //! out as `null` and `:null` (our `null`) as the string `":null"`.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::codec::TextCodec;
 use crate::error::Result;
 use crate::note::{Converted, NoteKind, Notes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::pointer::Pointer;
-use crate::schema::{inferred_type, lower, Dialect};
+use crate::schema::{lower, Dialect};
 use crate::tool::Tool;
 
-use super::read::read_as;
-use super::write::{is_escapable_symbol, write_as};
+use super::find::read_as;
+use super::write::{is_escapable_symbol, write_as, written_argument};
 use super::{first_head, join, Flavor};
+
+pub(crate) use super::NAME_RULE;
 
 pub(crate) const CODEC: TextCodec = TextCodec {
     detect,
@@ -82,15 +84,30 @@ fn note_serialisation(input_schema: &Value, notes: &mut Notes) {
     let Some(properties) = input_schema.get("properties").and_then(Value::as_object) else {
         return;
     };
+    let required: Vec<&str> = input_schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     for (name, property) in properties {
         let prop_at = at.key("properties").key(name);
-        let Some(schema) = property.as_object() else {
-            continue;
+        let empty = Map::new();
+        let schema = match property {
+            Value::Object(object) => object,
+            Value::Bool(true) => &empty,
+            _ => continue,
         };
-        let written_type = schema
-            .get("type")
-            .cloned()
-            .or_else(|| inferred_type(schema).map(|inferred| Value::String(inferred.into())));
+        // The argument as the writer wrote it (its own notes already made).
+        let schema = &written_argument(
+            schema,
+            required.contains(&name.as_str()),
+            "llm.el",
+            &prop_at,
+            &mut Notes::new(),
+        );
+        let written_type = schema.get("type").cloned();
         match written_type.as_ref() {
             Some(Value::String(name)) if is_escapable_symbol(name) => {}
             Some(Value::String(name)) => notes.push(
@@ -194,18 +211,26 @@ mod tests {
             "run": {"kind": "action", "handler": {"elisp": "#'ignore"}}
         }));
         assert!(text.starts_with("(llm-make-tool\n :name \"t\""), "{text}");
+        let description = |name: &str| {
+            format!("change /inputSchema/properties/{name}/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)")
+        };
         assert_eq!(
             notes,
             [
-                "change /inputSchema/required: llm.el leaves out an empty \"required\" (same meaning)",
-                "loss /inputSchema/properties/opts/required: llm.el drops the \"required\" list of an object argument when it serialises the tool",
-                "error /inputSchema/properties/opts/properties/e: an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties",
-                "loss /inputSchema/properties/n/minimum: written, but llm.el sends only type, description, enum, items and properties of an argument, so \"minimum\" does not reach the model",
-                "error /inputSchema/properties/u/type: llm.el needs a :type symbol on every argument; without one it sends \"type\": \"nil\"",
-                "loss /inputSchema/properties/u/anyOf: written, but llm.el sends only type, description, enum, items and properties of an argument, so \"anyOf\" does not reach the model",
-                "error /inputSchema/properties/k/type: llm.el needs a :type symbol on every argument; \":key\" can only be written as a string, which it fails on",
-                "error /inputSchema/properties/l/items/properties: an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties",
-                "error /inputSchema/properties/d/items/default: null is written :null, which llm.el sends as the string \":null\" inside :items and :properties (its converter turns symbols into their names)",
+                description("opts"),
+                description("n"),
+                "change /inputSchema/properties/u: llm.el needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null".to_string(),
+                description("u"),
+                description("k"),
+                description("l"),
+                description("d"),
+                "change /inputSchema/required: llm.el leaves out an empty \"required\" (same meaning)".into(),
+                "loss /inputSchema/properties/opts/required: llm.el drops the \"required\" list of an object argument when it serialises the tool".into(),
+                "error /inputSchema/properties/opts/properties/e: an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties".into(),
+                "loss /inputSchema/properties/n/minimum: written, but llm.el sends only type, description, enum, items and properties of an argument, so \"minimum\" does not reach the model".into(),
+                "error /inputSchema/properties/k/type: llm.el needs a :type symbol on every argument; \":key\" can only be written as a string, which it fails on".into(),
+                "error /inputSchema/properties/l/items/properties: an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties".into(),
+                "error /inputSchema/properties/d/items/default: null is written :null, which llm.el sends as the string \":null\" inside :items and :properties (its converter turns symbols into their names)".to_string(),
             ]
         );
     }

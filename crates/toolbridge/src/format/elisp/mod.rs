@@ -4,7 +4,15 @@
 //!
 //! A file holds any number of tool forms, at the top level or inside other
 //! forms (`setq`, `defvar`, `list`, `add-to-list`, `push`, `use-package`, …);
-//! they are read in order. The plist maps to the canonical tool like this:
+//! they are read in order. A tool plist passed to another call is a tool too
+//! (ellama's `(ellama-tools-define-tool '(:name … :function … :args …))`),
+//! quoted or backquoted (a computed `,…` value is left out, noted). The text
+//! is read as `load` reads it: CRLF line ends decoded first, strings decoded
+//! as `json-serialize` sends them (raw bytes that are UTF-8 as text, others
+//! as U+FFFD with a note), every character syntax, `#s(…)`, `#[…]`, `#(…)`;
+//! a top-level form that does not read costs only itself. A file with no
+//! tool is [`NotATool`](crate::error::ErrorKind::NotATool). The plist maps to
+//! the canonical tool like this:
 //!
 //! | gptel | canonical |
 //! | --- | --- |
@@ -34,6 +42,10 @@
 //! (noted, since `:null` or `:json-false` was probably meant).
 //!
 //! Writing produces the same forms: arguments as `(list '(:name … :type …) …)`,
+//! each with one `:type` from the seven and a string `:description` (what
+//! `gptel-make-tool`'s docstring requires; see `write::written_argument` for
+//! unions, nullable unions and a missing description), names fitted to
+//! [`NAME_RULE`],
 //! JSON `true`/`false`/`null` as `t`/`:json-false`/`:null`, objects as plists,
 //! arrays as vectors (objects inside vectors carry their `:type` as strings,
 //! which every gptel version and llm.el serialise). A tool with no Emacs Lisp
@@ -42,10 +54,11 @@
 //! the reader recognises and reads back as "no handler".
 //!
 //! Here: the [`Flavor`], the slots both packages know, detection and joining.
-//! `sexp/` reads and prints the Emacs Lisp itself; `read.rs` maps tool forms
-//! to canonical tools and `write.rs` maps them back; `gptel.rs` and `llm.rs`
+//! `sexp/` reads and prints the Emacs Lisp itself; `find.rs` finds the tools
+//! in a file and `read.rs` maps each to a canonical tool and `write.rs` maps them back; `gptel.rs` and `llm.rs`
 //! hold each package's `CODEC` and what only it does.
 
+mod find;
 mod read;
 mod sexp;
 mod write;
@@ -55,6 +68,7 @@ pub(crate) mod llm;
 
 use crate::options::Format;
 use crate::pointer::Pointer;
+use crate::schema::NameRule;
 
 /// The package a tool form is written for: gptel and llm.el take the same
 /// plist, with a few differences.
@@ -187,6 +201,20 @@ pub(crate) fn first_head(text: &str) -> Option<Flavor> {
     None
 }
 
+/// True when `text` starts (after whitespace) with a comment or a list, as
+/// Emacs Lisp files do and JSON and R files do not.
+pub(crate) fn looks_like_lisp(text: &str) -> bool {
+    text.trim_start().starts_with([';', '('])
+}
+
+/// The tool names gptel and llm.el can send: they send `:name` unchanged to
+/// whichever backend is in use (`gptel--parse-tools` in gptel-openai.el,
+/// gptel-anthropic.el, gptel-gemini.el; `llm-provider-utils-openai-tool-spec`,
+/// `llm-claude--tool-call`, `llm-vertex--chat-request`), so a name must fit
+/// every backend: OpenAI, Anthropic and Bedrock take `[a-zA-Z0-9_-]{1,64}`,
+/// Gemini also wants a letter or `_` first and 63 characters at most.
+pub(crate) const NAME_RULE: NameRule = NameRule::GEMINI;
+
 fn last_token(at: &Pointer) -> String {
     at.tokens().last().unwrap_or_default()
 }
@@ -232,12 +260,12 @@ mod tests {
             json!({"name": "get_weather", "description": "Weather.",
                 "inputSchema": {"type": "object", "properties": {
                     "city": {"type": "string", "description": "City, \"quoted\" \\ and\nnewline é →", "minLength": 2},
-                    "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
-                    "when": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]},
-                    "opts": {"type": "object", "properties": {"deep": {"type": "array", "items": {"type": "object",
+                    "unit": {"type": "string", "description": "", "enum": ["c", "f"], "default": "c"},
+                    "when": {"type": "string", "description": "When.", "format": "date-time"},
+                    "opts": {"type": "object", "description": "Options.", "properties": {"deep": {"type": "array", "items": {"type": "object",
                         "properties": {"x": {"type": "boolean", "const": false}}, "required": ["x"]}}},
                         "required": [], "additionalProperties": false},
-                    "my key": {"type": ["integer", "null"], "examples": [1, 2.5, null, true, {"a": "b"}]}
+                    "my key": {"type": "integer", "description": "A key.", "examples": [1, 2.5, null, true, {"a": "b"}]}
                 }, "required": ["city", "opts"]},
                 "async": true, "confirm": {"elisp": "(lambda (city &rest _) (string= city \"Paris\"))"},
                 "include": "call", "category": "weather",

@@ -5,12 +5,12 @@ use serde_json::{json, Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared::check_schema_value;
-use crate::note::{Converted, NoteKind, Notes};
-use crate::options::ReadOptions;
+use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;
 use crate::suggest::closest;
 use crate::tool::{ActionRun, Confirm, Include, Run, Tool};
 
+use super::find::Found;
 use super::sexp::{self, eval_constant, keyword_text, Kind, Sexp, Span};
 use super::{last_token, Flavor, GPTEL_ONLY, PLACEHOLDER_MESSAGE, SLOTS};
 
@@ -35,73 +35,6 @@ const ARRAY_KEYWORDS: [&str; 8] = [
     "type",
 ];
 
-/// Reads every `(gptel-make-tool …)` and `(llm-make-tool …)` form in `text`
-/// (both constructors take the same plist; `flavor` decides how slots only
-/// one of them has are treated and where unknown keys are kept).
-pub(crate) fn read_as(
-    text: &str,
-    opts: &ReadOptions,
-    flavor: Flavor,
-) -> Result<Vec<Result<Converted<Tool>>>> {
-    let forms = sexp::read_all(text, opts.limits.max_depth)?;
-    let mut found = Vec::new();
-    for form in &forms {
-        collect_tool_forms(form, &mut found);
-    }
-    if found.is_empty() {
-        return Err(Error::new(
-            ErrorKind::NotATool,
-            format!(
-                "found no ({} …) form (nor its {} twin) in the Emacs Lisp",
-                flavor.head(),
-                match flavor {
-                    Flavor::Gptel => Flavor::Llm.head(),
-                    Flavor::Llm => Flavor::Gptel.head(),
-                }
-            ),
-        ));
-    }
-    if found.len() > opts.limits.max_tools {
-        return Err(Error::new(
-            ErrorKind::LimitExceeded,
-            format!(
-                "the file holds {} tools; the limit is {}",
-                found.len(),
-                opts.limits.max_tools
-            ),
-        ));
-    }
-    Ok(found
-        .into_iter()
-        .enumerate()
-        .map(|(index, (head, form))| {
-            let mut reader = ToolReader {
-                text,
-                flavor,
-                notes: Notes::new(),
-            };
-            reader
-                .read_tool(form, head, Pointer::root().index(index))
-                .map(|tool| Converted {
-                    value: tool,
-                    notes: reader.notes.into_vec(),
-                })
-        })
-        .collect())
-}
-
-fn collect_tool_forms<'s>(form: &'s Sexp, found: &mut Vec<(Flavor, &'s Sexp)>) {
-    if let Kind::List(items) = &form.kind {
-        if let Some(flavor) = items.first().and_then(Sexp::symbol).and_then(Flavor::of_head) {
-            found.push((flavor, form));
-            return;
-        }
-    }
-    for child in form.children() {
-        collect_tool_forms(child, found);
-    }
-}
-
 /// Where a value sits, which decides what `nil` means there.
 #[derive(Clone, Copy)]
 enum Place<'k> {
@@ -113,10 +46,18 @@ enum Place<'k> {
     Element,
 }
 
-struct ToolReader<'t> {
-    text: &'t str,
-    flavor: Flavor,
-    notes: Notes,
+/// Reads one tool found by [`find`](super::find) into a canonical tool.
+pub(super) struct ToolReader<'t> {
+    pub text: &'t str,
+    pub flavor: Flavor,
+    /// The tool plist is quoted data: its values are not evaluated.
+    pub quoted: bool,
+    /// Strings the reader decoded only approximately, with why.
+    pub inexact: &'t [(Span, String)],
+    /// The file's `read-symbol-shorthands` (short prefix, long prefix).
+    pub shorthands: &'t [(String, String)],
+    /// What reading the tool changed or lost.
+    pub notes: Notes,
 }
 
 /// One `:key value` pair of a plist, with the key as written.
@@ -128,6 +69,39 @@ struct Pair<'s> {
 impl<'t> ToolReader<'t> {
     fn source(&self, span: Span) -> &'t str {
         &self.text[span.start..span.end]
+    }
+
+    /// The source text of `form` with the file's symbol shorthands expanded,
+    /// as Emacs reads it (each expansion noted at `at`).
+    fn source_of(&mut self, form: &Sexp, at: &Pointer) -> String {
+        let mut symbols = Vec::new();
+        collect_symbols(form, &mut symbols);
+        let mut out = String::new();
+        let mut done = form.span.start;
+        for span in symbols {
+            let token = &self.text[span.start..span.end];
+            let Some((short, long)) = self
+                .shorthands
+                .iter()
+                .find(|(short, _)| token.starts_with(short.as_str()))
+            else {
+                continue;
+            };
+            out.push_str(&self.text[done..span.start]);
+            let expanded = format!("{long}{}", &token[short.len()..]);
+            self.note(
+                NoteKind::Normalized {
+                    field: last_token(at),
+                },
+                at.clone(),
+                span,
+                format!("read {token} as {expanded}, as Emacs does under the file's read-symbol-shorthands"),
+            );
+            out.push_str(&expanded);
+            done = span.end;
+        }
+        out.push_str(&self.text[done..form.span.end]);
+        out
     }
 
     fn position(&self, span: Span) -> (usize, usize) {
@@ -197,33 +171,67 @@ impl<'t> ToolReader<'t> {
     }
 
     fn constant(&self, value: &Sexp, at: &Pointer) -> Result<Sexp> {
+        if self.quoted {
+            return Ok(value.clone());
+        }
         eval_constant(value).map_err(|refused| self.fail(at.clone(), refused.span, refused.detail))
     }
 
-    fn read_tool(&mut self, form: &Sexp, head: Flavor, base: Pointer) -> Result<Tool> {
-        let Kind::List(items) = &form.kind else {
-            unreachable!("tool forms are lists");
+    /// Notes a string the reader could not decode exactly.
+    fn note_inexact(&mut self, datum: &Sexp, at: &Pointer) {
+        let inexact = self.inexact;
+        for (span, why) in inexact {
+            if span.start >= datum.span.start && span.end <= datum.span.end {
+                self.note(
+                    NoteKind::Coerced {
+                        from: "Emacs string".into(),
+                        to: "Unicode text".into(),
+                    },
+                    at.clone(),
+                    *span,
+                    format!("the string is not exact Unicode text: {why}"),
+                );
+            }
+        }
+    }
+
+    pub(super) fn read_tool(&mut self, found: &Found<'_>, base: Pointer) -> Result<Tool> {
+        let span = found.span;
+        let what = match (found.head, found.wrapper) {
+            (Some(head), _) => format!("({} …)", head.head()),
+            (None, wrapper) => format!("the tool plist passed to ({} …)", wrapper.unwrap_or("…")),
         };
-        if head != self.flavor {
-            self.note(
+        match found.head {
+            Some(head) if head != self.flavor => self.note(
                 NoteKind::Normalized { field: "form".into() },
                 base.clone(),
-                form.span,
+                span,
                 format!(
                     "read a ({} …) form as {}; both take the same plist",
                     head.head(),
                     self.flavor.format().id()
                 ),
-            );
+            ),
+            Some(_) => {}
+            None => self.note(
+                NoteKind::Normalized { field: "form".into() },
+                base.clone(),
+                span,
+                format!(
+                    "read {what} as a tool: it has :name, :function and :args or :description, the plist {} takes",
+                    self.flavor.head()
+                ),
+            ),
         }
-        let what = format!("({} …)", head.head());
-        let pairs = self.plist(&items[1..], &base, &what)?;
+        let pairs = self.plist(found.items, &base, &what)?;
         let slot = |name: &str| pairs.iter().find(|pair| pair.key == name).map(|pair| pair.value);
 
         let Some(name_form) = slot("name") else {
-            return Err(self.fail(base.key("name"), form.span, format!("{what} has no :name")));
+            return Err(self.fail(base.key("name"), span, format!("{what} has no :name")));
         };
-        let name = match self.constant(name_form, &base.key("name"))?.kind {
+        let evaluated_name = self.constant(name_form, &base.key("name"))?;
+        self.note_inexact(&evaluated_name, &base.key("name"));
+        let name = match evaluated_name.kind {
             Kind::Str(name) => name,
             _ => {
                 return Err(self.fail(
@@ -242,7 +250,7 @@ impl<'t> ToolReader<'t> {
         let mut schema_notes = Notes::new();
         let schema = check_schema_value(&schema, &schema_at, &mut schema_notes).map_err(|err| {
             let at = Self::schema_pointer(&schema, err.pointer(), &schema_at);
-            let span = slot("args").map_or(form.span, |args| args.span);
+            let span = slot("args").map_or(span, |args| args.span);
             let (line, column) = self.position(span);
             Error::new(err.kind(), err.detail())
                 .at(at)
@@ -254,6 +262,7 @@ impl<'t> ToolReader<'t> {
         if let Some(value) = slot("description") {
             let at = base.key("description");
             let evaluated = self.constant(value, &at)?;
+            self.note_inexact(&evaluated, &at);
             match &evaluated.kind {
                 Kind::Str(text) => tool.description = Some(text.clone()),
                 _ if evaluated.is_nil() => {}
@@ -277,7 +286,7 @@ impl<'t> ToolReader<'t> {
                 let at = base.key(gptel_slot);
                 match gptel_slot {
                     "category" => tool.category = self.read_category(value, &at)?,
-                    "confirm" => tool.confirm = Some(self.read_confirm(value)),
+                    "confirm" => tool.confirm = Some(self.read_confirm(value, &at)),
                     _ => tool.include = Some(self.read_include(value, &at)?),
                 }
                 if self.flavor == Flavor::Llm {
@@ -315,10 +324,20 @@ impl<'t> ToolReader<'t> {
                     self.flavor.format().id()
                 ),
             );
-            vendor.insert(
-                pair.key.clone(),
-                Value::String(self.source(pair.value.span).to_string()),
-            );
+            let source = self.source_of(pair.value, &base.key(&pair.key));
+            let self_evaluating = pair.value.is_nil()
+                || pair.value.is_t()
+                || pair.value.keyword().is_some()
+                || !matches!(
+                    pair.value.kind,
+                    Kind::Symbol(_) | Kind::List(_) | Kind::Dotted(..)
+                );
+            let source = if self.quoted && !self_evaluating {
+                format!("'{source}")
+            } else {
+                source
+            };
+            vendor.insert(pair.key.clone(), Value::String(source));
         }
         tool.set_vendor_fields(self.flavor.format().id(), vendor);
         Ok(tool)
@@ -374,14 +393,14 @@ impl<'t> ToolReader<'t> {
         }
     }
 
-    fn read_confirm(&mut self, value: &Sexp) -> Confirm {
+    fn read_confirm(&mut self, value: &Sexp, at: &Pointer) -> Confirm {
         if value.is_t() {
             Confirm::Always(true)
         } else if value.is_nil() {
             Confirm::Always(false)
         } else {
             let mut code = indexmap::IndexMap::new();
-            code.insert("elisp".to_string(), self.source(value.span).to_string());
+            code.insert("elisp".to_string(), self.source_of(value, at));
             Confirm::When(code)
         }
     }
@@ -394,6 +413,9 @@ impl<'t> ToolReader<'t> {
             return Ok(Include::None);
         }
         if value.unquoted().and_then(Sexp::symbol) == Some("call") {
+            return Ok(Include::Call);
+        }
+        if value.symbol() == Some("call") && self.quoted {
             return Ok(Include::Call);
         }
         if value.symbol() == Some("call") {
@@ -427,8 +449,26 @@ impl<'t> ToolReader<'t> {
             );
             return None;
         }
+        if self.quoted && sexp::find_unquote(value).is_some() {
+            self.note(
+                NoteKind::Dropped {
+                    keyword: "function".into(),
+                },
+                at.clone(),
+                value.span,
+                "the function is built when Emacs evaluates the backquote (it holds , or ,@), so it has no fixed source; read as no handler",
+            );
+            return None;
+        }
         let mut handler = indexmap::IndexMap::new();
-        handler.insert("elisp".to_string(), self.source(value.span).to_string());
+        let source = match value.symbol() {
+            // In quoted data a symbol is the function's name, `#'name` in code.
+            Some(_) if self.quoted && !value.is_t() && value.keyword().is_none() => {
+                format!("#'{}", self.source_of(value, at))
+            }
+            _ => self.source_of(value, at),
+        };
+        handler.insert("elisp".to_string(), source);
         Some(Run::Action(ActionRun {
             handler: Some(handler),
         }))
@@ -523,6 +563,17 @@ impl<'t> ToolReader<'t> {
                             "a per-argument :required flag is an old llm.el marker that llm.el ignores (gptel would send it as is); arguments are required unless :optional t",
                         );
                     }
+                    key if matches!(pair.value.kind, Kind::Unquote(_) | Kind::UnquoteSplicing(_)) => {
+                        self.note(
+                            NoteKind::Dropped { keyword: key.into() },
+                            key_at,
+                            pair.value.span,
+                            format!(
+                                "the value of :{key} is computed when Emacs evaluates the backquote ({}); toolbridge does not run Emacs Lisp, so it was left out",
+                                self.source(pair.value.span)
+                            ),
+                        );
+                    }
                     key => {
                         let value = self.datum_json(pair.value, &key_at, Place::Key(key))?;
                         if key.ends_with(':') && key.len() > 1 {
@@ -576,7 +627,10 @@ impl<'t> ToolReader<'t> {
             )
         };
         match &datum.kind {
-            Kind::Str(text) => Ok(Value::String(text.clone())),
+            Kind::Str(text) => {
+                self.note_inexact(datum, at);
+                Ok(Value::String(text.clone()))
+            }
             Kind::Integer(value) => Ok(Value::from(*value)),
             Kind::BigInteger(digits) => Err(self.fail(
                 at.clone(),
@@ -725,6 +779,17 @@ impl<'t> ToolReader<'t> {
     }
 }
 
+/// The spans of the symbols in `form`, in source order.
+fn collect_symbols(form: &Sexp, spans: &mut Vec<Span>) {
+    match &form.kind {
+        Kind::Symbol(_) => spans.push(form.span),
+        _ => form
+            .children()
+            .into_iter()
+            .for_each(|child| collect_symbols(child, spans)),
+    }
+}
+
 /// True for the placeholder function [`write_as`](super::write::write_as)
 /// writes for a tool without an Emacs Lisp handler.
 fn is_placeholder(form: &Sexp) -> bool {
@@ -741,7 +806,10 @@ fn is_placeholder(form: &Sexp) -> bool {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::format::elisp::find::read_as;
     use crate::limits::Limits;
+    use crate::note::Converted;
+    use crate::options::ReadOptions;
     use serde_json::json;
 
     /// Reads gptel text that must hold tools (shared with the flavour tests).
@@ -878,18 +946,130 @@ pub(super) mod tests {
         let tools = read_tools(text);
         assert_eq!(tools.len(), 3);
         assert!(tools[0].is_ok() && tools[1].is_err() && tools[2].is_ok());
-        let err = read_as(
+        let tools = read_as(
             "(gptel-make-tool :name \"a\"",
+            &ReadOptions::default(),
+            Flavor::Gptel,
+        )
+        .unwrap();
+        assert_eq!(tools.len(), 1);
+        assert_eq!(
+            tools[0].as_ref().unwrap_err().to_string(),
+            "Emacs Lisp syntax error: unterminated list: this ( is never closed; the form at line 1, column 1 holds a tool, which was skipped (line 1, column 1)"
+        );
+        let err = read_as(";; nothing\n(setq x 1)", &ReadOptions::default(), Flavor::Gptel).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotATool);
+    }
+
+    #[test]
+    fn crlf_line_ends_are_not_text() {
+        // `load' decodes CRLF line ends before reading (checked in Emacs 28,
+        // in files with mixed line ends too).
+        let text =
+            "(gptel-make-tool :name \"a\"\r\n :description \"line one\r\nline two\"\r\n :args nil)\r\n";
+        let (tool, notes) = read_one(text);
+        assert_eq!(tool["description"], json!("line one\nline two"));
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn tool_plists_passed_to_wrappers_are_tools() {
+        let text = "(ellama-tools-define-tool\n '(:function my-read :name \"read\" :args ((:name \"f\" :type string :description \"File.\")) :description \"Read.\" :confirm t :include call :extra (a b)))\n(setq my-tool (list :name \"w\" :function #'my-write :args (list '(:name \"x\" :type string)) :description \"Write.\"))\n(gptel-make-preset 'p :description \"not a tool\" :tools '(\"read\"))\n(my-define `(:name \"b\" :function f :args ((:name \"r\" :type string :enum ,(roles)))))";
+        let tools = read_tools(text);
+        assert_eq!(tools.len(), 3);
+        let third = tools[2].as_ref().unwrap();
+        assert_eq!(
+            third.value.input_schema,
+            json!({"type": "object", "properties": {"r": {"type": "string"}}, "required": ["r"]})
+        );
+        assert_eq!(
+            third.notes[1].message,
+            "the value of :enum is computed when Emacs evaluates the backquote (,(roles)); toolbridge does not run Emacs Lisp, so it was left out (line 5, column 73)"
+        );
+        let first = tools[0].as_ref().unwrap();
+        assert_eq!(
+            first.value.to_value(),
+            json!({"name": "read", "description": "Read.",
+                "inputSchema": {"type": "object", "properties": {"f": {"type": "string", "description": "File."}}, "required": ["f"]},
+                "confirm": true, "include": "call",
+                "run": {"kind": "action", "handler": {"elisp": "#'my-read"}},
+                "vendor": {"gptel": {"extra": "'(a b)"}}})
+        );
+        assert_eq!(
+            first.notes[0].message,
+            "read the tool plist passed to (ellama-tools-define-tool …) as a tool: it has :name, :function and :args or :description, the plist gptel-make-tool takes (line 2, column 2)"
+        );
+        let second = tools[1].as_ref().unwrap();
+        assert_eq!(
+            second.value.to_value(),
+            json!({"name": "w", "description": "Write.",
+                "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
+                "run": {"kind": "action", "handler": {"elisp": "#'my-write"}}})
+        );
+    }
+
+    #[test]
+    fn symbol_shorthands_are_expanded_as_emacs_reads_them() {
+        let text = "(gptel-make-tool :name \"c\" :function #'tools/calc :confirm (lambda (x) (tools/ok-p x)))\n\n;; Local Variables:\n;; read-symbol-shorthands: ((\"t/\" . \"short-\") (\"tools/\" . \"my-tools-\"))\n;; End:\n";
+        let (tool, notes) = read_one(text);
+        assert_eq!(tool["run"]["handler"]["elisp"], json!("#'my-tools-calc"));
+        assert_eq!(tool["confirm"]["elisp"], json!("(lambda (x) (my-tools-ok-p x))"));
+        assert_eq!(
+            notes,
+            [
+                "info /0/function: read tools/calc as my-tools-calc, as Emacs does under the file's read-symbol-shorthands (line 1, column 40)",
+                "info /0/confirm: read tools/ok-p as my-tools-ok-p, as Emacs does under the file's read-symbol-shorthands (line 1, column 73)",
+            ]
+        );
+    }
+
+    #[test]
+    fn inexact_strings_are_noted() {
+        let (tool, notes) = read_one("(gptel-make-tool :name \"a\" :description \"caf\\303\\251 \\xff\")");
+        assert_eq!(tool["description"], json!("café \u{fffd}"));
+        assert_eq!(
+            notes,
+            ["change /0/description: the string is not exact Unicode text: its raw bytes are not UTF-8 (json-serialize refuses such a string); each bad byte read as U+FFFD (line 1, column 41)"]
+        );
+    }
+
+    #[test]
+    fn unreadable_forms_cost_only_themselves() {
+        let text = ";; tools\n(gptel-make-tool :name \"a\")\n(defun broken () \"x)\n(gptel-make-tool :name \"b\" :description #<marker>)\n(gptel-make-tool :name \"c\")\n";
+        let tools = read_tools(text);
+        let summary: Vec<String> = tools
+            .iter()
+            .map(|tool| match tool {
+                Ok(converted) => format!(
+                    "{} {:?}",
+                    converted.value.name,
+                    converted
+                        .notes
+                        .iter()
+                        .map(|note| note.message.clone())
+                        .collect::<Vec<_>>()
+                ),
+                Err(err) => err.to_string(),
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                "a [\"skipped the form at line 3, column 1: it does not read (Emacs Lisp syntax error: unterminated string: this \\\" is never closed (line 5, column 26)) and holds no tool\"]",
+                "Emacs Lisp syntax error: #< is not Emacs Lisp syntax toolbridge reads; the form at line 4, column 1 holds a tool, which was skipped (line 4, column 41)",
+                "c []",
+            ]
+        );
+        let err = read_as(
+            ";; no tools here\r\n(setq x \"(gptel-make-tool\")\n",
             &ReadOptions::default(),
             Flavor::Gptel,
         )
         .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "Emacs Lisp syntax error: unterminated list: this ( is never closed (line 1, column 1)"
+            "not a tool definition: the Emacs Lisp holds no tool: no (gptel-make-tool …) or (llm-make-tool …) form, and no tool plist (:name … :function … :args …) passed to another call"
         );
-        let err = read_as(";; nothing\n(setq x 1)", &ReadOptions::default(), Flavor::Gptel).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::NotATool);
     }
 
     #[test]
@@ -910,7 +1090,8 @@ pub(super) mod tests {
             "(:a ".repeat(200),
             ")".repeat(200)
         );
-        let err = read_as(&deep, &ReadOptions::default(), Flavor::Gptel).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::LimitExceeded);
+        let tools = read_as(&deep, &ReadOptions::default(), Flavor::Gptel).unwrap();
+        assert_eq!(tools.len(), 1);
+        assert_eq!(tools[0].as_ref().unwrap_err().kind(), ErrorKind::LimitExceeded);
     }
 }

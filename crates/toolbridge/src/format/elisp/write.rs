@@ -1,7 +1,7 @@
 //! Writing: a canonical tool as a `(gptel-make-tool …)` or `(llm-make-tool …)`
 //! form.
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::shared::note_uncarried;
@@ -354,11 +354,6 @@ impl ToolWriter<'_> {
             let prop_at = at.key("properties").key(name);
             let mut pairs = vec![(":name".to_string(), Doc::Atom(string_literal(name)))];
             match property {
-                Value::Bool(true) => notes.push(
-                    NoteKind::Rewritten { keyword: name.clone() },
-                    prop_at.clone(),
-                    "the schema true (any value) is written as an argument without :type, which reads back as {}",
-                ),
                 Value::Bool(false) => {
                     notes.push(
                         NoteKind::Dropped { keyword: name.clone() },
@@ -367,18 +362,12 @@ impl ToolWriter<'_> {
                     );
                     continue;
                 }
-                Value::Object(object) => {
-                    if !object.contains_key("type") {
-                        if let Some(inferred) = inferred_type(object) {
-                            notes.push(
-                                NoteKind::Rewritten { keyword: "type".into() },
-                                prop_at.key("type"),
-                                format!("{package} needs a :type on every argument; \"type\": {inferred:?} was added, as the argument's values and keywords point at it"),
-                            );
-                            pairs.push((":type".into(), Doc::Atom(inferred.into())));
-                        }
-                    }
-                    for (key, value) in object {
+                Value::Bool(true) | Value::Object(_) => {
+                    let empty = Map::new();
+                    let object = property.as_object().unwrap_or(&empty);
+                    let is_required = required.contains(&name.as_str());
+                    let argument = written_argument(object, is_required, package, &prop_at, notes);
+                    for (key, value) in &argument {
                         if key == "name" || key == "optional" {
                             notes.push(
                                 NoteKind::Dropped { keyword: key.clone() },
@@ -496,6 +485,214 @@ impl ToolWriter<'_> {
     }
 }
 
+/// The types `gptel-make-tool`'s docstring allows for an argument's `:type`.
+const TYPES: [&str; 7] = [
+    "string", "number", "integer", "boolean", "array", "object", "null",
+];
+
+/// The schema of one argument as the writers write it: with one `type` from
+/// the seven and a string `description`, which `gptel-make-tool`'s
+/// docstring requires of every argument (and which llm.el's
+/// `llm-provider-utils-openai-arguments` needs: it calls `symbol-name` on
+/// `:type`, so a missing one goes out as `"nil"`). Each change is noted:
+///
+/// - a nullable union (`"type": ["string", "null"]`, or `anyOf`/`oneOf`
+///   with a `{"type": "null"}` branch) becomes its non-null branch: an
+///   optional argument keeps its meaning (the model leaves it out instead of
+///   sending null); a required one loses null;
+/// - a real union gets the nearest single type (`number` for integer and
+///   number, else the first branch's) and the union itself goes into the
+///   description: gptel passes extra keys through, but `type` beside `anyOf`
+///   means both must hold, and Gemini refuses the pair;
+/// - a value of any type (`{}`, `true`) gets `string`;
+/// - a missing description becomes the schema's `title`, else `""`.
+pub(crate) fn written_argument(
+    schema: &Map<String, Value>,
+    is_required: bool,
+    package: &str,
+    at: &Pointer,
+    notes: &mut Notes,
+) -> Map<String, Value> {
+    let mut body = schema.clone();
+    let mut added_type = None;
+    let needs = format!("{package} needs one :type from the seven on every argument");
+    let nullable = |keyword: &str, written: &str, notes: &mut Notes| {
+        if is_required {
+            notes.push(
+                NoteKind::Dropped { keyword: "null".into() },
+                at.clone(),
+                format!("{needs}: wrote the non-null branch, {written}; the argument is required, so null can no longer be sent"),
+            );
+        } else {
+            notes.push(
+                NoteKind::Rewritten { keyword: keyword.into() },
+                at.clone(),
+                format!("{needs}: wrote the non-null branch, {written}; the argument is optional (:optional t), so the model leaves it out instead of sending null"),
+            );
+        }
+    };
+    let union = |keyword: &str,
+                 union: &Value,
+                 written: &str,
+                 body: &mut Map<String, Value>,
+                 notes: &mut Notes| {
+        let sentence = format!("Accepts {}.", json!({keyword: union}));
+        let description = match body.get("description").and_then(Value::as_str) {
+            Some(text) if !text.is_empty() => format!("{text} {sentence}"),
+            _ => sentence,
+        };
+        body.insert("description".into(), Value::String(description));
+        notes.push(
+            NoteKind::MovedToDescription { keyword: keyword.into() },
+            at.clone(),
+            format!("{needs}: the union was written as {written}, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
+        );
+    };
+    match schema.get("type") {
+        Some(Value::Array(types)) => {
+            let names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+            let non_null: Vec<&str> = names.iter().copied().filter(|name| *name != "null").collect();
+            let written = match non_null.as_slice() {
+                [] => "null",
+                [one] => one,
+                many => nearest(many.iter().map(|name| Some(*name))),
+            };
+            body.insert("type".into(), Value::String(written.into()));
+            if non_null.len() > 1 {
+                union(
+                    "type",
+                    &Value::Array(types.clone()),
+                    &format!(":type {written}"),
+                    &mut body,
+                    notes,
+                );
+            } else if non_null.len() < names.len() && !non_null.is_empty() {
+                nullable("type", &format!(":type {written}"), notes);
+            }
+        }
+        Some(_) => {}
+        None => {
+            let combinator = ["anyOf", "oneOf"]
+                .into_iter()
+                .find_map(|keyword| Some((keyword, schema.get(keyword)?.as_array()?)));
+            if let Some((keyword, branches)) = combinator {
+                let is_null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+                let non_null: Vec<&Value> = branches.iter().filter(|branch| !is_null(branch)).collect();
+                let branch_type = |branch: &Value| {
+                    branch.as_object().and_then(|object| match object.get("type") {
+                        Some(Value::String(name)) => TYPES.into_iter().find(|known| known == name),
+                        _ => inferred_type(object),
+                    })
+                };
+                match non_null.as_slice() {
+                    [branch] if branch.is_object() => {
+                        body.shift_remove(keyword);
+                        for (key, value) in branch.as_object().into_iter().flatten() {
+                            if !body.contains_key(key) {
+                                body.insert(key.clone(), value.clone());
+                            }
+                        }
+                        if !body.contains_key("type") {
+                            let written = branch_type(branch).unwrap_or("string");
+                            body.insert("type".into(), Value::String(written.into()));
+                        }
+                        let written = format!("{}", json!(branch));
+                        if non_null.len() < branches.len() {
+                            nullable(keyword, &written, notes);
+                        } else {
+                            notes.push(
+                                NoteKind::Rewritten { keyword: keyword.into() },
+                                at.clone(),
+                                format!("{needs}: the {keyword} of one branch was written as that branch, {written}"),
+                            );
+                        }
+                    }
+                    _ => {
+                        let written = nearest(non_null.iter().map(|branch| branch_type(branch)));
+                        body.shift_remove(keyword);
+                        body.insert("type".into(), Value::String(written.into()));
+                        union(
+                            keyword,
+                            &Value::Array(branches.clone()),
+                            &format!(":type {written}"),
+                            &mut body,
+                            notes,
+                        );
+                    }
+                }
+            } else if let Some(inferred) = inferred_type(schema) {
+                notes.push(
+                    NoteKind::Rewritten { keyword: "type".into() },
+                    at.key("type"),
+                    format!("{package} needs a :type on every argument; \"type\": {inferred:?} was added, as the argument's values and keywords point at it"),
+                );
+                added_type = Some(inferred);
+            } else {
+                notes.push(
+                    NoteKind::Coerced {
+                        from: "any".into(),
+                        to: "string".into(),
+                    },
+                    at.key("type"),
+                    format!("{needs}; the argument takes a value of any type, so wrote :type string: the model sends text"),
+                );
+                added_type = Some("string");
+            }
+        }
+    }
+    let mut out = Map::new();
+    if let Some(name) = added_type {
+        out.insert("type".into(), Value::String(name.into()));
+    }
+    if !body.get("description").is_some_and(Value::is_string) {
+        let (text, note) = match schema.get("title").and_then(Value::as_str) {
+            Some(title) => (
+                title.to_string(),
+                NoteKind::Defaulted {
+                    field: "description".into(),
+                },
+            ),
+            None => (
+                String::new(),
+                NoteKind::Placeholder {
+                    field: "description".into(),
+                },
+            ),
+        };
+        let message = match note {
+            NoteKind::Defaulted { .. } => format!(
+                "no description: wrote the title, as gptel-make-tool's docstring wants a string on every argument: {text:?}"
+            ),
+            _ => "no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)".to_string(),
+        };
+        notes.push(note, at.key("description"), message);
+        body.shift_remove("description");
+        let type_first = body.shift_remove("type");
+        if let Some(name) = type_first {
+            out.insert("type".into(), name);
+        }
+        out.insert("description".into(), Value::String(text));
+    }
+    for (key, value) in body {
+        out.entry(key).or_insert(value);
+    }
+    out
+}
+
+/// The single type nearest to a union of these branch types: `number` when
+/// all are numbers, else the first known one (`string` when none is known).
+fn nearest<'a>(types: impl Iterator<Item = Option<&'a str>>) -> &'a str {
+    let types: Vec<Option<&str>> = types.collect();
+    if !types.is_empty()
+        && types
+            .iter()
+            .all(|name| matches!(name, Some("integer" | "number")))
+    {
+        return "number";
+    }
+    types.into_iter().flatten().next().unwrap_or("string")
+}
+
 /// A name [`symbol_text`] writes as a symbol with that name: not empty, not
 /// `nil` or `t`, not a keyword.
 pub(crate) fn is_escapable_symbol(text: &str) -> bool {
@@ -584,16 +781,20 @@ mod tests {
  :function #'my-all
  :args (list '(:name "n"
                :type integer
+               :description ""
                :minimum 1
                :default :null
                :deprecated :json-false
                :x-ok t
                :big 1.5e300)
              '(:name "u"
-               :anyOf [(:type "string" :format "date-time") (:type "null")]
+               :type string
+               :description ""
+               :format "date-time"
                :optional t)
              '(:name "o"
                :type object
+               :description ""
                :properties nil
                :additionalProperties :json-false
                :optional t))
@@ -605,7 +806,13 @@ mod tests {
  :data '(:a [1 "b"]))
 "#
         );
-        assert!(notes.is_empty(), "{notes:?}");
+        let argument_notes = [
+            "change /inputSchema/properties/n/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
+            "change /inputSchema/properties/u: gptel needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\",\"format\":\"date-time\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null",
+            "change /inputSchema/properties/u/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
+            "change /inputSchema/properties/o/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
+        ];
+        assert_eq!(notes, argument_notes);
         let (text, notes) = write_one(&tool, Flavor::Llm);
         assert!(text.starts_with("(llm-make-tool\n"), "{text}");
         assert!(text.contains(":deprecated :false"), "{text}");
@@ -615,6 +822,10 @@ mod tests {
             [
                 "loss /vendor/gptel/extra: \"extra\" (a field of gptel) has no place in llm",
                 "loss /vendor/gptel/data: \"data\" (a field of gptel) has no place in llm",
+                "change /inputSchema/properties/n/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
+                "change /inputSchema/properties/u: llm.el needs one :type from the seven on every argument: wrote the non-null branch, {\"type\":\"string\",\"format\":\"date-time\"}; the argument is optional (:optional t), so the model leaves it out instead of sending null",
+                "change /inputSchema/properties/u/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
+                "change /inputSchema/properties/o/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
                 "loss /category: llm.el has no :category (a gptel slot); left out",
                 "loss /confirm: llm.el has no :confirm (a gptel slot); left out",
                 "loss /include: llm.el has no :include (a gptel slot); left out",
@@ -642,12 +853,14 @@ mod tests {
                 "llm.el"
             };
             assert!(
-                text.contains("'(:name \"state\" :type string :enum [\"open\" \"closed\"])"),
+                text.contains(
+                    "'(:name \"state\" :type string :description \"\" :enum [\"open\" \"closed\"])"
+                ),
                 "{text}"
             );
             assert!(
                 text.contains(
-                    "'(:name \"when\" :type object :properties (:from (:type string)) :optional t)"
+                    "'(:name \"when\" :type object :description \"\" :properties (:from (:type string)) :optional t)"
                 ),
                 "{text}"
             );
@@ -670,7 +883,7 @@ mod tests {
         let (text, notes) = write_one(&tool, Flavor::Gptel);
         assert_eq!(
             text,
-            "(gptel-make-tool\n :name \"n\"\n :description \"\"\n :function (lambda (&rest _) (error \"toolbridge: tool %s has no Emacs Lisp function; define one\" \"n\"))\n :args (list '(:name \"b\" :type string) '(:name \"a\")))\n"
+            "(gptel-make-tool\n :name \"n\"\n :description \"\"\n :function (lambda (&rest _) (error \"toolbridge: tool %s has no Emacs Lisp function; define one\" \"n\"))\n :args (list '(:name \"b\" :type string :description \"\")\n             '(:name \"a\" :type string :description \"\")))\n"
         );
         assert_eq!(
             notes,
@@ -682,8 +895,10 @@ mod tests {
                 "loss /inputSchema/additionalProperties: gptel builds the argument object itself from :args; it has no place for \"additionalProperties\" there",
                 "loss /inputSchema/required/2: \"ghost\" is required but is not a property; :args cannot say that",
                 "change /inputSchema/required: gptel lists required arguments in :args order, so \"required\" comes back in property order",
+                "change /inputSchema/properties/b/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
                 "loss /inputSchema/properties/b/name: an argument plist uses :name itself (gptel strips it before sending), so the schema keyword \"name\" has no place",
-                "change /inputSchema/properties/a: the schema true (any value) is written as an argument without :type, which reads back as {}",
+                "change /inputSchema/properties/a/type: gptel needs one :type from the seven on every argument; the argument takes a value of any type, so wrote :type string: the model sends text",
+                "change /inputSchema/properties/a/description: no description (nor title): wrote \"\", as gptel-make-tool's docstring wants a string on every argument (a sentence made from the name would tell the model nothing)",
                 "loss /inputSchema/properties/z: the schema false (no value allowed) has no argument plist; the property was left out",
             ]
         );
@@ -697,12 +912,77 @@ mod tests {
         }, "required": ["a", "b", "c", "d"]},
             "run": {"kind": "action", "handler": {"elisp": "#'ignore"}}});
         let (text, _) = write_one(&tool, Flavor::Llm);
-        assert!(text.contains("'(:name \"a\" :type my\\ type)"), "{text}");
-        assert!(text.contains("'(:name \"b\" :type \\1)"), "{text}");
-        assert!(text.contains("'(:name \"c\" :type \"nil\")"), "{text}");
+        assert!(
+            text.contains("'(:name \"a\" :type my\\ type :description \"\")"),
+            "{text}"
+        );
+        assert!(
+            text.contains("'(:name \"b\" :type \\1 :description \"\")"),
+            "{text}"
+        );
+        assert!(
+            text.contains("'(:name \"c\" :type \"nil\" :description \"\")"),
+            "{text}"
+        );
         assert!(text.contains(":items (:type \"my type\")"), "{text}");
         let (gptel, _) = write_one(&tool, Flavor::Gptel);
-        assert!(gptel.contains("'(:name \"a\" :type \"my type\")"), "{gptel}");
+        assert!(
+            gptel.contains("'(:name \"a\" :type \"my type\" :description \"\")"),
+            "{gptel}"
+        );
+    }
+
+    #[test]
+    fn every_argument_gets_one_type_and_a_description() {
+        let tool = json!({"name": "u", "description": "d", "inputSchema": {"type": "object", "properties": {
+            "maybe": {"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}], "description": "Maybe."},
+            "must": {"type": ["integer", "null"], "title": "Must"},
+            "port": {"oneOf": [{"type": "integer"}, {"type": "number"}], "description": "Port."},
+            "either": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}]},
+            "pair": {"type": ["string", "boolean"], "description": "Pair."},
+            "any": {"description": "Anything."}
+        }, "required": ["must", "pair"]},
+            "run": {"kind": "action", "handler": {"elisp": "#'ignore"}}});
+        let (text, notes) = write_one(&tool, Flavor::Gptel);
+        assert_eq!(
+            text,
+            r#"(gptel-make-tool
+ :name "u"
+ :description "d"
+ :function #'ignore
+ :args (list '(:name "maybe"
+               :description "Maybe."
+               :type string
+               :minLength 1
+               :optional t)
+             '(:name "must" :type integer :description "Must" :title "Must")
+             '(:name "port"
+               :description "Port. Accepts {\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"number\"}]}."
+               :type number
+               :optional t)
+             '(:name "either"
+               :type array
+               :description "Accepts {\"anyOf\":[{\"type\":\"array\",\"items\":{\"type\":\"string\"}},{\"type\":\"string\"}]}."
+               :optional t)
+             '(:name "pair"
+               :type string
+               :description "Pair. Accepts {\"type\":[\"string\",\"boolean\"]}.")
+             '(:name "any" :type string :description "Anything." :optional t)))
+"#
+        );
+        let needs = "gptel needs one :type from the seven on every argument";
+        assert_eq!(
+            notes,
+            [
+                format!("change /inputSchema/properties/maybe: {needs}: wrote the non-null branch, {{\"type\":\"string\",\"minLength\":1}}; the argument is optional (:optional t), so the model leaves it out instead of sending null"),
+                format!("loss /inputSchema/properties/must: {needs}: wrote the non-null branch, :type integer; the argument is required, so null can no longer be sent"),
+                "info /inputSchema/properties/must/description: no description: wrote the title, as gptel-make-tool's docstring wants a string on every argument: \"Must\"".to_string(),
+                format!("change /inputSchema/properties/port: {needs}: the union was written as :type number, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
+                format!("change /inputSchema/properties/either: {needs}: the union was written as :type array, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
+                format!("change /inputSchema/properties/pair: {needs}: the union was written as :type string, with the union in the description (type beside anyOf would mean both; Gemini refuses the pair)"),
+                format!("change /inputSchema/properties/any/type: {needs}; the argument takes a value of any type, so wrote :type string: the model sends text"),
+            ]
+        );
     }
 
     #[test]

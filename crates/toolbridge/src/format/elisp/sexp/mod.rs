@@ -13,7 +13,7 @@ mod print;
 mod read;
 
 pub(crate) use print::{float_text, keyword_text, string_literal, symbol_text, Doc};
-pub(crate) use read::{read_all, read_one};
+pub(crate) use read::{read_file, read_one};
 
 /// Byte offsets of a form in the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,7 +257,8 @@ pub(crate) fn eval_constant(form: &Sexp) -> std::result::Result<Sexp, NotConstan
     }
 }
 
-fn find_unquote(form: &Sexp) -> Option<Span> {
+/// The first `,` or `,@` in `form` outside a nested backquote.
+pub(crate) fn find_unquote(form: &Sexp) -> Option<Span> {
     match &form.kind {
         Kind::Unquote(_) | Kind::UnquoteSplicing(_) => Some(form.span),
         Kind::Backquote(_) => None,

@@ -18,27 +18,76 @@ use super::{line_column, Kind, Sexp, Span};
 /// `max_depth` are refused with [`ErrorKind::LimitExceeded`]; malformed text
 /// with [`ErrorKind::LispSyntax`], both with line and column.
 pub(crate) fn read_all(text: &str, max_depth: usize) -> Result<Vec<Sexp>> {
+    let file = read_file(text, max_depth);
+    match file.failures.into_iter().next() {
+        Some(failure) => Err(failure.error),
+        None => Ok(file.forms),
+    }
+}
+
+/// What [`read_file`] read: the forms, the forms it could not read, and the
+/// strings it could decode only approximately.
+#[derive(Debug, Default)]
+pub(crate) struct File {
+    /// The top-level forms that read, in order.
+    pub forms: Vec<Sexp>,
+    /// The top-level forms that did not read, in order.
+    pub failures: Vec<Failure>,
+    /// Strings whose decoded text differs from what Emacs holds (raw bytes
+    /// that are not UTF-8, characters beyond Unicode, `\N{NAME}`), with why.
+    pub inexact: Vec<(Span, String)>,
+}
+
+/// A top-level form that did not read.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    /// Why, with line and column.
+    pub error: Error,
+    /// The text skipped: from the form's start to where reading went on.
+    pub skipped: Span,
+}
+
+/// Reads every top-level form of `text` the way `load` would, except that a
+/// form that does not read costs only itself: reading goes on at the next
+/// line that starts with `(` (where the next top-level form of a
+/// conventionally written file begins). Depth is limited as in [`read_all`].
+pub(crate) fn read_file(text: &str, max_depth: usize) -> File {
     let mut reader = Reader {
         text,
         pos: 0,
         depth: 0,
         max_depth,
+        inexact: Vec::new(),
     };
     if reader.text.starts_with("#!") {
         reader.skip_line();
     }
-    let mut forms = Vec::new();
+    let mut file = File::default();
     loop {
         reader.skip_atmosphere();
-        match reader.peek() {
-            None => return Ok(forms),
+        let start = reader.pos;
+        let result = match reader.peek() {
+            None => break,
             Some(')') | Some(']') => {
-                let at = reader.pos;
-                return Err(reader.error_at(at, "unexpected closing bracket with nothing open"));
+                Err(reader.error_at(start, "unexpected closing bracket with nothing open"))
             }
-            Some(_) => forms.push(reader.read_form()?),
+            Some(_) => reader.read_form(),
+        };
+        match result {
+            Ok(form) => file.forms.push(form),
+            Err(error) => {
+                let resume = text[start..].find("\n(").map_or(text.len(), |at| start + at + 1);
+                file.failures.push(Failure {
+                    error,
+                    skipped: Span { start, end: resume },
+                });
+                reader.pos = resume;
+                reader.depth = 0;
+            }
         }
     }
+    file.inexact = reader.inexact;
+    file
 }
 
 /// Reads `text` as exactly one form, with nothing but whitespace and
@@ -60,6 +109,16 @@ struct Reader<'t> {
     pos: usize,
     depth: usize,
     max_depth: usize,
+    inexact: Vec<(Span, String)>,
+}
+
+/// One piece of a string literal: a character, or a raw byte (`\x80`–`\xff`,
+/// `\200`–`\377`, `\M-` and the raw-byte characters `\x3fff80`–`\x3fffff`).
+enum Piece {
+    Char(char),
+    Byte(u8),
+    /// A character Emacs has but Unicode lacks, or one named by `\N{NAME}`.
+    Unknown(&'static str),
 }
 
 /// Characters that end a symbol or number.
@@ -275,6 +334,36 @@ impl<'t> Reader<'t> {
                 self.leave();
                 Ok(Kind::ByteCode(items))
             }
+            // A string with text properties: `#("text" 0 4 (face bold))`
+            // evaluates to the string; the properties are not tool data.
+            '(' => {
+                self.bump();
+                self.enter(start)?;
+                let items = self.read_sequence(start, ')', "propertized string")?;
+                self.leave();
+                match items.into_iter().next() {
+                    Some(Sexp {
+                        kind: Kind::Str(text),
+                        ..
+                    }) => Ok(Kind::Str(text)),
+                    _ => Err(self.error_at(start, "#( must begin with a string")),
+                }
+            }
+            // Char-tables `#^[…]` and sub-char-tables `#^^[…]`.
+            '^' => {
+                self.bump();
+                if self.peek() == Some('^') {
+                    self.bump();
+                }
+                if self.peek() != Some('[') {
+                    return Err(self.error_at(start, "#^ must be followed by ["));
+                }
+                self.bump();
+                self.enter(start)?;
+                let items = self.read_sequence(start, ']', "char-table")?;
+                self.leave();
+                Ok(Kind::Record(items))
+            }
             ':' | '_' => {
                 self.bump();
                 let name = self.read_symbol_name()?;
@@ -426,13 +515,13 @@ impl<'t> Reader<'t> {
     }
 
     fn read_string_body(&mut self, start: usize) -> Result<String> {
-        let mut out = String::new();
+        let mut pieces = Vec::new();
         loop {
             let Some(c) = self.bump() else {
                 return Err(self.error_at(start, "unterminated string: this \" is never closed"));
             };
             match c {
-                '"' => return Ok(out),
+                '"' => break,
                 '\\' => {
                     let escape_at = self.pos - 1;
                     let Some(e) = self.bump() else {
@@ -440,18 +529,96 @@ impl<'t> Reader<'t> {
                     };
                     match e {
                         '\n' | ' ' => {}
+                        // In a string, `\s` is a space even before `-` (Emacs 28).
+                        's' => pieces.push(Piece::Char(' ')),
+                        'N' if self.peek() == Some('{') && !self.text[self.pos..].starts_with("{U+") => {
+                            self.read_character_name(escape_at)?;
+                            pieces.push(Piece::Unknown("a character given by its Unicode name"));
+                        }
                         _ => {
+                            let byte_escape = matches!(e, 'x' | '0'..='7' | 'M');
                             let code = self.read_escape(e, escape_at, true)?;
-                            out.push(char_of(code).ok_or_else(|| {
-                                self.error_at(
-                                    escape_at,
-                                    format!("the escape gives {code:#x}, which is not a character"),
-                                )
-                            })?);
+                            pieces.push(match code {
+                                0x80..=0xff if byte_escape => Piece::Byte(code as u8),
+                                0x3f_ff80..=0x3f_ffff => Piece::Byte((code - 0x3f_ff00) as u8),
+                                _ => match char_of(code) {
+                                    Some(c) => Piece::Char(c),
+                                    None => Piece::Unknown("a character beyond Unicode"),
+                                },
+                            });
                         }
                     }
                 }
-                c => out.push(c),
+                c => pieces.push(Piece::Char(c)),
+            }
+        }
+        Ok(self.decode_pieces(pieces, Span { start, end: self.pos }))
+    }
+
+    /// The text of a string literal as `json-serialize` sends it. A string
+    /// of ASCII and raw bytes is unibyte in Emacs: `json-serialize` sends its
+    /// bytes when they are UTF-8 (`"caf\303\251"` is "café") and refuses
+    /// them otherwise; a raw byte among other characters is a raw-byte
+    /// character it refuses too. What is not exact becomes U+FFFD and is
+    /// recorded in `inexact`.
+    fn decode_pieces(&mut self, pieces: Vec<Piece>, span: Span) -> String {
+        let has_bytes = pieces.iter().any(|piece| matches!(piece, Piece::Byte(_)));
+        let unibyte = has_bytes
+            && pieces.iter().all(|piece| match piece {
+                Piece::Char(c) => c.is_ascii(),
+                Piece::Byte(_) => true,
+                Piece::Unknown(_) => false,
+            });
+        if unibyte {
+            let bytes: Vec<u8> = pieces
+                .iter()
+                .map(|piece| match piece {
+                    Piece::Char(c) => *c as u8,
+                    Piece::Byte(byte) => *byte,
+                    Piece::Unknown(_) => b'?',
+                })
+                .collect();
+            return match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(err) => {
+                    self.inexact.push((
+                        span,
+                        "its raw bytes are not UTF-8 (json-serialize refuses such a string); each bad byte read as U+FFFD".into(),
+                    ));
+                    String::from_utf8_lossy(err.as_bytes()).into_owned()
+                }
+            };
+        }
+        let mut out = String::with_capacity(pieces.len());
+        let mut why = None;
+        for piece in pieces {
+            match piece {
+                Piece::Char(c) => out.push(c),
+                Piece::Byte(_) => {
+                    why.get_or_insert("a raw byte among other characters (json-serialize refuses it)");
+                    out.push('\u{fffd}');
+                }
+                Piece::Unknown(what) => {
+                    why.get_or_insert(what);
+                    out.push('\u{fffd}');
+                }
+            }
+        }
+        if let Some(why) = why {
+            self.inexact
+                .push((span, format!("it holds {why}, read as U+FFFD")));
+        }
+        out
+    }
+
+    /// Skips `{NAME}` after `\N`: toolbridge has no table of Unicode names.
+    fn read_character_name(&mut self, escape_at: usize) -> Result<()> {
+        self.bump();
+        loop {
+            match self.bump() {
+                Some('}') => return Ok(()),
+                Some(_) => {}
+                None => return Err(self.error_at(escape_at, "unterminated \\N{…}")),
             }
         }
     }
@@ -511,14 +678,13 @@ impl<'t> Reader<'t> {
                         None => return Err(self.error_at(escape_at, "unterminated \\N{…}")),
                     }
                 }
-                let hex = name.strip_prefix("U+").ok_or_else(|| {
-                    self.error_at(
-                        escape_at,
-                        "toolbridge reads \\N{U+XXXX} only, not character names",
-                    )
-                })?;
-                u32::from_str_radix(hex, 16)
-                    .map_err(|_| self.error_at(escape_at, "invalid \\N{U+…} escape"))?
+                match name.strip_prefix("U+") {
+                    Some(hex) => u32::from_str_radix(hex, 16)
+                        .map_err(|_| self.error_at(escape_at, "invalid \\N{U+…} escape"))?,
+                    // A character name: toolbridge has no table of them; the
+                    // value of a character literal is never tool data.
+                    None => 0xfffd,
+                }
             }
             '0'..='7' => {
                 let mut value = e.to_digit(8).unwrap_or(0);
@@ -542,6 +708,14 @@ impl<'t> Reader<'t> {
                 }
                 let base = self.read_char_code(escape_at, in_string)?;
                 control(base)
+            }
+            'M' if in_string && self.peek() == Some('-') => {
+                self.bump();
+                let base = self.read_char_code(escape_at, in_string)?;
+                if base > 0x7f {
+                    return Err(self.error_at(escape_at, "\\M- in a string takes an ASCII character"));
+                }
+                base | 0x80
             }
             'M' | 'S' | 'H' | 'A' | 's' if self.peek() == Some('-') => {
                 if in_string {
@@ -592,13 +766,19 @@ impl<'t> Reader<'t> {
     }
 }
 
-fn control(base: u32) -> u32 {
-    match base {
-        0x3f => 127,
-        0x40..=0x5f => base - 0x40,
-        0x61..=0x7a => base - 0x60,
-        _ => base | (1 << 26),
-    }
+/// `\C-` / `\^` applied to a character code: on the character itself,
+/// keeping the modifier bits (`?\C-\M-x` is `?\M-\C-x`).
+fn control(code: u32) -> u32 {
+    const MODIFIERS: u32 = !((1 << 22) - 1);
+    let modifiers = code & MODIFIERS;
+    let base = code & !MODIFIERS;
+    modifiers
+        | match base {
+            0x3f => 127,
+            0x40..=0x5f => base - 0x40,
+            0x61..=0x7a => base - 0x60,
+            _ => base | (1 << 26),
+        }
 }
 
 fn char_of(code: u32) -> Option<char> {
@@ -745,6 +925,130 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(kind(text), Kind::Str((*expected).into()), "{text}");
         }
+    }
+
+    /// The string a literal reads as, and why it is inexact (if it is).
+    fn string_of(text: &str) -> (String, Option<String>) {
+        let file = read_file(text, 128);
+        assert!(file.failures.is_empty(), "{text}: {:?}", file.failures);
+        let Kind::Str(value) = &file.forms[0].kind else {
+            panic!("{text}")
+        };
+        (value.clone(), file.inexact.first().map(|(_, why)| why.clone()))
+    }
+
+    #[test]
+    fn strings_hold_what_emacs_reads() {
+        // Each checked with emacs --batch (GNU Emacs 28.2): (read TEXT), then
+        // json-serialize on it, which sends a unibyte string's bytes when they
+        // are UTF-8 and refuses them otherwise.
+        let not_utf8 = "its raw bytes are not UTF-8 (json-serialize refuses such a string); each bad byte read as U+FFFD";
+        let raw_among =
+            "it holds a raw byte among other characters (json-serialize refuses it), read as U+FFFD";
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            (r#""caf\303\251""#, "café", None),
+            (r#""caf\xc3\xa9""#, "café", None),
+            (r#""\xe9""#, "\u{fffd}", Some(not_utf8)),
+            (r#""\x3fff80""#, "\u{fffd}", Some(not_utf8)),
+            (r#""a\M-a""#, "a\u{fffd}", Some(not_utf8)),
+            ("\"é\\xe9\"", "é\u{fffd}", Some(raw_among)),
+            (r#""\u00e9\x41""#, "éA", None),
+            (r#""\s-a""#, " -a", None),
+            (
+                r#""\N{LATIN SMALL LETTER E WITH ACUTE}""#,
+                "\u{fffd}",
+                Some("it holds a character given by its Unicode name, read as U+FFFD"),
+            ),
+            (
+                r#""\x110000""#,
+                "\u{fffd}",
+                Some("it holds a character beyond Unicode, read as U+FFFD"),
+            ),
+            (
+                r#""[^\x3fff80-\x3fffff]""#,
+                "[^\u{fffd}-\u{fffd}]",
+                Some(not_utf8),
+            ),
+        ];
+        for (text, value, why) in cases {
+            assert_eq!(
+                string_of(text),
+                (value.to_string(), why.map(str::to_string)),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn characters_with_modifiers_are_what_emacs_reads() {
+        // (list ?\C-\M-x ?\C-% ?\s-a ?\H-a ?\A-a ?\S-a ?\M-\C-a ?\C-? ?\^? ?\d ?\^M ?)) in Emacs 28.
+        let cases: &[(&str, i64)] = &[
+            ("?\\C-\\M-x", 134_217_752),
+            ("?\\C-%", 67_108_901),
+            ("?\\s-a", 8_388_705),
+            ("?\\H-a", 16_777_313),
+            ("?\\A-a", 4_194_401),
+            ("?\\S-a", 33_554_529),
+            ("?\\M-\\C-a", 134_217_729),
+            ("?\\C-?", 127),
+            ("?\\^?", 127),
+            ("?\\d", 127),
+            ("?\\^M", 13),
+            ("?)", 41),
+            ("?\\N{LATIN SMALL LETTER E WITH ACUTE}", 0xfffd),
+        ];
+        for (text, code) in cases {
+            assert_eq!(kind(text), Kind::Integer(*code), "{text}");
+        }
+    }
+
+    #[test]
+    fn printed_representations_read() {
+        assert_eq!(kind("#(\"foo\" 0 3 (face bold))"), Kind::Str("foo".into()));
+        assert!(matches!(kind("#^[nil nil x]"), Kind::Record(items) if items.len() == 3));
+        assert!(matches!(kind("#^^[3 0 nil]"), Kind::Record(items) if items.len() == 3));
+        assert!(
+            matches!(kind("#s(hash-table size 65 test eql data (a 1))"), Kind::Record(items) if items.len() == 7)
+        );
+    }
+
+    #[test]
+    fn a_form_that_does_not_read_costs_only_itself() {
+        let text = "(a \"x)\n(b #<buffer>)\n  (inner)\n(c 1)\n)\n(d)";
+        let file = read_file(text, 128);
+        let heads: Vec<&str> = file
+            .forms
+            .iter()
+            .map(|form| match &form.kind {
+                Kind::List(items) => items[0].symbol().unwrap_or("?"),
+                _ => "?",
+            })
+            .collect();
+        // After each failure reading goes on at the next line that starts
+        // with "(" after the failed form's start (not at "  (inner)").
+        assert_eq!(heads, ["c", "d"]);
+        let failures: Vec<(String, Span)> = file
+            .failures
+            .iter()
+            .map(|failure| (failure.error.to_string(), failure.skipped))
+            .collect();
+        assert_eq!(
+            failures,
+            [
+                (
+                    "Emacs Lisp syntax error: unterminated string: this \" is never closed (line 1, column 4)".to_string(),
+                    Span { start: 0, end: 7 }
+                ),
+                (
+                    "Emacs Lisp syntax error: #< is not Emacs Lisp syntax toolbridge reads (line 2, column 4)".to_string(),
+                    Span { start: 7, end: 31 }
+                ),
+                (
+                    "Emacs Lisp syntax error: unexpected closing bracket with nothing open (line 5, column 1)".to_string(),
+                    Span { start: 37, end: 39 }
+                ),
+            ]
+        );
     }
 
     #[test]
