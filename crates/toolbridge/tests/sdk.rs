@@ -1,7 +1,8 @@
-//! Our output checked against each provider's own published SDK types.
+//! Our output checked against each provider's own published SDK types, and
+//! lint's error verdict held to theirs.
 //!
-//! Every canonical fixture (`tests/fixtures/toolbridge/*.json`, not `err_*`)
-//! and every example (`examples/tools/*.json`) is written in each format of
+//! Every tool of every fixture that reads (`tests/fixtures/<format>/*`, not
+//! `err_*`) and of every example (`examples/tools/*.json`) is written in each format of
 //! [`SDK_CHECKED_FORMATS`], once as it is and once `--strict`, into one JSON
 //! file per (format, strictness) under `CARGO_TARGET_TMPDIR/sdk/`; then
 //! `tests/sdk/check_<format>.py` validates every entry of both files with the
@@ -17,7 +18,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-use toolbridge::{Format, ReadOptions, Tool, WriteOptions};
+use serde_json::{json, Value};
+use toolbridge::{Format, Level, ReadOptions, Tool, WriteOptions};
 
 /// The formats whose written output is checked, with the script that checks
 /// it. A format is listed once its writer is registered in `FORMATS`; a
@@ -74,17 +76,27 @@ fn sdk_python() -> PathBuf {
     }
 }
 
-/// Every tool of every canonical fixture and example, in file-name order.
+/// Every tool of every fixture that reads, of every format, and of every
+/// example, in directory and file-name order.
 fn fixture_tools() -> Vec<Tool> {
     let mut files = Vec::new();
-    for dir in [
-        crate_dir().join("tests/fixtures/toolbridge"),
-        workspace_root().join("examples/tools"),
-    ] {
+    let fixtures = crate_dir().join("tests/fixtures");
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|dir| {
+            dir.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| Format::from_id(name).is_ok())
+        })
+        .collect();
+    dirs.sort();
+    dirs.push(workspace_root().join("examples/tools"));
+    for dir in dirs {
         let mut found: Vec<PathBuf> = fs::read_dir(&dir)
             .unwrap_or_else(|err| panic!("{}: {err}", dir.display()))
             .map(|entry| entry.unwrap().path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+            .filter(|path| path.is_file())
             .filter(|path| {
                 !path
                     .file_name()
@@ -100,48 +112,150 @@ fn fixture_tools() -> Vec<Tool> {
         let text = fs::read_to_string(&path).unwrap();
         let read = toolbridge::read(
             &text,
-            &ReadOptions::default()
-                .with_from(Format::Toolbridge)
-                .with_origin(path.display().to_string()),
+            &ReadOptions::default().with_origin(path.display().to_string()),
         )
         .unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-        for tool in read.tools {
-            tools.push(
-                tool.unwrap_or_else(|err| panic!("{}: {err}", path.display()))
-                    .value,
-            );
-        }
+        // A fixture may hold a tool that fails to read on purpose; the
+        // others are checked.
+        tools.extend(read.ok_tools().cloned());
     }
     tools
 }
 
-/// Writes `tools` as `format` into `dir`, plain and strict; returns the two
-/// files. Panics if a tool could not be written: it would go unchecked.
-fn write_documents(tools: &[Tool], format: Format, dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
+/// Tools that some targets refuse, so that both directions of the
+/// agreement are exercised: a `$ref` to nothing (every format), nesting and
+/// an enum past OpenAI strict mode's limits, no required parameter (Cohere
+/// strict tools).
+fn tools_lint_finds_errors_in() -> Vec<Tool> {
+    let mut deep = json!({"type": "string"});
+    for level in 0..11 {
+        deep = json!({"type": "object", "properties": {format!("l{level}"): deep}, "required": [format!("l{level}")]});
+    }
+    let values: Vec<String> = (0..1001).map(|n| format!("v{n}")).collect();
+    [
+        json!({"name": "dangling_ref", "description": "Points at a definition that is not there.",
+            "inputSchema": {"type": "object", "properties": {"x": {"$ref": "#/$defs/missing"}}, "required": ["x"]}}),
+        json!({"name": "deep_nesting", "description": "Nested twelve levels deep.",
+            "inputSchema": {"type": "object", "properties": {"root": deep}, "required": ["root"]}}),
+        json!({"name": "big_enum", "description": "One of 1001 values.",
+            "inputSchema": {"type": "object", "properties": {"v": {"type": "string", "enum": values}}, "required": ["v"]}}),
+        json!({"name": "all_optional", "description": "Nothing required.",
+            "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}),
+    ]
+    .into_iter()
+    .map(|value| serde_json::from_value(value).unwrap())
+    .collect()
+}
+
+/// What lint says of one written document: for each entry in it, in order,
+/// the tool's name and its error notes (empty: lint finds no error), and the
+/// set's own error notes.
+struct LintVerdict {
+    file: PathBuf,
+    entries: Vec<(String, Vec<String>)>,
+    set_errors: Vec<String>,
+}
+
+/// Writes `tools` as `format` into `dir`, plain and strict: one document
+/// each, with lint's verdict on every entry. A tool that cannot be written
+/// is not in the document (its error is lint's verdict, and the SDK has
+/// nothing to see).
+fn write_documents(tools: &[Tool], format: Format, dir: &Path) -> Vec<LintVerdict> {
+    let mut verdicts = Vec::new();
     for strict in [false, true] {
         let written = toolbridge::write(tools, format, &WriteOptions::default().with_strict(strict));
-        let failures: Vec<String> = written
+        let errors = |notes: &[toolbridge::Note]| -> Vec<String> {
+            notes
+                .iter()
+                .filter(|note| note.level() == Level::Error)
+                .map(|note| format!("{} ({})", note.message, note.at))
+                .collect()
+        };
+        let entries = written
             .tools
             .iter()
             .filter_map(|tool| {
-                tool.result
-                    .as_ref()
-                    .err()
-                    .map(|err| format!("{}: {err}", tool.name))
+                let converted = tool.result.as_ref().ok()?;
+                Some((tool.name.clone(), errors(&converted.notes)))
             })
             .collect();
-        assert!(
-            failures.is_empty(),
-            "{format} (strict: {strict}) could not write every fixture, so the SDK would not see them:\n{}",
-            failures.join("\n")
-        );
         let suffix = if strict { "-strict" } else { "" };
-        let path = dir.join(format!("{}{suffix}.json", format.id()));
-        fs::write(&path, written.output().to_text()).unwrap();
-        files.push(path);
+        let file = dir.join(format!("{}{suffix}.json", format.id()));
+        fs::write(&file, written.output().to_text()).unwrap();
+        verdicts.push(LintVerdict {
+            file,
+            entries,
+            set_errors: errors(&written.notes),
+        });
     }
-    files
+    verdicts
+}
+
+/// The SDK check's verdict on one file (its `verdict {…}` line).
+#[derive(serde::Deserialize)]
+struct SdkVerdict {
+    file: String,
+    entries: usize,
+    rejected: Vec<Value>,
+    document: bool,
+}
+
+/// Where lint's verdict and the SDK's differ, one sentence each.
+fn disagreements(id: &str, lint: &[LintVerdict], stdout: &str, stderr: &str) -> Vec<String> {
+    let sdk: Vec<SdkVerdict> = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("verdict "))
+        .map(|json| serde_json::from_str(json).unwrap())
+        .collect();
+    let mut found = Vec::new();
+    for verdict in lint {
+        let file = verdict.file.display().to_string();
+        let Some(sdk) = sdk.iter().find(|sdk| sdk.file == file) else {
+            found.push(format!(
+                "{id}: the SDK check gave no verdict on {file}:\n{stdout}{stderr}"
+            ));
+            continue;
+        };
+        if sdk.entries != verdict.entries.len() {
+            found.push(format!(
+                "{file}: the SDK check saw {} entries, toolbridge wrote {}",
+                sdk.entries,
+                verdict.entries.len()
+            ));
+            continue;
+        }
+        let problems_of = |index: usize| -> String {
+            stderr
+                .lines()
+                .filter(|line| {
+                    line.starts_with(&file) && line.contains(&format!("entry {index} "))
+                        || line.contains(&format!("[{index}] ("))
+                })
+                .collect::<Vec<_>>()
+                .join("\n    ")
+        };
+        for (index, (name, errors)) in verdict.entries.iter().enumerate() {
+            let rejected = sdk.rejected.iter().any(|at| at.as_u64() == Some(index as u64));
+            match (errors.is_empty(), rejected) {
+                (true, true) => found.push(format!(
+                    "{file}: entry {index} ({name}): the SDK rejects it but lint finds no error:\n    {}",
+                    problems_of(index)
+                )),
+                (false, false) => found.push(format!(
+                    "{file}: entry {index} ({name}): lint says error but the SDK accepts it: {}",
+                    errors.join("; ")
+                )),
+                _ => {}
+            }
+        }
+        if sdk.document == verdict.set_errors.is_empty() {
+            found.push(format!(
+                "{file}: the document as a whole: SDK rejects: {}, lint errors: {:?}",
+                sdk.document, verdict.set_errors
+            ));
+        }
+    }
+    found
 }
 
 fn spawn(python: &Path, script: &Path, args: &[PathBuf]) -> Child {
@@ -169,34 +283,59 @@ fn describe(output: &Output) -> String {
     )
 }
 
+/// Lint's error verdict equals the receiver's, both ways: an entry lint
+/// finds an error in is one the provider's SDK (with the rules its API
+/// applies, in `tests/sdk/`) refuses, and every other entry it accepts.
 #[test]
-fn written_tools_pass_the_provider_sdks() {
+fn lint_error_verdicts_agree_with_the_provider_sdks() {
     let python = sdk_python();
-    let tools = fixture_tools();
-    assert!(tools.len() >= 10, "only {} fixture tools found", tools.len());
+    let mut tools = fixture_tools();
+    tools.extend(tools_lint_finds_errors_in());
+    assert!(tools.len() >= 100, "only {} fixture tools found", tools.len());
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sdk");
     fs::create_dir_all(&dir).unwrap();
-    let runs: Vec<(&str, Child)> = SDK_CHECKED_FORMATS
+    let runs: Vec<(&str, Vec<LintVerdict>, Child)> = SDK_CHECKED_FORMATS
         .iter()
         .map(|(id, script)| {
             let format = Format::from_id(id).unwrap_or_else(|err| panic!("SDK_CHECKED_FORMATS: {err}"));
-            let files = write_documents(&tools, format, &dir);
-            (*id, spawn(&python, &sdk_dir().join(script), &files))
+            let verdicts = write_documents(&tools, format, &dir);
+            let files: Vec<PathBuf> = verdicts.iter().map(|verdict| verdict.file.clone()).collect();
+            (*id, verdicts, spawn(&python, &sdk_dir().join(script), &files))
         })
         .collect();
     let mut failures = Vec::new();
-    for (id, child) in runs {
+    let mut errors_seen = 0;
+    for (id, verdicts, child) in runs {
         let output = child.wait_with_output().unwrap();
-        if !output.status.success() {
-            failures.push(format!("{id} ({}):\n{}", output.status, describe(&output)));
+        match output.status.code() {
+            Some(0 | 1) => {}
+            _ => {
+                failures.push(format!("{id} ({}):\n{}", output.status, describe(&output)));
+                continue;
+            }
         }
+        errors_seen += verdicts
+            .iter()
+            .flat_map(|verdict| &verdict.entries)
+            .filter(|(_, errors)| !errors.is_empty())
+            .count();
+        failures.extend(disagreements(
+            id,
+            &verdicts,
+            &String::from_utf8_lossy(&output.stdout),
+            &String::from_utf8_lossy(&output.stderr),
+        ));
     }
     assert!(
         failures.is_empty(),
-        "the provider SDK checks failed (exit 1: an SDK rejected entries, 2: a file is not of the \
-         format's shape, 3: a package is missing); the written files are in {}:\n\n{}",
+        "lint and the provider SDK checks disagree (exit 2: a file is not of the format's shape, \
+         3: a package is missing); the written files are in {}:\n\n{}",
         dir.display(),
         failures.join("\n")
+    );
+    assert!(
+        errors_seen >= 5,
+        "only {errors_seen} entries with lint errors: the test would not see a disagreement that way"
     );
 }
 

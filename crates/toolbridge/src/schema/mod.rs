@@ -313,7 +313,11 @@ fn lower_recording(
                 ctx.notes
                     .record(at, Rewrite::NullMeansAbsent { at: place.clone() });
             }
-            check_openai_strict_limits(&lowered, at, ctx.notes);
+            // Mistral documents no such limits (its strict subset is taken to
+            // be OpenAI's, providers.md §8): they are OpenAI's verdict only.
+            if matches!(dialect, Dialect::OpenAi { .. }) {
+                check_openai_strict_limits(&lowered, at, ctx.notes);
+            }
             lowered
         }
         Dialect::Anthropic { strict: true } | Dialect::Bedrock { strict: true } => {

@@ -82,14 +82,20 @@ def check_entry(entry, index, report):
         report.fail_all(index, name, common.root_combinator_problems(entry["input_schema"], "/input_schema"))
         _, errors = common.validate_json(INPUT_SCHEMA.validate_json, entry["input_schema"])
         report.fail_all(index, name, [f"/input_schema{error} (InputSchemaTyped)" for error in errors])
+        report.fail_all(index, name, common.unresolved_ref_problems(entry["input_schema"], "/input_schema"))
         if entry.get("strict") is True:
             report.fail_all(index, name, strict_problems(entry["input_schema"], ("input_schema",)))
+            report.fail_all(index, name, common.recursive_ref_problems(entry["input_schema"], "/input_schema"))
 
 
 def check_document(document, report):
-    for index, entry in enumerate(common.expect_list(document, "a Messages API tools list")):
+    entries = common.expect_list(document, "a Messages API tools list")
+    for index, entry in enumerate(entries):
         report.entries += 1
         check_entry(entry, index, report)
+    strict = [entry["input_schema"] for entry in entries if isinstance(entry, dict) and entry.get("strict") is True]
+    for problem in common.anthropic_strict_budget_problems(strict):
+        report.fail_document(problem)
 
 
 def main(argv):

@@ -69,6 +69,18 @@ def check_document(document, report):
     for index, entry in enumerate(entries):
         report.entries += 1
         check_entry(entry, index, report)
+    # Claude on Bedrock: Anthropic's strict tool use budget per request.
+    strict = [
+        entry["toolSpec"]["inputSchema"]["json"]
+        for entry in entries
+        if isinstance(entry, dict)
+        and isinstance(entry.get("toolSpec"), dict)
+        and entry["toolSpec"].get("strict") is True
+        and isinstance(entry["toolSpec"].get("inputSchema"), dict)
+        and "json" in entry["toolSpec"]["inputSchema"]
+    ]
+    for problem in common.anthropic_strict_budget_problems(strict):
+        report.fail_document(problem)
 
 
 def main(argv):

@@ -8,6 +8,12 @@ request's `strict_tools`). Beyond the types, the name must match
 a-z, A-Z, 0-9, _ and must not begin with a digit"; v2 states none, so the v1
 rule is the safe one) — at most 64 characters as toolbridge writes it.
 
+A FILE whose name ends in "-strict.json" holds the tools of a request sent
+with strict_tools: true (Cohere's strict mode is per request, so the tools
+themselves cannot say it): then every tool needs at least one required
+parameter and the request at most 200 fields (properties) in all (Cohere's
+"Structured Outputs" docs, "strict_tools").
+
 usage: check_cohere.py FILE.json [FILE.json …]
 """
 
@@ -51,10 +57,29 @@ def check_entry(entry, index, report):
             report.fail(index, name, "/function" + problem)
 
 
+def parameters(entry):
+    function = entry.get("function") if isinstance(entry, dict) else None
+    schema = function.get("parameters") if isinstance(function, dict) else None
+    return schema if isinstance(schema, dict) else None
+
+
 def check_document(document, report):
-    for index, entry in enumerate(common.expect_list(document, "a Chat v2 tools list")):
+    entries = common.expect_list(document, "a Chat v2 tools list")
+    for index, entry in enumerate(entries):
         report.entries += 1
         check_entry(entry, index, report)
+    if not str(report.path).endswith("-strict.json"):
+        return
+    fields = 0
+    for index, entry in enumerate(entries):
+        schema = parameters(entry)
+        if schema is None:
+            continue
+        if not schema.get("required"):
+            report.fail(index, common.entry_name(entry, "function", "name"), "/function/parameters: strict_tools needs at least one required parameter")
+        fields += sum(len(node["properties"]) for _, node in common.subschemas(schema) if isinstance(node.get("properties"), dict))
+    if fields > 200:
+        report.fail_document(f"the request has {fields} fields; strict_tools allows 200")
 
 
 def main(argv):

@@ -75,6 +75,7 @@ def strict_problems(schema, at):
             )
     if not isinstance(schema, dict):
         return problems
+    problems.extend(common.openai_strict_limit_problems(schema, common.pointer(at)))
     transformed = copy.deepcopy(schema)
     try:
         transformed = _ensure_strict_json_schema(transformed, path=(), root=transformed)
@@ -125,6 +126,8 @@ def check_entry(entry, index, report):
     if problem:
         report.fail(index, name, "/function" + problem)
     report.fail_all(index, name, parameters_problems(function, ("function",)))
+    if isinstance(function.get("parameters"), dict):
+        report.fail_all(index, name, common.unresolved_ref_problems(function["parameters"], "/function/parameters"))
     if function.get("strict") is True and isinstance(function.get("parameters"), dict):
         report.fail_all(index, name, strict_problems(function["parameters"], ("function", "parameters")))
 

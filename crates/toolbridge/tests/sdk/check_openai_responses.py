@@ -37,6 +37,8 @@ def check_entry(entry, index, report):
         report.fail(index, name, problem)
     if entry.get("parameters") is not None:
         report.fail_all(index, name, check_openai.parameters_problems(entry, ()))
+        if isinstance(entry["parameters"], dict):
+            report.fail_all(index, name, common.unresolved_ref_problems(entry["parameters"], "/parameters"))
         if entry.get("strict") is not False and isinstance(entry["parameters"], dict):
             report.fail_all(index, name, check_openai.strict_problems(entry["parameters"], ("parameters",)))
 

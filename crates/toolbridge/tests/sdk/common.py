@@ -74,6 +74,7 @@ class Report:
         self.problems = []
         self.notes = []
         self.rejected = set()
+        self.document_rejected = False
         self.entries = 0
 
     def fail(self, index, name, message):
@@ -89,6 +90,7 @@ class Report:
 
     def fail_document(self, message):
         """Records a problem of the document around the entries."""
+        self.document_rejected = True
         self.problems.append(f"{self.path}: {message}")
 
     def note_document(self, message):
@@ -206,6 +208,97 @@ def subschemas(schema, at=()):
         if isinstance(schema.get(keyword), list):
             for index, value in enumerate(schema[keyword]):
                 yield from subschemas(value, at + (keyword, index))
+
+
+def subschemas_with_depth(schema, depth=0):
+    """(depth, schema) for every schema object inside `schema`, the depth
+    counting subschema steps from the root (0)."""
+    if not isinstance(schema, dict):
+        return
+    yield depth, schema
+    for keyword in SCHEMA_KEYWORDS:
+        if isinstance(schema.get(keyword), dict):
+            yield from subschemas_with_depth(schema[keyword], depth + 1)
+    for keyword in SCHEMA_MAP_KEYWORDS:
+        if isinstance(schema.get(keyword), dict):
+            for value in schema[keyword].values():
+                yield from subschemas_with_depth(value, depth + 1)
+    for keyword in SCHEMA_LIST_KEYWORDS:
+        if isinstance(schema.get(keyword), list):
+            for value in schema[keyword]:
+                yield from subschemas_with_depth(value, depth + 1)
+
+
+def openai_strict_limit_problems(schema, at):
+    """The Structured Outputs guide's limits ("Objects have limitations on
+    nesting depth and size"): at most 5,000 object properties in all, 10
+    levels of nesting, 1,000 enum values in all."""
+    problems = []
+    nodes = list(subschemas_with_depth(schema))
+    deepest = max((depth for depth, _ in nodes), default=0)
+    if deepest > 10:
+        problems.append(f"{at}: nested {deepest} levels deep; strict mode allows 10 (Structured Outputs guide)")
+    properties = sum(len(node["properties"]) for _, node in nodes if isinstance(node.get("properties"), dict))
+    if properties > 5000:
+        problems.append(f"{at}: {properties} object properties; strict mode allows 5000 (Structured Outputs guide)")
+    values = sum(len(node["enum"]) for _, node in nodes if isinstance(node.get("enum"), list))
+    if values > 1000:
+        problems.append(f"{at}: {values} enum values; strict mode allows 1000 (Structured Outputs guide)")
+    return problems
+
+
+def recursive_ref_problems(schema, at):
+    """A local `$ref` that leads back to itself: Anthropic strict tool use
+    "does not support recursive schemas" (structured outputs docs,
+    "JSON Schema limitations")."""
+
+    def target(reference):
+        node = schema
+        for token in reference[2:].split("/") if reference.startswith("#/") else []:
+            token = token.replace("~1", "/").replace("~0", "~")
+            if not isinstance(node, dict) or token not in node:
+                return None
+            node = node[token]
+        return node if reference.startswith("#/") or reference == "#" else None
+
+    def refs_in(node):
+        return {sub["$ref"] for _, sub in subschemas(node) if isinstance(sub.get("$ref"), str)}
+
+    problems = []
+    for reference in sorted(refs_in(schema)):
+        seen, stack = set(), [reference]
+        while stack:
+            current = stack.pop()
+            node = target(current)
+            if node is None:
+                continue
+            inner = refs_in(node)
+            if reference in inner:
+                problems.append(f"{at}: {reference!r} is recursive; strict tool use refuses recursive schemas")
+                break
+            stack.extend(inner - seen)
+            seen |= inner
+    return problems
+
+
+def anthropic_strict_budget_problems(schemas):
+    """Anthropic strict tool use's per-request budget (structured outputs
+    docs): at most 20 strict tools, 24 optional parameters and 16 parameters
+    using anyOf or a type list, counted across the strict tools."""
+    optional = unions = 0
+    for schema in schemas:
+        for _, node in subschemas(schema):
+            if isinstance(node.get("properties"), dict):
+                required = node.get("required") if isinstance(node.get("required"), list) else []
+                optional += sum(1 for key in node["properties"] if key not in required)
+            kind = node.get("type")
+            if (isinstance(kind, list) and len(kind) > 1) or isinstance(node.get("anyOf"), list):
+                unions += 1
+    problems = []
+    for count, limit, what in ((len(schemas), 20, "strict tools"), (optional, 24, "optional parameters"), (unions, 16, "parameters using anyOf or a type list")):
+        if count > limit:
+            problems.append(f"the request has {count} {what}; strict tool use allows {limit}")
+    return problems
 
 
 def is_object_schema(schema):
@@ -356,6 +449,15 @@ def unresolved_ref_problems(schema, at):
     return problems
 
 
+def position(index):
+    """The place of an entry in the written list: its index, or the last
+    `[n]` of a label such as "0.functionDeclarations[2]"."""
+    if isinstance(index, int):
+        return index
+    found = re.search(r"\[(\d+)\]$", str(index))
+    return int(found.group(1)) if found else str(index)
+
+
 def main(argv, script_file, sdk, check_document):
     """Runs `check_document(document, report)` on every file in `argv` and
     reports; returns the exit status. `sdk` is a callable returning the label
@@ -383,6 +485,15 @@ def main(argv, script_file, sdk, check_document):
             print(note)
         for problem in report.problems:
             print(problem, file=sys.stderr)
+        # One machine-readable line per file, for the test that compares the
+        # SDK's verdict on each entry with lint's.
+        verdict = {
+            "file": str(path),
+            "entries": report.entries,
+            "rejected": sorted({position(index) for index in report.rejected}, key=str),
+            "document": report.document_rejected,
+        }
+        print("verdict " + json.dumps(verdict))
         if report.problems:
             print(f"{path}: {label} rejected {len(report.rejected)} of {report.entries} entries", file=sys.stderr)
             status = max(status, EXIT_REJECTED)

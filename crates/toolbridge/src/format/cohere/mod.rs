@@ -56,7 +56,9 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
     let lowered = lower(
         &tool.input_schema,
         Dialect::Cohere {
-            strict: opts.strict_for(tool),
+            // strict_tools is the request's: a tool's own strict flag cannot
+            // turn it on (noted below).
+            strict: opts.strict,
         },
         &Pointer::root().key("inputSchema"),
         &opts.limits,
