@@ -95,6 +95,31 @@ impl Ctx<'_> {
         );
     }
 
+    /// Gives an array node `out` (at `place`) that has no `items` items of
+    /// any value, written as strings of JSON (`string_type`: the dialect's
+    /// spelling of "string"), noted; true if it did (the caller records
+    /// where the items are in the arguments).
+    pub(super) fn encode_missing_items(
+        &mut self,
+        out: &mut Object,
+        place: &Place,
+        string_type: &str,
+    ) -> bool {
+        if out.contains_key("items") {
+            return false;
+        }
+        let mut items = Object::new();
+        items.insert("type".into(), Value::String(string_type.into()));
+        describe_encoded(&mut items, Encoded::Any);
+        out.insert("items".into(), Value::Object(items));
+        self.note_encoded(
+            &place.key("items"),
+            Encoded::Any,
+            "needs items on an array, and the items of this one may be any value",
+        );
+        true
+    }
+
     /// Records that a string at `at` in the arguments holds JSON (once per
     /// place).
     pub(super) fn record_encoded(&mut self, at: Pointer, encoded: Encoded) {

@@ -750,16 +750,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
             self.ctx.record_encoded(at, encoded);
             return Ok(());
         }
-        if facts.ty == "array" && !out.contains_key("items") {
-            let mut items = Object::new();
-            items.insert("type".into(), Value::String("STRING".into()));
-            describe_encoded(&mut items, Encoded::Any);
-            out.insert("items".into(), Value::Object(items));
-            self.ctx.note_encoded(
-                &place.key("items"),
-                Encoded::Any,
-                "needs items on an array, and the items of this one may be any value",
-            );
+        if facts.ty == "array" && self.ctx.encode_missing_items(out, place, "STRING") {
             let mut path = self.path.clone();
             path.push("*".into());
             self.ctx.record_encoded(argument_place(&path), Encoded::Any);

@@ -92,18 +92,9 @@ impl Walker<'_, '_> {
     /// Gives an array without `items` items written as strings of JSON
     /// (OpenAI: "array schema missing items").
     pub(super) fn encode_missing_items(&mut self, out: &mut Object, place: &Place) {
-        if out.contains_key("items") {
+        if !self.ctx.encode_missing_items(out, place, "string") {
             return;
         }
-        let mut items = Object::new();
-        items.insert("type".into(), Value::String("string".into()));
-        describe_encoded(&mut items, Encoded::Any);
-        out.insert("items".into(), Value::Object(items));
-        self.ctx.note_encoded(
-            &place.key("items"),
-            Encoded::Any,
-            "needs items on an array, and the items of this one may be any value",
-        );
         let mut location = self.out.clone();
         location.push("items".into());
         self.recorded.push((Mark::Encoded(Encoded::Any), location));
