@@ -169,7 +169,9 @@ pub struct StreamArgs {
     /// The tool files the calls are for: names are mapped back through them.
     #[arg(long, value_name = "FILE")]
     pub tools: Vec<PathBuf>,
-    /// Print one JSON object per event: {"event": "started" | "delta" | "finished", …}.
+    /// Print one JSON object per event: {"event": "started" | "delta" |
+    /// "replaced" | "finished", …}; a delta carries the changes its text made
+    /// to the partial arguments ({"at": pointer, "set": value | "append": text}).
     #[arg(long)]
     pub json: bool,
     /// The input is the argument text of one call in pieces, one JSON string

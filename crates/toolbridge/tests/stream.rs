@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use toolbridge::call::{ArgumentsErrorKind, CallEvent, CallOptions, ToolCall};
+use toolbridge::call::{ArgumentsErrorKind, CallEvent, CallOptions, Change, ToolCall};
 use toolbridge::{Error, Format, NoteKind};
 
 fn fixtures_dir() -> PathBuf {
@@ -310,6 +310,12 @@ fn quirks() -> Vec<(&'static str, &'static str, Vec<Summary>)> {
             "openai-responses",
             "final_item_wins",
             vec![ok("call_final", "get_weather", json!({"city": "Tunis"}))],
+        ),
+        // The `.done` arguments differ from the deltas: they replace them.
+        (
+            "openai-responses",
+            "done_replaces",
+            vec![ok("call_r", "get_weather", json!({"city": "Lyon", "days": 2}))],
         ),
         (
             "openai-responses",
@@ -684,4 +690,141 @@ proptest! {
             prop_assert_eq!(outcome(run(format, pieces)), whole, "{}", path.display());
         }
     }
+}
+
+/// Applies one change to the copy of a call's partial value.
+fn apply(copy: &mut Option<Value>, change: &Change) {
+    match change {
+        Change::Set { at, value } if at.is_root() => *copy = Some(value.clone()),
+        Change::Set { at, value } => {
+            let text = at.as_str();
+            let parent = &text[..text.rfind('/').unwrap()];
+            let token = at.tokens().last().unwrap();
+            match copy.as_mut().and_then(|root| root.pointer_mut(parent)) {
+                Some(Value::Array(items)) => items.push(value.clone()),
+                Some(Value::Object(members)) => drop(members.insert(token, value.clone())),
+                other => panic!("no container at {parent}: {other:?}"),
+            }
+        }
+        Change::Appended { at, text } => match copy.as_mut().and_then(|root| root.pointer_mut(at.as_str())) {
+            Some(Value::String(string)) => string.push_str(text),
+            other => panic!("no string at {at}: {other:?}"),
+        },
+        other => panic!("unknown change {other:?}"),
+    }
+}
+
+/// True if `next` is `previous` grown at its end (a string by a suffix, a
+/// container by members and by its last member growing).
+fn extends(previous: &Value, next: &Value) -> bool {
+    match (previous, next) {
+        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
+        (Value::Array(a), Value::Array(b)) => {
+            b.len() >= a.len() && a.iter().zip(b).all(|(a, b)| extends(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.iter().all(|(key, a)| b.get(key).is_some_and(|b| extends(a, b)))
+        }
+        (a, b) => a == b,
+    }
+}
+
+#[test]
+fn in_every_fixture_the_changes_extend_to_each_calls_arguments() {
+    for path in all_fixtures() {
+        let format = provider(&path);
+        let bytes = fs::read(&path).unwrap();
+        let mut stream = format.call_stream(&CallOptions::default()).unwrap();
+        let mut copies = BTreeMap::<usize, Option<Value>>::new();
+        let mut events = Vec::new();
+        let mut finished = Vec::new();
+        let pieces = bytes.chunks(1).map(Some).chain([None]);
+        for piece in pieces {
+            let pushed = match piece {
+                Some(piece) => stream.push(piece, &mut events),
+                None => stream.finish(&mut events),
+            };
+            for event in events.drain(..) {
+                match event {
+                    CallEvent::ArgumentsDelta { index, changes, .. } => {
+                        let copy = copies.entry(index).or_default();
+                        let before = copy.clone();
+                        changes.iter().for_each(|change| apply(copy, change));
+                        if let (Some(before), Some(after)) = (before, copy.as_ref()) {
+                            assert!(
+                                extends(&before, after),
+                                "{}: {after} after {before}",
+                                path.display()
+                            );
+                        }
+                    }
+                    CallEvent::ArgumentsReplaced { index, changes, .. } => {
+                        let copy = copies.entry(index).or_default();
+                        changes.iter().for_each(|change| apply(copy, change));
+                    }
+                    CallEvent::Finished { index, call } => finished.push((index, call)),
+                    _ => {}
+                }
+            }
+            for (&index, copy) in &copies {
+                if !finished.iter().any(|(done, _)| *done == index) {
+                    assert_eq!(
+                        stream.partial(index),
+                        copy.as_ref(),
+                        "{} call {index}",
+                        path.display()
+                    );
+                }
+            }
+            if pushed.is_err() {
+                break;
+            }
+        }
+        for (index, call) in finished {
+            // Where the text is plain JSON and the call ended, the changes
+            // end at the arguments.
+            let plain = call
+                .raw_arguments
+                .as_deref()
+                .and_then(|raw| serde_json::from_str::<Value>(raw).ok())
+                .is_some_and(|value| value.is_object());
+            if call.arguments.is_ok() && (plain || call.raw_arguments.is_none()) {
+                let copy = copies.get(&index).cloned().flatten().unwrap_or(json!({}));
+                assert_eq!(
+                    Ok(&copy),
+                    call.arguments.as_ref(),
+                    "{} call {index}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_final_copy_that_differs_replaces_the_streamed_text() {
+    let (events, error) = run_fixture("openai-responses", "done_replaces");
+    assert!(error.is_none());
+    let replaced: Vec<String> = events
+        .iter()
+        .filter(|event| matches!(event, CallEvent::ArgumentsReplaced { .. }))
+        .map(|event| serde_json::to_string(event).unwrap())
+        .collect();
+    assert_eq!(
+        replaced,
+        [
+            r#"{"event":"arguments-replaced","index":0,"text":"{\"city\":\"Lyon\",\"days\":2}","changes":[{"at":"","set":{}},{"at":"/city","set":"Lyon"},{"at":"/days","set":2}]}"#
+        ]
+    );
+    let calls = calls(&events);
+    assert_eq!(
+        calls[0].raw_arguments.as_deref(),
+        Some(r#"{"city":"Lyon","days":2}"#)
+    );
+    assert_eq!(
+        calls[0].notes[0].kind,
+        NoteKind::Normalized {
+            field: "arguments".into()
+        }
+    );
 }

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use toolbridge::call::{CallEvent, Change, PartialJson};
+use toolbridge::call::{CallEvent, PartialJson};
 use toolbridge::{Format, Limits};
 
 use crate::cli::{PartialStyle, StreamArgs};
@@ -86,11 +86,26 @@ fn print_event(
                 writeln!(out, "started {index} {id} {name}")?;
             }
         }
-        CallEvent::ArgumentsDelta { index, text, .. } => {
+        CallEvent::ArgumentsDelta { index, text, changes } => {
             if as_json {
-                writeln!(out, "{}", json!({"event": "delta", "index": index, "text": text}))?;
+                let mut line = json!({"event": "delta", "index": index, "text": text});
+                if !changes.is_empty() {
+                    line["changes"] = json!(changes);
+                }
+                writeln!(out, "{line}")?;
             } else {
-                writeln!(out, "delta {index} {}", serde_json::Value::String(text.clone()))?;
+                writeln!(out, "delta {index} {}", Value::String(text.clone()))?;
+            }
+        }
+        CallEvent::ArgumentsReplaced { index, text, changes } => {
+            if as_json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({"event": "replaced", "index": index, "text": text, "changes": changes})
+                )?;
+            } else {
+                writeln!(out, "replaced {index} {}", Value::String(text.clone()))?;
             }
         }
         CallEvent::Finished { index, call } => {
@@ -144,7 +159,7 @@ fn deltas(args: &StreamArgs, limits: &Limits) -> Result<ExitCode> {
         match args.partial {
             Some(PartialStyle::Changes) => {
                 for change in &changes {
-                    writeln!(out, "{}", change_json(change))?;
+                    writeln!(out, "{}", json!(change))?;
                 }
             }
             Some(PartialStyle::Full) => {
@@ -177,14 +192,5 @@ fn deltas(args: &StreamArgs, limits: &Limits) -> Result<ExitCode> {
             eprintln!("{origin}: {what}: {err}");
             Ok(super::exit_code(false, true))
         }
-    }
-}
-
-/// `{"at": "/a", "append": "…"}` or `{"at": "/a", "set": value}`.
-fn change_json(change: &Change) -> Value {
-    match change {
-        Change::Set { at, value } => json!({"at": at.as_str(), "set": value}),
-        Change::Appended { at, text } => json!({"at": at.as_str(), "append": text}),
-        _ => Value::Null,
     }
 }

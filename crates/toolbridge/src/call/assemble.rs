@@ -37,6 +37,7 @@ use serde_json::{Map, Value};
 
 use crate::call::arguments::{self, Arguments, ArgumentsError, ArgumentsErrorKind, Expect};
 use crate::call::ids::Ids;
+use crate::call::partial::Change;
 use crate::call::read::no_name;
 use crate::call::sse::{Frame, Framer, Framing};
 use crate::call::{CallOptions, ToolCall};
@@ -49,6 +50,9 @@ use crate::pointer::Pointer;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 #[non_exhaustive]
+// `Finished` holds the whole call; boxing it would cost an allocation per
+// call and a `Box` in every match, for events that live only until handled.
+#[allow(clippy::large_enum_variant)]
 pub enum CallEvent {
     /// A call began and its name is known.
     Started {
@@ -65,10 +69,27 @@ pub enum CallEvent {
         index: usize,
         /// The new text; all of a call's deltas joined are its argument text.
         text: String,
-        /// The arguments parsed so far. Always `None` until the incremental
-        /// partial-JSON parser is merged.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        partial: Option<Value>,
+        /// What the new text changed in the call's partial arguments (see
+        /// [`Change`]): applied in order, the changes of a call's deltas
+        /// rebuild its partial value; the whole value is
+        /// [`Assembler::partial`]. Empty when the text completed nothing (a
+        /// number cut in half) or once the text stopped being JSON (the
+        /// finished call then says what was wrong, or how it was repaired).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        changes: Vec<Change>,
+    },
+    /// The provider's final copy of a call's arguments differs from the text
+    /// streamed so far (OpenAI Responses' `function_call_arguments.done`):
+    /// `text` replaces all of the call's earlier deltas.
+    ArgumentsReplaced {
+        /// The call's position in the stream.
+        index: usize,
+        /// The whole argument text, as the provider finally sent it.
+        text: String,
+        /// The new partial value from scratch: the first change sets the
+        /// root anew.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        changes: Vec<Change>,
     },
     /// The provider ended a call (or the stream ended inside it).
     Finished {
@@ -234,6 +255,15 @@ impl Calls {
             let call = &mut self.open[slot];
             self.buffered = self.buffered + text.len() - call.arguments.len();
             call.arguments.replace(text);
+            if call.started {
+                let mut changes = Vec::new();
+                call.arguments.feed(&mut changes);
+                self.events.push(CallEvent::ArgumentsReplaced {
+                    index: call.index,
+                    text: text.to_string(),
+                    changes,
+                });
+            }
             call.notes.push(Note::new(
                 NoteKind::Normalized {
                     field: "arguments".into(),
@@ -349,11 +379,9 @@ impl Calls {
             None => String::new(),
         };
         if !text.is_empty() {
-            self.events.push(CallEvent::ArgumentsDelta {
-                index,
-                text,
-                partial: None,
-            });
+            let changes = changes_of(&text, &self.opts.limits);
+            self.events
+                .push(CallEvent::ArgumentsDelta { index, text, changes });
         }
         let read = arguments::read(
             arguments,
@@ -384,6 +412,12 @@ impl Calls {
         while !self.open.is_empty() {
             self.finish_slot(0, true);
         }
+    }
+
+    /// The partial arguments of the open call at stream position `index`.
+    fn partial(&self, index: usize) -> Option<&Value> {
+        let call = self.open.iter().find(|call| call.index == index)?;
+        call.arguments.partial()
     }
 
     fn latest(&self, wanted: impl Fn(&Open) -> bool) -> Option<usize> {
@@ -425,7 +459,7 @@ impl Calls {
             provider_id: provider_id.map(str::to_string),
             id,
             name: name.map(str::to_string),
-            arguments: Arguments::new(),
+            arguments: Arguments::new(&self.opts.limits),
             extras,
             started: false,
             fallback,
@@ -468,10 +502,12 @@ impl Calls {
             name,
         });
         if !call.arguments.text().is_empty() {
+            let mut changes = Vec::new();
+            call.arguments.feed(&mut changes);
             self.events.push(CallEvent::ArgumentsDelta {
                 index: call.index,
                 text: call.arguments.text().to_string(),
-                partial: None,
+                changes,
             });
         }
     }
@@ -517,12 +553,14 @@ impl Calls {
         self.reserve(text.len())?;
         self.buffered += text.len();
         let call = &mut self.open[slot];
-        let partial = call.arguments.push(text);
+        call.arguments.push(text);
         if call.started && !text.is_empty() {
+            let mut changes = Vec::new();
+            call.arguments.feed(&mut changes);
             self.events.push(CallEvent::ArgumentsDelta {
                 index: call.index,
                 text: text.to_string(),
-                partial,
+                changes,
             });
         }
         Ok(())
@@ -549,10 +587,11 @@ impl Calls {
             );
             (Err(error), call.arguments.was_sent().then_some(text))
         } else if let (false, Some(fallback)) = (call.arguments.was_sent(), call.fallback.take()) {
+            let text = fallback.to_string();
             self.events.push(CallEvent::ArgumentsDelta {
                 index: call.index,
-                text: fallback.to_string(),
-                partial: None,
+                changes: changes_of(&text, &self.opts.limits),
+                text,
             });
             let read = arguments::read(Some(&fallback), Expect::Object, &at, &self.opts.limits);
             call.notes.extend(read.notes);
@@ -562,7 +601,8 @@ impl Calls {
                 .arguments
                 .was_sent()
                 .then(|| call.arguments.text().to_string());
-            match call.arguments.finish(&at, &self.opts.limits) {
+            let arguments = std::mem::replace(&mut call.arguments, Arguments::new(&self.opts.limits));
+            match arguments.finish(&at, &self.opts.limits) {
                 Ok(converted) => {
                     call.notes.extend(converted.notes);
                     (Ok(converted.value), raw)
@@ -643,6 +683,28 @@ impl Assembler {
         })
     }
 
+    /// The partial arguments of the call at stream position `index` (the
+    /// `index` of its events), borrowed: what its deltas so far parse to,
+    /// as they stand after the last event pushed. `None` once the call has
+    /// finished (its [`ToolCall`] has the arguments), before it has started,
+    /// or before its text begins a value.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolbridge::call::CallOptions;
+    /// use toolbridge::Format;
+    /// let mut assembler = Format::OpenAi.assembler(&CallOptions::default())?;
+    /// let mut events = Vec::new();
+    /// let chunk = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+    ///     "id": "call_1", "function": {"name": "write", "arguments": "{\"path\": \"src/ma"}}]}}]});
+    /// assembler.push(None, &chunk, &mut events)?;
+    /// assert_eq!(assembler.partial(0), Some(&json!({"path": "src/ma"})));
+    /// # Ok::<(), toolbridge::Error>(())
+    /// ```
+    pub fn partial(&self, index: usize) -> Option<&Value> {
+        self.calls.partial(index)
+    }
+
     /// The stream ended: calls the provider did not end are finished with an
     /// [`ArgumentsErrorKind::Unfinished`] error that keeps their text.
     pub fn finish(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
@@ -650,6 +712,17 @@ impl Assembler {
         out.append(&mut self.calls.events);
         Ok(())
     }
+}
+
+/// The changes that reading `text` from scratch makes (those before any
+/// error): a call that arrives whole announces its value the same way a
+/// streamed one does.
+fn changes_of(text: &str, limits: &crate::limits::Limits) -> Vec<Change> {
+    let mut arguments = Arguments::new(limits);
+    arguments.push(text);
+    let mut changes = Vec::new();
+    arguments.feed(&mut changes);
+    changes
 }
 
 /// An event's data as JSON, within the depth limit.
@@ -698,6 +771,11 @@ impl CallStream {
         let framed = self.framer.push(bytes, &mut self.frames);
         self.drain(out)?;
         framed
+    }
+
+    /// The partial arguments of an open call (see [`Assembler::partial`]).
+    pub fn partial(&self, index: usize) -> Option<&Value> {
+        self.assembler.partial(index)
     }
 
     /// The stream ended (see [`Assembler::finish`]).
@@ -814,6 +892,7 @@ mod tests {
             .map(|event| match event {
                 CallEvent::Started { index, id, name } => format!("start {index} {id} {name}"),
                 CallEvent::ArgumentsDelta { index, text, .. } => format!("delta {index} {text}"),
+                CallEvent::ArgumentsReplaced { index, text, .. } => format!("replaced {index} {text}"),
                 CallEvent::Finished { call, .. } => {
                     format!("finish {}", call.raw_arguments.as_deref().unwrap())
                 }
@@ -829,6 +908,56 @@ mod tests {
                 "finish {\"a\": 1}"
             ]
         );
+    }
+
+    /// A change as one line: `/a = 1` for a set, `/a + "x"` for an append.
+    fn line(change: &Change) -> String {
+        match change {
+            Change::Set { at, value } => format!("{} = {value}", at.as_str()),
+            Change::Appended { at, text } => format!("{} + {}", at.as_str(), Value::String(text.clone())),
+        }
+    }
+
+    #[test]
+    fn deltas_carry_their_changes_and_the_partial_value_is_borrowed() {
+        let mut assembler = Assembler::new(Box::new(Test), &CallOptions::default());
+        let mut out = Vec::new();
+        let mut seen = Vec::new();
+        // Text before the name is parsed once the call starts, as one delta.
+        for event in [
+            json!({"k": 0, "args": "{\"path\": \"a"}),
+            json!({"k": 0, "name": "write", "args": "b\", \"n\": 1"}),
+            json!({"k": 0, "args": "2, \"tags\": [\"x"}),
+            json!({"k": 0, "args": "\"]}"}),
+        ] {
+            assembler.push(None, &event, &mut out).unwrap();
+            for event in out.drain(..) {
+                if let CallEvent::ArgumentsDelta { changes, .. } = event {
+                    seen.push(changes.iter().map(line).collect::<Vec<_>>());
+                }
+            }
+            seen.push(vec![format!(
+                "partial {}",
+                assembler.partial(0).map_or("-".into(), Value::to_string)
+            )]);
+        }
+        let expected: [&[&str]; 8] = [
+            &["partial -"],
+            &[" = {}", r#"/path = "a""#],
+            &[r#"/path + "b""#],
+            &[r#"partial {"path":"ab"}"#],
+            &["/n = 12", "/tags = []", r#"/tags/0 = "x""#],
+            &[r#"partial {"path":"ab","n":12,"tags":["x"]}"#],
+            &[],
+            &[r#"partial {"path":"ab","n":12,"tags":["x"]}"#],
+        ];
+        assert_eq!(seen, expected);
+        assembler.push(None, &json!({"end": 0}), &mut out).unwrap();
+        assert_eq!(assembler.partial(0), None, "a finished call has no partial value");
+        let CallEvent::Finished { call, .. } = &out[0] else {
+            panic!("{out:?}")
+        };
+        assert_eq!(call.arguments, Ok(json!({"path": "ab", "n": 12, "tags": ["x"]})));
     }
 
     #[test]
