@@ -370,6 +370,17 @@ fn quirks() -> Vec<(&'static str, &'static str, Vec<Summary>)> {
                 json!({"city": "Paris"}),
             )],
         ),
+        // The binary event stream as it comes over HTTP (built by
+        // `eventstream_capture` below).
+        (
+            "bedrock",
+            "binary",
+            vec![ok(
+                "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q",
+                "get_weather",
+                json!({"city": "Zürich", "days": 3}),
+            )],
+        ),
         // crewAI #5739: no deltas at all means {} (not the start event's input).
         (
             "bedrock",
@@ -576,6 +587,12 @@ fn errors_in_streams_name_the_problem_and_the_line() {
             "bedrock",
             "err_throttling",
             "provider error: throttlingException: Too many requests, please wait before trying again. (line 2, column 1)",
+        ),
+        (
+            "bedrock",
+            "err_binary_exception",
+            "provider error: event-stream message 4 (at byte 539): throttlingException: \
+             Too many requests, please wait before trying again.",
         ),
     ] {
         let (_, error) = run_fixture(provider, case);
@@ -826,5 +843,183 @@ fn a_final_copy_that_differs_replaces_the_streamed_text() {
         NoteKind::Normalized {
             field: "arguments".into()
         }
+    );
+}
+
+/// CRC-32 bit by bit (zlib's), apart from the library's table-driven one.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// One AWS event-stream message with string headers.
+fn eventstream_message(headers: &[(&str, &str)], payload: &[u8]) -> Vec<u8> {
+    let mut head = Vec::new();
+    for (name, value) in headers {
+        head.push(name.len() as u8);
+        head.extend_from_slice(name.as_bytes());
+        head.push(7);
+        head.extend_from_slice(&(value.len() as u16).to_be_bytes());
+        head.extend_from_slice(value.as_bytes());
+    }
+    let total = 12 + head.len() + payload.len() + 4;
+    let mut message = Vec::new();
+    message.extend_from_slice(&(total as u32).to_be_bytes());
+    message.extend_from_slice(&(head.len() as u32).to_be_bytes());
+    let prelude_crc = crc32(&message);
+    message.extend_from_slice(&prelude_crc.to_be_bytes());
+    message.extend_from_slice(&head);
+    message.extend_from_slice(payload);
+    let crc = crc32(&message);
+    message.extend_from_slice(&crc.to_be_bytes());
+    message
+}
+
+/// A Bedrock event as it comes over HTTP: the member in `:event-type`, its
+/// body (with the padding key `p` Bedrock adds) as the payload.
+fn bedrock_event(member: &str, mut body: Value, padding: usize) -> Vec<u8> {
+    body["p"] = json!("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[..padding]);
+    eventstream_message(
+        &[
+            (":event-type", member),
+            (":content-type", "application/json"),
+            (":message-type", "event"),
+        ],
+        body.to_string().as_bytes(),
+    )
+}
+
+/// The capture in `fixtures/streams/bedrock/binary.eventstream` and
+/// `examples/streams/bedrock.eventstream`: a text block, then a toolUse
+/// block whose input is split inside a non-ASCII word.
+fn eventstream_capture() -> Vec<u8> {
+    let tool = json!({"toolUseId": "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", "name": "get_weather"});
+    [
+        bedrock_event("messageStart", json!({"role": "assistant"}), 5),
+        bedrock_event(
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 0, "delta": {"text": "Checking the weather."}}),
+            12,
+        ),
+        bedrock_event("contentBlockStop", json!({"contentBlockIndex": 0}), 3),
+        bedrock_event(
+            "contentBlockStart",
+            json!({"contentBlockIndex": 1, "start": {"toolUse": tool}}),
+            8,
+        ),
+        bedrock_event(
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"toolUse": {"input": "{\"city\": \"Zü"}}}),
+            20,
+        ),
+        bedrock_event(
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"toolUse": {"input": "rich\", \"days\": 3}"}}}),
+            1,
+        ),
+        bedrock_event("contentBlockStop", json!({"contentBlockIndex": 1}), 30),
+        bedrock_event("messageStop", json!({"stopReason": "tool_use"}), 6),
+        bedrock_event(
+            "metadata",
+            json!({"usage": {"inputTokens": 30, "outputTokens": 20, "totalTokens": 50}, "metrics": {"latencyMs": 512}}),
+            2,
+        ),
+    ]
+    .concat()
+}
+
+#[test]
+fn the_shipped_binary_captures_are_what_the_test_builds() {
+    let built = eventstream_capture();
+    let fixture = fs::read(fixtures_dir().join("bedrock/binary.eventstream")).unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/streams/bedrock.eventstream");
+    assert_eq!(fixture, built);
+    assert_eq!(fs::read(example).unwrap(), built);
+    assert_eq!(Format::detect_stream(&built[..64]), Some(Format::Bedrock));
+    // The SDKs' NDJSON lines still read through the same framer.
+    let (events, error) = run_fixture("bedrock", "documented");
+    assert!(error.is_none());
+    assert_eq!(calls(&events).len(), 1);
+}
+
+#[test]
+fn binary_event_streams_fail_with_the_message_and_its_offset() {
+    let capture = eventstream_capture();
+    let first = u32::from_be_bytes(capture[..4].try_into().unwrap()) as usize;
+    let second = u32::from_be_bytes(capture[first..first + 4].try_into().unwrap()) as usize;
+    let message = |error: Option<Error>| error.map(|error| error.to_string()).unwrap_or_default();
+
+    let mut corrupt = capture.clone();
+    corrupt[first + 30] ^= 0x20;
+    let (events, error) = run(Format::Bedrock, corrupt.chunks(7));
+    assert!(events.is_empty());
+    assert_eq!(
+        message(error),
+        format!(
+            "invalid response: event-stream message 2 (at byte {first}): message CRC mismatch: \
+             the message says {:#010x}, its bytes give {:#010x}",
+            u32::from_be_bytes(capture[first + second - 4..first + second].try_into().unwrap()),
+            crc32(&corrupt[first..first + second - 4])
+        )
+    );
+
+    let (events, error) = run(Format::Bedrock, [&capture[..capture.len() - 5]]);
+    assert_eq!(calls(&events).len(), 1, "the call ended before the cut");
+    let mut last = 0;
+    while last + u32::from_be_bytes(capture[last..last + 4].try_into().unwrap()) as usize != capture.len() {
+        last += u32::from_be_bytes(capture[last..last + 4].try_into().unwrap()) as usize;
+    }
+    assert_eq!(
+        message(error),
+        format!(
+            "invalid response: event-stream message 9 (at byte {last}): the stream ended after {} of its {} bytes",
+            capture.len() - 5 - last,
+            capture.len() - last
+        )
+    );
+
+    let not_json = eventstream_message(
+        &[(":event-type", "contentBlockDelta"), (":message-type", "event")],
+        b"{\"contentBlockIndex\": 0,",
+    );
+    let (_, error) = run(Format::Bedrock, [&capture[..first], not_json.as_slice()]);
+    assert_eq!(
+        message(error),
+        format!(
+            "invalid response: the payload of event-stream message 2 (at byte {first}) is not JSON: \
+             EOF while parsing a value (payload line 1, column 24)"
+        )
+    );
+
+    let error_message = eventstream_message(
+        &[
+            (":error-code", "InternalFailure"),
+            (":error-message", "An internal error occurred"),
+            (":message-type", "error"),
+        ],
+        b"",
+    );
+    let (_, error) = run(Format::Bedrock, [error_message.as_slice()]);
+    assert_eq!(
+        message(error),
+        "provider error: event-stream message 1 (at byte 0): InternalFailure: An internal error occurred"
+    );
+
+    let options = CallOptions::default().with_limits(toolbridge::Limits::default().with_max_bytes(20));
+    let mut stream = Format::Bedrock.call_stream(&options).unwrap();
+    let error = stream.push(&capture[..12], &mut Vec::new()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "limit exceeded: event-stream message 1 (at byte 0): a payload of 32 bytes, more than 20"
     );
 }

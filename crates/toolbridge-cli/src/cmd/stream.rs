@@ -38,15 +38,17 @@ pub fn run(args: &StreamArgs) -> Result<ExitCode> {
     let mut failed = false;
     let mut chunk = first;
     loop {
-        if chunk.is_empty() {
-            stream.finish(&mut events)?;
+        // The events before an error are printed before it.
+        let pushed = if chunk.is_empty() {
+            stream.finish(&mut events)
         } else {
-            stream.push(&chunk, &mut events)?;
-        }
+            stream.push(&chunk, &mut events)
+        };
         for event in events.drain(..) {
             failed |= matches!(&event, CallEvent::Finished { call, .. } if call.arguments.is_err());
             print_event(&mut out, &origin, provider, &event, args.json)?;
         }
+        pushed?;
         if chunk.is_empty() {
             break;
         }

@@ -674,13 +674,19 @@ impl Assembler {
             return Ok(());
         }
         let value = parse_event(frame, &self.calls.opts)?;
-        self.push(frame.event.as_deref(), &value, out).map_err(|err| {
-            if err.position().is_none() {
-                err.with_position(frame.line, 1)
-            } else {
-                err
-            }
-        })
+        self.push(frame.event.as_deref(), &value, out)
+            .map_err(|err| match frame.offset {
+                _ if err.position().is_some() => err,
+                None => err.with_position(frame.line, 1),
+                Some(offset) => Error::new(
+                    err.kind(),
+                    format!(
+                        "{} (event-stream message {} at byte {offset})",
+                        err.detail(),
+                        frame.line
+                    ),
+                ),
+            })
     }
 
     /// The partial arguments of the call at stream position `index` (the
@@ -725,19 +731,38 @@ fn changes_of(text: &str, limits: &crate::limits::Limits) -> Vec<Change> {
     changes
 }
 
-/// An event's data as JSON, within the depth limit.
+/// An event's data as JSON, within the depth limit. Errors carry the
+/// frame's line, or name an event-stream message and its offset.
 fn parse_event(frame: &Frame, opts: &CallOptions) -> Result<Value> {
-    let not_json = |detail: &str, line: usize, column: usize| {
-        Error::new(
+    let not_json = |detail: &str, line: usize, column: usize| match frame.offset {
+        None => Error::new(
             ErrorKind::InvalidResponse,
             format!("the event at stream line {} is not JSON: {detail}", frame.line),
         )
-        .with_position(frame.line + line.saturating_sub(1), column)
+        .with_position(frame.line + line.saturating_sub(1), column),
+        Some(offset) => Error::new(
+            ErrorKind::InvalidResponse,
+            format!(
+                "the payload of event-stream message {} (at byte {offset}) is not JSON: {detail} \
+                 (payload line {line}, column {column})",
+                frame.line
+            ),
+        ),
     };
     if let Err(err) = check_depth(&frame.data, opts.limits.max_depth) {
         let (line, column) = err.position().unwrap_or((1, 1));
-        return Err(Error::new(ErrorKind::LimitExceeded, err.detail())
-            .with_position(frame.line + line.saturating_sub(1), column));
+        return Err(match frame.offset {
+            None => Error::new(ErrorKind::LimitExceeded, err.detail())
+                .with_position(frame.line + line.saturating_sub(1), column),
+            Some(offset) => Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "{} (event-stream message {} at byte {offset})",
+                    err.detail(),
+                    frame.line
+                ),
+            ),
+        });
     }
     serde_json::from_str(&frame.data).map_err(|err| {
         let json: Error = err.into();
@@ -1033,6 +1058,7 @@ mod tests {
             event: None,
             data: "{\"k\": 0,\n \"id\": }".into(),
             line: 7,
+            offset: None,
         };
         let err = assembler.push_frame(&frame, &mut Vec::new()).unwrap_err();
         assert_eq!(

@@ -31,6 +31,7 @@
 
 mod arguments;
 mod assemble;
+mod eventstream;
 mod ids;
 mod partial;
 pub(crate) mod read;
