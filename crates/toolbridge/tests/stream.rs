@@ -381,6 +381,24 @@ fn quirks() -> Vec<(&'static str, &'static str, Vec<Summary>)> {
                 json!({"city": "Zürich", "days": 3}),
             )],
         ),
+        // Vertex streamFunctionCallArguments: partialArgs by jsonPath, a string
+        // continued across chunks, the empty functionCall as the end marker,
+        // then a whole call.
+        (
+            "gemini",
+            "partial_args",
+            vec![
+                renamed(
+                    "call_0",
+                    None,
+                    "write_file",
+                    json!({"path": "src/main.rs", "lines": [1, 2.5],
+                        "options": {"mode": "overwrite", "backup": false}, "note.txt": null,
+                        "content": "fn main() {\n    println!(\"hé\");\n}\n"}),
+                ),
+                renamed("call_1", None, "get_time", json!({"tz": "CET"})),
+            ],
+        ),
         // crewAI #5739: no deltas at all means {} (not the start event's input).
         (
             "bedrock",

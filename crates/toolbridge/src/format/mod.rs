@@ -104,7 +104,7 @@ impl Format {
             Format::OpenAi | Format::Mistral => Box::new(openai::stream::Chat),
             Format::OpenAiResponses => Box::new(openai_responses::stream::Responses::default()),
             Format::Anthropic => Box::new(anthropic::stream::Messages),
-            Format::Gemini | Format::GeminiJson => Box::new(gemini_call::ChunkStream),
+            Format::Gemini | Format::GeminiJson => Box::new(gemini_call::ChunkStream::default()),
             Format::Bedrock => Box::new(bedrock::stream::ConverseStream),
             Format::Ollama => Box::new(ollama::ChatStream),
             Format::Cohere => Box::new(cohere::stream::ChatStream),
