@@ -170,7 +170,7 @@ pub struct StreamArgs {
     #[arg(long, value_name = "FILE")]
     pub tools: Vec<PathBuf>,
     /// Print one JSON object per event: {"event": "started" | "delta" |
-    /// "replaced" | "finished", …}; a delta carries the changes its text made
+    /// "replaced" | "plan" | "finished", …}; a delta carries the changes its text made
     /// to the partial arguments ({"at": pointer, "set": value | "append": text}).
     #[arg(long)]
     pub json: bool,

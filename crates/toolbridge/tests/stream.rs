@@ -1041,3 +1041,21 @@ fn binary_event_streams_fail_with_the_message_and_its_offset() {
         "limit exceeded: event-stream message 1 (at byte 0): a payload of 32 bytes, more than 20"
     );
 }
+
+#[test]
+fn cohere_plans_are_events_and_go_on_the_first_call() {
+    let (events, error) = run_fixture("cohere", "documented");
+    assert!(error.is_none());
+    let plan: Vec<&str> = events
+        .iter()
+        .filter_map(|event| match event {
+            CallEvent::PlanDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(plan, ["I will", " look up the weather."]);
+    assert_eq!(
+        Value::Object(calls(&events)[0].extras.clone()),
+        json!({"tool_plan": "I will look up the weather."})
+    );
+}

@@ -110,6 +110,13 @@ fn print_event(
                 writeln!(out, "replaced {index} {}", Value::String(text.clone()))?;
             }
         }
+        CallEvent::PlanDelta { text } => {
+            if as_json {
+                writeln!(out, "{}", json!({"event": "plan", "text": text}))?;
+            } else {
+                writeln!(out, "plan {}", Value::String(text.clone()))?;
+            }
+        }
         CallEvent::Finished { index, call } => {
             for note in &call.notes {
                 eprintln!("{origin}: {}: {provider}: {note}", call.name);

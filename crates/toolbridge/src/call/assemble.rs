@@ -91,6 +91,14 @@ pub enum CallEvent {
         #[serde(skip_serializing_if = "Vec::is_empty")]
         changes: Vec<Change>,
     },
+    /// More of the plan the model writes before its calls (Cohere's
+    /// `tool-plan-delta`). The whole plan is also kept on the first call
+    /// after it, in its extras as `tool_plan` (the assistant message sent
+    /// back carries it).
+    PlanDelta {
+        /// The new text of the plan.
+        text: String,
+    },
     /// The provider ended a call (or the stream ended inside it).
     Finished {
         /// The call's position in the stream.
@@ -165,6 +173,8 @@ pub(crate) struct Calls {
     open: Vec<Open>,
     opened: usize,
     buffered: usize,
+    /// The plan text not yet put on a call.
+    plan: String,
     events: Vec<CallEvent>,
 }
 
@@ -176,6 +186,7 @@ impl Calls {
             open: Vec::new(),
             opened: 0,
             buffered: 0,
+            plan: String::new(),
             events: Vec::new(),
         }
     }
@@ -315,6 +326,27 @@ impl Calls {
                 );
             }
         }
+    }
+
+    /// More of the model's plan (Cohere's `tool_plan`): an event, and the
+    /// text kept until [`take_plan`](Calls::take_plan), within the byte limit.
+    pub fn plan(&mut self, text: &str) -> Result<()> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.reserve(text.len())?;
+        self.buffered += text.len();
+        self.plan.push_str(text);
+        self.events.push(CallEvent::PlanDelta {
+            text: text.to_string(),
+        });
+        Ok(())
+    }
+
+    /// The plan so far, taken (for the extras of the call it comes before).
+    pub fn take_plan(&mut self) -> Option<String> {
+        self.buffered -= self.plan.len();
+        Some(std::mem::take(&mut self.plan)).filter(|plan| !plan.is_empty())
     }
 
     /// True when a call with provider index `key` is open.
@@ -918,6 +950,7 @@ mod tests {
                 CallEvent::Started { index, id, name } => format!("start {index} {id} {name}"),
                 CallEvent::ArgumentsDelta { index, text, .. } => format!("delta {index} {text}"),
                 CallEvent::ArgumentsReplaced { index, text, .. } => format!("replaced {index} {text}"),
+                CallEvent::PlanDelta { text } => format!("plan {text}"),
                 CallEvent::Finished { call, .. } => {
                     format!("finish {}", call.raw_arguments.as_deref().unwrap())
                 }
