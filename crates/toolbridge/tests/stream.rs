@@ -399,6 +399,12 @@ fn quirks() -> Vec<(&'static str, &'static str, Vec<Summary>)> {
                 renamed("call_1", None, "get_time", json!({"tz": "CET"})),
             ],
         ),
+        // n = 2: by default only choice 0 is read (the other is an alternative).
+        (
+            "openai",
+            "n_choices",
+            vec![ok("call_a0", "get_weather", json!({"city": "Quito"}))],
+        ),
         // crewAI #5739: no deltas at all means {} (not the start event's input).
         (
             "bedrock",
@@ -1058,4 +1064,61 @@ fn cohere_plans_are_events_and_go_on_the_first_call() {
         Value::Object(calls(&events)[0].extras.clone()),
         json!({"tool_plan": "I will look up the weather."})
     );
+}
+
+#[test]
+fn with_every_choice_read_the_calls_of_each_choice_are_kept_apart() {
+    let bytes = fs::read(fixtures_dir().join("openai/n_choices.sse")).unwrap();
+    let options = CallOptions::default().with_all_choices(true);
+    let run_all = |pieces: Vec<&[u8]>| {
+        let mut stream = Format::OpenAi.call_stream(&options).unwrap();
+        let mut events = Vec::new();
+        for piece in pieces {
+            stream.push(piece, &mut events).unwrap();
+        }
+        stream.finish(&mut events).unwrap();
+        events
+    };
+    let events = run_all(vec![bytes.as_slice()]);
+    let got: Vec<(Option<usize>, String, Value)> = calls(&events)
+        .into_iter()
+        .map(|call| (call.choice, call.id, call.arguments.unwrap()))
+        .collect();
+    // Choice 0 ends first (its finish_reason ends only its own call); the
+    // fragment of choice 1 with neither index nor id goes to choice 1's call.
+    assert_eq!(
+        got,
+        [
+            (Some(0), "call_a0".to_string(), json!({"city": "Quito"})),
+            (Some(1), "call_b0".to_string(), json!({"city": "Lima"})),
+            (Some(1), "call_b1".to_string(), json!({"tz": "America/Lima"})),
+        ]
+    );
+    let started: Vec<(usize, Option<usize>)> = events
+        .iter()
+        .filter_map(|event| match event {
+            CallEvent::Started { index, choice, .. } => Some((*index, *choice)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(started, [(0, Some(0)), (1, Some(1)), (2, Some(1))]);
+    assert_eq!(
+        outcome((run_all(bytes.chunks(1).collect()), None)),
+        outcome((events, None))
+    );
+    let whole = Format::OpenAi
+        .read_calls_text(
+            &fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/calls/openai/n_choices.json"),
+            )
+            .unwrap(),
+            &options,
+        )
+        .unwrap()
+        .value;
+    let whole: Vec<(Option<usize>, String, Value)> = whole
+        .into_iter()
+        .map(|call| (call.choice, call.id, call.arguments.unwrap()))
+        .collect();
+    assert_eq!(whole, got, "a whole response gives the same calls");
 }

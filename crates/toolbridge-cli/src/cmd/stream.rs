@@ -31,7 +31,9 @@ pub fn run(args: &StreamArgs) -> Result<ExitCode> {
         None => Format::detect_stream(&first)
             .with_context(|| format!("{origin}: not the stream of any provider; name one with --provider"))?,
     };
-    let options = input::call_options(&args.tools, provider)?.with_limits(limits);
+    let options = input::call_options(&args.tools, provider)?
+        .with_limits(limits)
+        .with_all_choices(args.all_choices);
     let mut stream = provider.call_stream(&options)?;
     let mut out = std::io::stdout().lock();
     let mut events = Vec::new();
@@ -77,15 +79,21 @@ fn print_event(
     as_json: bool,
 ) -> Result<()> {
     match event {
-        CallEvent::Started { index, id, name } => {
+        CallEvent::Started {
+            index,
+            id,
+            name,
+            choice,
+        } => {
             if as_json {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"event": "started", "index": index, "id": id, "name": name})
-                )?;
+                let mut line = json!({"event": "started", "index": index, "id": id, "name": name});
+                if let Some(choice) = choice {
+                    line["choice"] = json!(choice);
+                }
+                writeln!(out, "{line}")?;
             } else {
-                writeln!(out, "started {index} {id} {name}")?;
+                let choice = choice.map(|choice| format!("#{choice} ")).unwrap_or_default();
+                writeln!(out, "started {index} {choice}{id} {name}")?;
             }
         }
         CallEvent::ArgumentsDelta { index, text, changes } => {

@@ -62,6 +62,10 @@ pub enum CallEvent {
         id: String,
         /// The tool's name, mapped back like [`ToolCall::name`].
         name: String,
+        /// The choice the call belongs to, when every choice is read (see
+        /// [`ToolCall::choice`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        choice: Option<usize>,
     },
     /// More argument text came for a call.
     ArgumentsDelta {
@@ -131,6 +135,9 @@ pub(crate) struct Fragment<'a> {
     pub arguments: Option<&'a Value>,
     /// Members to echo back (the first value of each key is kept).
     pub extras: Map<String, Value>,
+    /// The choice the fragment belongs to, when every choice is read:
+    /// fragments are matched only with calls of the same choice.
+    pub choice: Option<usize>,
 }
 
 /// A call the provider explicitly starts (a start event).
@@ -146,6 +153,8 @@ pub(crate) struct Opened<'a> {
     pub extras: Map<String, Value>,
     /// Arguments the start event carried, used only if no fragment follows.
     pub fallback: Option<Value>,
+    /// The choice the call belongs to, when every choice is read.
+    pub choice: Option<usize>,
 }
 
 /// A call in flight.
@@ -162,6 +171,7 @@ struct Open {
     fallback: Option<Value>,
     noted_object: bool,
     notes: Vec<Note>,
+    choice: Option<usize>,
 }
 
 /// The calls of one stream: those in flight, the ids given out, and the
@@ -200,19 +210,22 @@ impl Calls {
     /// none fits.
     pub fn fragment(&mut self, fragment: Fragment<'_>) -> Result<()> {
         let id = fragment.id.filter(|id| !id.is_empty());
+        let choice = fragment.choice;
         let target = match (fragment.key, id) {
             (Some(key), Some(id)) => self
-                .latest(|call| call.key == Some(key))
+                .latest(|call| call.choice == choice && call.key == Some(key))
                 .filter(|&slot| self.open[slot].provider_id.as_deref() == Some(id)),
-            (Some(key), None) => self.latest(|call| call.key == Some(key)),
-            (None, Some(id)) => self.latest(|call| call.provider_id.as_deref() == Some(id)),
-            (None, None) => self.open.len().checked_sub(1),
+            (Some(key), None) => self.latest(|call| call.choice == choice && call.key == Some(key)),
+            (None, Some(id)) => {
+                self.latest(|call| call.choice == choice && call.provider_id.as_deref() == Some(id))
+            }
+            (None, None) => self.latest(|call| call.choice == choice),
         };
         let slot = match target {
             Some(slot) => slot,
             // A fragment that carries nothing opens nothing.
             None if id.is_none() && fragment.name.is_none() && fragment.arguments.is_none() => return Ok(()),
-            None => self.open_call(fragment.key, id, None, Map::new(), None)?,
+            None => self.open_call(fragment.key, id, None, Map::new(), None, choice)?,
         };
         if let Some(name) = fragment.name {
             self.set_name(slot, name);
@@ -229,7 +242,14 @@ impl Calls {
     /// Opens a new call (a provider's start event).
     pub fn open(&mut self, opened: Opened<'_>) -> Result<()> {
         let id = opened.id.filter(|id| !id.is_empty());
-        let slot = self.open_call(opened.key, id, opened.name, opened.extras, opened.fallback)?;
+        let slot = self.open_call(
+            opened.key,
+            id,
+            opened.name,
+            opened.extras,
+            opened.fallback,
+            opened.choice,
+        )?;
         self.start_if_named(slot);
         Ok(())
     }
@@ -373,6 +393,14 @@ impl Calls {
         }
     }
 
+    /// Finishes every open call of `choice`, in the order they were opened
+    /// (the end of that choice, when every choice is read).
+    pub fn close_choice(&mut self, choice: Option<usize>) {
+        while let Some(slot) = self.open.iter().position(|call| call.choice == choice) {
+            self.finish_slot(slot, false);
+        }
+    }
+
     /// A call that arrives whole (Gemini, Ollama): started, its arguments as
     /// one delta, finished.
     pub fn whole(
@@ -404,6 +432,7 @@ impl Calls {
             index,
             id: id.clone(),
             name: name.clone(),
+            choice: None,
         });
         let text = match arguments {
             Some(Value::String(text)) => text.clone(),
@@ -433,6 +462,7 @@ impl Calls {
                 provider_name,
                 extras,
                 notes,
+                choice: None,
             },
         });
         Ok(())
@@ -473,6 +503,7 @@ impl Calls {
         name: Option<&str>,
         extras: Map<String, Value>,
         fallback: Option<Value>,
+        choice: Option<usize>,
     ) -> Result<usize> {
         self.check_count()?;
         let index = self.opened;
@@ -497,6 +528,7 @@ impl Calls {
             fallback,
             noted_object: false,
             notes,
+            choice,
         });
         Ok(self.open.len() - 1)
     }
@@ -532,6 +564,7 @@ impl Calls {
             index: call.index,
             id: call.id.clone(),
             name,
+            choice: call.choice,
         });
         if !call.arguments.text().is_empty() {
             let mut changes = Vec::new();
@@ -654,6 +687,7 @@ impl Calls {
                 provider_name,
                 extras: call.extras,
                 notes: call.notes,
+                choice: call.choice,
             },
         });
     }
@@ -878,6 +912,7 @@ mod tests {
                     name: data.get("name").and_then(Value::as_str),
                     arguments: data.get("args"),
                     extras: Map::new(),
+                    choice: None,
                 })?;
             }
             Ok(())
@@ -947,7 +982,7 @@ mod tests {
         let kinds: Vec<String> = events
             .iter()
             .map(|event| match event {
-                CallEvent::Started { index, id, name } => format!("start {index} {id} {name}"),
+                CallEvent::Started { index, id, name, .. } => format!("start {index} {id} {name}"),
                 CallEvent::ArgumentsDelta { index, text, .. } => format!("delta {index} {text}"),
                 CallEvent::ArgumentsReplaced { index, text, .. } => format!("replaced {index} {text}"),
                 CallEvent::PlanDelta { text } => format!("plan {text}"),

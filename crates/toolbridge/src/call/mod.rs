@@ -96,6 +96,10 @@ pub struct ToolCall {
     /// What was normalised while reading this call. Whole responses point
     /// into the response; streams point into the call (`/id`, `/arguments`).
     pub notes: Vec<Note>,
+    /// The choice the call belongs to (OpenAI Chat's `choices[].index`),
+    /// when every choice was read ([`CallOptions::with_all_choices`]);
+    /// `None` when one choice was.
+    pub choice: Option<usize>,
 }
 
 impl ToolCall {
@@ -112,13 +116,14 @@ impl ToolCall {
             raw_arguments: None,
             extras: Map::new(),
             notes: Vec::new(),
+            choice: None,
         }
     }
 }
 
 /// The JSON form: `id`, `name`, then `arguments` or `error`, then the rest
-/// when present (`rawArguments`, `providerId`, `providerName` when it differs
-/// from `name`, `extras`, `notes`).
+/// when present (`choice`, `rawArguments`, `providerId`, `providerName` when
+/// it differs from `name`, `extras`, `notes`).
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
@@ -127,6 +132,9 @@ impl Serialize for ToolCall {
         match &self.arguments {
             Ok(arguments) => map.serialize_entry("arguments", arguments)?,
             Err(error) => map.serialize_entry("error", error)?,
+        }
+        if let Some(choice) = self.choice {
+            map.serialize_entry("choice", &choice)?;
         }
         if let Some(raw) = &self.raw_arguments {
             map.serialize_entry("rawArguments", raw)?;
@@ -165,6 +173,13 @@ pub struct CallOptions {
     /// Which choice (OpenAI Chat, Mistral) or candidate (Gemini) to read
     /// (default 0); the others are alternatives, not more calls.
     pub choice: usize,
+    /// Read every choice of an OpenAI Chat response or stream (`n > 1`)
+    /// instead of [`choice`](CallOptions::choice) alone: each choice's calls
+    /// are kept apart (keyed by choice, then by index) and each call says
+    /// its [`ToolCall::choice`]. Off by default: the choices are
+    /// alternatives, and running the calls of all of them would run each
+    /// intended call several times.
+    pub all_choices: bool,
     /// Written name → canonical name.
     names: HashMap<String, String>,
 }
@@ -175,6 +190,7 @@ impl Default for CallOptions {
             limits: Limits::default(),
             id_prefix: "call_".into(),
             choice: 0,
+            all_choices: false,
             names: HashMap::new(),
         }
     }
@@ -196,6 +212,27 @@ impl CallOptions {
     /// Reads choice (or candidate) `choice` instead of the first.
     pub fn with_choice(mut self, choice: usize) -> CallOptions {
         self.choice = choice;
+        self
+    }
+
+    /// Reads every choice of an OpenAI Chat response or stream (see
+    /// [`all_choices`](CallOptions::all_choices)).
+    ///
+    /// ```
+    /// use toolbridge::call::CallOptions;
+    /// use toolbridge::Format;
+    /// let call = |id: &str| serde_json::json!({"id": id, "type": "function",
+    ///     "function": {"name": "f", "arguments": "{}"}});
+    /// let response = serde_json::json!({"choices": [
+    ///     {"index": 0, "message": {"tool_calls": [call("a")]}},
+    ///     {"index": 1, "message": {"tool_calls": [call("b")]}}]});
+    /// let options = CallOptions::default().with_all_choices(true);
+    /// let calls = Format::OpenAi.read_calls(&response, &options)?.value;
+    /// assert_eq!((calls[1].id.as_str(), calls[1].choice), ("b", Some(1)));
+    /// # Ok::<(), toolbridge::Error>(())
+    /// ```
+    pub fn with_all_choices(mut self, all: bool) -> CallOptions {
+        self.all_choices = all;
         self
     }
 

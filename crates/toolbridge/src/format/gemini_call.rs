@@ -278,6 +278,7 @@ impl ChunkStream {
             name,
             extras,
             fallback: None,
+            choice: None,
         })?;
         Ok((key, PathWriter::default()))
     }

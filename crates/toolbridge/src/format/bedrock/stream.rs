@@ -73,6 +73,7 @@ impl ConverseStream {
                     name: tool_use.get("name").and_then(Value::as_str),
                     extras,
                     fallback: None,
+                    choice: None,
                 })?;
             }
             "contentBlockDelta" => {
