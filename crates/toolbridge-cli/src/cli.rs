@@ -52,7 +52,7 @@ pub enum Command {
     ///
     /// Example: toolbridge calls response.json --tools tools/ --json
     Calls(CallsArgs),
-    /// Follow a captured SSE or NDJSON stream and print its tool-call events.
+    /// Follow a captured SSE, NDJSON or AWS (Bedrock) event stream and print its tool-call events.
     ///
     /// Prints each call as it starts, each piece of its argument text, and
     /// the whole call when the provider ends it. A call whose arguments are

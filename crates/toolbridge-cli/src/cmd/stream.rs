@@ -1,4 +1,4 @@
-//! `toolbridge stream`: tool-call events of a captured SSE or NDJSON stream.
+//! `toolbridge stream`: tool-call events of a captured SSE, NDJSON or AWS event stream.
 
 use std::io::Write;
 use std::process::ExitCode;

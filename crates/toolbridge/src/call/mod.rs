@@ -1,12 +1,15 @@
 //! Calls coming back, provider-neutral: the one shape of a tool call, the
-//! stream events, the SSE/NDJSON framer, the incremental partial-JSON parser
-//! and argument repair. Each provider's own call, stream and result shapes
+//! stream events, the SSE/NDJSON/AWS event-stream framer, the incremental
+//! partial-JSON parser and argument repair. Each provider's own call, stream and result shapes
 //! live with its format module and build on these.
 //!
 //! A whole response becomes a list of [`ToolCall`]s with
 //! [`Format::read_calls`](crate::Format::read_calls); a stream becomes
 //! [`CallEvent`]s with an [`Assembler`] (parsed events) or a [`CallStream`]
-//! (raw bytes, through a [`Framer`]):
+//! (raw bytes, through a [`Framer`]). While a call's arguments stream in,
+//! each [`CallEvent::ArgumentsDelta`] says what its text changed in the
+//! partial arguments ([`Change`]s), and [`Assembler::partial`] lends the
+//! whole partial value:
 //!
 //! ```
 //! use toolbridge::call::{CallEvent, CallOptions};
@@ -24,9 +27,11 @@
 //!
 //! "#, &mut events)?;
 //! stream.finish(&mut events)?;
+//! let CallEvent::ArgumentsDelta { changes, .. } = &events[1] else { panic!() };
+//! assert_eq!(serde_json::to_string(changes)?, r#"[{"at":"","set":{}},{"at":"/city","set":"Par"}]"#);
 //! let CallEvent::Finished { call, .. } = &events[3] else { panic!() };
 //! assert_eq!(call.arguments, Ok(serde_json::json!({"city": "Paris"})));
-//! # Ok::<(), toolbridge::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod arguments;
