@@ -1,7 +1,10 @@
-//! Streamed calls, put together: the [`CallEvent`]s, the provider-neutral
-//! bookkeeping every provider's stream decoder drives ([`Calls`]), the
-//! [`Assembler`] (a decoder and its calls, fed parsed events) and the
-//! [`CallStream`] (an assembler behind a [`Framer`], fed raw bytes).
+//! Streamed calls, put together: the [`CallEvent`]s, and the
+//! provider-neutral bookkeeping every provider's stream decoder drives
+//! ([`Calls`]). The [`Assembler`] and [`CallStream`] that drive them are in
+//! `stream.rs`.
+//!
+//! [`Assembler`]: crate::call::Assembler
+//! [`CallStream`]: crate::call::CallStream
 //!
 //! The rules, from the bugs peers shipped (providers.md §1c, §10.3, §15.3):
 //!
@@ -39,10 +42,9 @@ use crate::call::arguments::{self, Arguments, ArgumentsError, ArgumentsErrorKind
 use crate::call::ids::Ids;
 use crate::call::partial::Change;
 use crate::call::read::no_name;
-use crate::call::sse::{Frame, Framer, Framing};
+use crate::call::sse::Framing;
 use crate::call::{CallOptions, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
-use crate::json::check_depth;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
@@ -76,7 +78,7 @@ pub enum CallEvent {
         /// What the new text changed in the call's partial arguments (see
         /// [`Change`]): applied in order, the changes of a call's deltas
         /// rebuild its partial value; the whole value is
-        /// [`Assembler::partial`]. Empty when the text completed nothing (a
+        /// [`Assembler::partial`](crate::call::Assembler::partial). Empty when the text completed nothing (a
         /// number cut in half) or once the text stopped being JSON (the
         /// finished call then says what was wrong, or how it was repaired).
         #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -178,18 +180,19 @@ struct Open {
 /// events not yet handed to the caller.
 #[derive(Debug)]
 pub(crate) struct Calls {
-    opts: CallOptions,
+    pub(super) opts: CallOptions,
     ids: Ids,
     open: Vec<Open>,
     opened: usize,
     buffered: usize,
     /// The plan text not yet put on a call.
     plan: String,
-    events: Vec<CallEvent>,
+    /// The events not yet handed to the caller.
+    pub(super) events: Vec<CallEvent>,
 }
 
 impl Calls {
-    fn new(opts: &CallOptions) -> Calls {
+    pub(super) fn new(opts: &CallOptions) -> Calls {
         Calls {
             opts: opts.clone(),
             ids: Ids::default(),
@@ -470,14 +473,14 @@ impl Calls {
 
     /// The stream ended: every call still open is finished with an
     /// [`ArgumentsErrorKind::Unfinished`] error holding its text.
-    fn end_of_stream(&mut self) {
+    pub(super) fn end_of_stream(&mut self) {
         while !self.open.is_empty() {
             self.finish_slot(0, true);
         }
     }
 
     /// The partial arguments of the open call at stream position `index`.
-    fn partial(&self, index: usize) -> Option<&Value> {
+    pub(super) fn partial(&self, index: usize) -> Option<&Value> {
         let call = self.open.iter().find(|call| call.index == index)?;
         call.arguments.partial()
     }
@@ -693,99 +696,6 @@ impl Calls {
     }
 }
 
-/// Puts one provider's streamed calls together from its parsed events.
-///
-/// Made by [`Format::assembler`](crate::Format::assembler). Events go in
-/// one by one ([`push`](Assembler::push), or [`push_frame`](Assembler::push_frame)
-/// for a framed event); [`finish`](Assembler::finish) says the stream ended.
-/// Every method appends the [`CallEvent`]s it produced to `out`, even when
-/// it then fails; an error (a malformed event, a provider's error event, a
-/// limit) normally ends the stream, but the assembler stays usable.
-#[derive(Debug)]
-pub struct Assembler {
-    decoder: Box<dyn Decode>,
-    calls: Calls,
-}
-
-impl Assembler {
-    /// An assembler driving `decoder`.
-    pub(crate) fn new(decoder: Box<dyn Decode>, opts: &CallOptions) -> Assembler {
-        Assembler {
-            decoder,
-            calls: Calls::new(opts),
-        }
-    }
-
-    /// How this provider's stream is framed.
-    pub fn framing(&self) -> Framing {
-        self.decoder.framing()
-    }
-
-    /// One parsed event, with its SSE event name if it had one.
-    pub fn push(&mut self, event: Option<&str>, data: &Value, out: &mut Vec<CallEvent>) -> Result<()> {
-        let result = self.decoder.event(event, data, &mut self.calls);
-        out.append(&mut self.calls.events);
-        result
-    }
-
-    /// One framed event: `[DONE]` ends every open call, blank data is
-    /// skipped, anything else must be JSON. Errors carry the frame's line.
-    pub fn push_frame(&mut self, frame: &Frame, out: &mut Vec<CallEvent>) -> Result<()> {
-        if frame.is_done() {
-            self.calls.close_all();
-            out.append(&mut self.calls.events);
-            return Ok(());
-        }
-        if frame.data.trim().is_empty() {
-            return Ok(());
-        }
-        let value = parse_event(frame, &self.calls.opts)?;
-        self.push(frame.event.as_deref(), &value, out)
-            .map_err(|err| match frame.offset {
-                _ if err.position().is_some() => err,
-                None => err.with_position(frame.line, 1),
-                Some(offset) => Error::new(
-                    err.kind(),
-                    format!(
-                        "{} (event-stream message {} at byte {offset})",
-                        err.detail(),
-                        frame.line
-                    ),
-                ),
-            })
-    }
-
-    /// The partial arguments of the call at stream position `index` (the
-    /// `index` of its events), borrowed: what its deltas so far parse to,
-    /// as they stand after the last event pushed. `None` once the call has
-    /// finished (its [`ToolCall`] has the arguments), before it has started,
-    /// or before its text begins a value.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolbridge::call::CallOptions;
-    /// use toolbridge::Format;
-    /// let mut assembler = Format::OpenAi.assembler(&CallOptions::default())?;
-    /// let mut events = Vec::new();
-    /// let chunk = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
-    ///     "id": "call_1", "function": {"name": "write", "arguments": "{\"path\": \"src/ma"}}]}}]});
-    /// assembler.push(None, &chunk, &mut events)?;
-    /// assert_eq!(assembler.partial(0), Some(&json!({"path": "src/ma"})));
-    /// # Ok::<(), toolbridge::Error>(())
-    /// ```
-    pub fn partial(&self, index: usize) -> Option<&Value> {
-        self.calls.partial(index)
-    }
-
-    /// The stream ended: calls the provider did not end are finished with an
-    /// [`ArgumentsErrorKind::Unfinished`] error that keeps their text.
-    pub fn finish(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
-        self.calls.end_of_stream();
-        out.append(&mut self.calls.events);
-        Ok(())
-    }
-}
-
 /// The changes that reading `text` from scratch makes (those before any
 /// error): a call that arrives whole announces its value the same way a
 /// streamed one does.
@@ -797,98 +707,11 @@ fn changes_of(text: &str, limits: &crate::limits::Limits) -> Vec<Change> {
     changes
 }
 
-/// An event's data as JSON, within the depth limit. Errors carry the
-/// frame's line, or name an event-stream message and its offset.
-fn parse_event(frame: &Frame, opts: &CallOptions) -> Result<Value> {
-    let not_json = |detail: &str, line: usize, column: usize| match frame.offset {
-        None => Error::new(
-            ErrorKind::InvalidResponse,
-            format!("the event at stream line {} is not JSON: {detail}", frame.line),
-        )
-        .with_position(frame.line + line.saturating_sub(1), column),
-        Some(offset) => Error::new(
-            ErrorKind::InvalidResponse,
-            format!(
-                "the payload of event-stream message {} (at byte {offset}) is not JSON: {detail} \
-                 (payload line {line}, column {column})",
-                frame.line
-            ),
-        ),
-    };
-    if let Err(err) = check_depth(&frame.data, opts.limits.max_depth) {
-        let (line, column) = err.position().unwrap_or((1, 1));
-        return Err(match frame.offset {
-            None => Error::new(ErrorKind::LimitExceeded, err.detail())
-                .with_position(frame.line + line.saturating_sub(1), column),
-            Some(offset) => Error::new(
-                ErrorKind::LimitExceeded,
-                format!(
-                    "{} (event-stream message {} at byte {offset})",
-                    err.detail(),
-                    frame.line
-                ),
-            ),
-        });
-    }
-    serde_json::from_str(&frame.data).map_err(|err| {
-        let json: Error = err.into();
-        let (line, column) = json.position().unwrap_or((1, 1));
-        not_json(json.detail(), line, column)
-    })
-}
-
-/// A provider's stream as raw bytes: a [`Framer`] and an [`Assembler`].
-///
-/// Made by [`Format::call_stream`](crate::Format::call_stream).
-#[derive(Debug)]
-pub struct CallStream {
-    framer: Framer,
-    assembler: Assembler,
-    frames: Vec<Frame>,
-}
-
-impl CallStream {
-    /// A stream of `assembler`'s provider, framed as it says.
-    pub fn new(assembler: Assembler, opts: &CallOptions) -> CallStream {
-        CallStream {
-            framer: Framer::new(assembler.framing(), &opts.limits),
-            assembler,
-            frames: Vec::new(),
-        }
-    }
-
-    /// The next bytes of the stream, split anywhere.
-    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<CallEvent>) -> Result<()> {
-        let framed = self.framer.push(bytes, &mut self.frames);
-        self.drain(out)?;
-        framed
-    }
-
-    /// The partial arguments of an open call (see [`Assembler::partial`]).
-    pub fn partial(&self, index: usize) -> Option<&Value> {
-        self.assembler.partial(index)
-    }
-
-    /// The stream ended (see [`Assembler::finish`]).
-    pub fn finish(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
-        let framed = self.framer.finish(&mut self.frames);
-        self.drain(out)?;
-        framed?;
-        self.assembler.finish(out)
-    }
-
-    fn drain(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
-        // After an error the frames left are dropped: the stream is broken.
-        for frame in std::mem::take(&mut self.frames) {
-            self.assembler.push_frame(&frame, out)?;
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::call::sse::Frame;
+    use crate::call::Assembler;
     use serde_json::json;
 
     /// A decoder taking `{"k"?, "id"?, "name"?, "args"?}` fragments, `{"end": k}` and `{"stop": true}`.

@@ -42,6 +42,7 @@ mod partial;
 pub(crate) mod read;
 mod repair;
 mod sse;
+mod stream;
 
 use std::collections::HashMap;
 
@@ -54,10 +55,11 @@ use crate::note::Note;
 use crate::rewrite::Inverse;
 
 pub use arguments::{ArgumentsError, ArgumentsErrorKind};
-pub use assemble::{Assembler, CallEvent, CallStream};
+pub use assemble::CallEvent;
 pub use partial::{Change, PartialJson};
 pub use repair::repair;
 pub use sse::{Frame, Framer, Framing};
+pub use stream::{Assembler, CallStream};
 
 pub(crate) use arguments::Expect;
 pub(crate) use assemble::{Calls, Decode, Fragment, Opened};
