@@ -52,7 +52,7 @@ pub enum Command {
     ///
     /// Example: toolbridge calls response.json --tools tools/ --json
     Calls(CallsArgs),
-    /// Follow a captured SSE or NDJSON stream and print its tool-call events.
+    /// Follow a captured SSE, NDJSON or AWS (Bedrock) event stream and print its tool-call events.
     ///
     /// Prints each call as it starts, each piece of its argument text, and
     /// the whole call when the provider ends it. A call whose arguments are
@@ -155,6 +155,10 @@ pub struct CallsArgs {
     /// Print one JSON object per call: {"id", "name", "arguments"} (or "error" and "raw").
     #[arg(long)]
     pub json: bool,
+    /// Read every choice of an OpenAI Chat response (n > 1), not only the
+    /// first: each call says its choice ("choice" with --json, `#n` otherwise).
+    #[arg(long)]
+    pub all_choices: bool,
 }
 
 #[derive(Debug, Args)]
@@ -169,7 +173,13 @@ pub struct StreamArgs {
     /// The tool files the calls are for: names are mapped back through them.
     #[arg(long, value_name = "FILE")]
     pub tools: Vec<PathBuf>,
-    /// Print one JSON object per event: {"event": "started" | "delta" | "finished", …}.
+    /// Read every choice of an OpenAI Chat stream (n > 1), not only the
+    /// first: each choice's calls are kept apart and say their choice.
+    #[arg(long, conflicts_with = "deltas")]
+    pub all_choices: bool,
+    /// Print one JSON object per event: {"event": "started" | "delta" |
+    /// "replaced" | "plan" | "finished", …}; a delta carries the changes its text made
+    /// to the partial arguments ({"at": pointer, "set": value | "append": text}).
     #[arg(long)]
     pub json: bool,
     /// The input is the argument text of one call in pieces, one JSON string

@@ -20,13 +20,23 @@ pub fn print_finding(style: NotesStyle, finding: &Finding) -> Result<()> {
 }
 
 /// A call as one JSON object: `{"id", "name", "arguments"}`, or `"error"`
-/// and `"raw"` (the text the provider sent) in place of `"arguments"`.
+/// and `"raw"` (the text the provider sent) in place of `"arguments"`; then
+/// `"choice"` when every choice was read, and `"extras"` (what must go back
+/// to the provider with the call: Gemini's `thoughtSignature`, Cohere's
+/// `tool_plan`, …) when there are any.
 pub fn call_json(call: &toolbridge::call::ToolCall) -> serde_json::Value {
-    match &call.arguments {
+    let mut json = match &call.arguments {
         Ok(arguments) => serde_json::json!({"id": call.id, "name": call.name, "arguments": arguments}),
         Err(error) => serde_json::json!({"id": call.id, "name": call.name, "error": error.to_string(),
             "raw": error.raw()}),
+    };
+    if let Some(choice) = call.choice {
+        json["choice"] = choice.into();
     }
+    if !call.extras.is_empty() {
+        json["extras"] = serde_json::Value::Object(call.extras.clone());
+    }
+    json
 }
 
 /// Prints a fatal error as one paragraph: `toolbridge: error: …: cause`.

@@ -245,3 +245,240 @@ fn extends_accepts_growth_and_refuses_anything_else() {
         assert!(!extends(&previous, &next), "{previous} → {next}");
     }
 }
+
+/// The stream of one call to `f` with argument text `text` in `deltas`:
+/// OpenAI Chat chunks, or Anthropic events.
+fn provider_stream(anthropic: bool, deltas: &[&str]) -> String {
+    let mut out = String::new();
+    let event = |value: Value| format!("data: {value}\n\n");
+    if anthropic {
+        out += &event(serde_json::json!({"type": "content_block_start", "index": 0,
+            "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}}));
+        for delta in deltas {
+            out += &event(serde_json::json!({"type": "content_block_delta", "index": 0,
+                "delta": {"type": "input_json_delta", "partial_json": delta}}));
+        }
+        out += &event(serde_json::json!({"type": "content_block_stop", "index": 0}));
+    } else {
+        out += &event(
+            serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "call_1", "function": {"name": "f", "arguments": ""}}]}}]}),
+        );
+        for delta in deltas {
+            out += &event(
+                serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+                {"index": 0, "function": {"arguments": delta}}]}}]}),
+            );
+        }
+        out += &event(
+            serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+        );
+        out += "data: [DONE]\n\n";
+    }
+    out
+}
+
+/// Streams `text` (an object) through a provider's [`CallStream`], its
+/// bytes pushed in the pieces `pieces` gives: after every push the changes
+/// of the deltas rebuild [`CallStream::partial`], partial values only
+/// extend, and the finished call's arguments are the text's value.
+fn stream_call(
+    anthropic: bool,
+    text: &str,
+    arguments: &[&str],
+    pieces: &[usize],
+) -> Result<(), TestCaseError> {
+    let format = if anthropic {
+        toolbridge::Format::Anthropic
+    } else {
+        toolbridge::Format::OpenAi
+    };
+    let bytes = provider_stream(anthropic, arguments);
+    let expected: Value = serde_json::from_str(text).unwrap();
+    check_stream(format, &bytes, &expected, pieces)
+}
+
+/// Feeds `bytes`, a stream of one call, to `format`'s [`CallStream`] in
+/// the pieces `pieces` gives; checks the changes, the partial values and
+/// the finished call's arguments against `expected`.
+fn check_stream(
+    format: toolbridge::Format,
+    bytes: &str,
+    expected: &Value,
+    pieces: &[usize],
+) -> Result<(), TestCaseError> {
+    use toolbridge::call::{CallEvent, CallOptions};
+    let mut stream = format.call_stream(&CallOptions::default()).unwrap();
+    let (mut events, mut mirror, mut previous) = (Vec::new(), None::<Value>, None::<Value>);
+    let mut finished = None;
+    let (mut at, mut turn) = (0, 0);
+    while at <= bytes.len() {
+        let end =
+            (at + pieces.get(turn % pieces.len().max(1)).copied().unwrap_or(7) % 40 + 1).min(bytes.len());
+        if at == bytes.len() {
+            stream
+                .finish(&mut events)
+                .map_err(|error| TestCaseError::fail(error.to_string()))?;
+        } else {
+            stream
+                .push(&bytes.as_bytes()[at..end], &mut events)
+                .map_err(|error| TestCaseError::fail(error.to_string()))?;
+        }
+        for event in events.drain(..) {
+            match event {
+                CallEvent::ArgumentsDelta { index, changes, .. } => {
+                    prop_assert_eq!(index, 0);
+                    for change in &changes {
+                        apply(&mut mirror, change)?;
+                    }
+                }
+                CallEvent::Finished { call, .. } => finished = Some(call),
+                _ => {}
+            }
+        }
+        if finished.is_none() {
+            prop_assert_eq!(
+                stream.partial(0),
+                mirror.as_ref(),
+                "changes rebuild the partial value"
+            );
+        }
+        if let (Some(previous), Some(next)) = (&previous, &mirror) {
+            prop_assert!(extends(previous, next), "{} does not extend {}", next, previous);
+        }
+        previous = mirror.clone();
+        if at == bytes.len() {
+            break;
+        }
+        at = end;
+        turn += 1;
+    }
+    let call = finished.ok_or_else(|| TestCaseError::fail("the call never finished"))?;
+    prop_assert_eq!(call.arguments.as_ref().ok(), Some(expected));
+    if !(mirror.is_none() && expected == &Value::Object(Map::new())) {
+        prop_assert_eq!(mirror.as_ref(), Some(expected));
+    }
+    prop_assert_eq!(
+        call.arguments.unwrap().to_string(),
+        expected.to_string(),
+        "same key order"
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn streamed_calls_carry_changes_that_extend_to_the_arguments(
+        members in prop::collection::vec((text(), value()), 0..6),
+        pretty in any::<bool>(),
+        cuts in prop::collection::vec(any::<usize>(), 0..16),
+        pieces in prop::collection::vec(any::<usize>(), 1..16),
+        anthropic in any::<bool>(),
+    ) {
+        let value = Value::Object(members.into_iter().collect());
+        let text = if pretty { serde_json::to_string_pretty(&value).unwrap() } else { value.to_string() };
+        let arguments: Vec<&str> = deltas(&text, &cuts, false, false)
+            .into_iter()
+            .map(|delta| std::str::from_utf8(delta).unwrap())
+            .collect();
+        stream_call(anthropic, &text, &arguments, &pieces)?;
+    }
+}
+
+/// `value` without empty objects and arrays (Vertex's `partialArgs` carry
+/// only scalars, so an empty container cannot be sent); `None` if nothing is left.
+fn prune(value: &Value) -> Option<Value> {
+    match value {
+        Value::Object(members) => {
+            let kept: Map<String, Value> = members
+                .iter()
+                .filter_map(|(key, value)| prune(value).map(|value| (key.clone(), value)))
+                .collect();
+            (!kept.is_empty()).then_some(Value::Object(kept))
+        }
+        Value::Array(items) => {
+            let kept: Vec<Value> = items.iter().filter_map(prune).collect();
+            // Pruning inside an array would shift indices: only arrays whose items all stay.
+            (!kept.is_empty() && kept.len() == items.len()).then_some(Value::Array(kept))
+        }
+        other => Some(other.clone()),
+    }
+}
+
+/// The `partialArgs` pieces of `value` (already pruned) at `path`, in
+/// document order; strings cut where `cuts` says.
+fn vertex_pieces(value: &Value, path: &str, cuts: &[usize], out: &mut Vec<Value>) {
+    match value {
+        Value::Object(members) => {
+            for (key, member) in members {
+                let step = if !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase()) {
+                    format!(".{key}")
+                } else {
+                    format!("['{}']", key.replace('\\', "\\\\").replace('\'', "\\'"))
+                };
+                vertex_pieces(member, &format!("{path}{step}"), cuts, out);
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                vertex_pieces(item, &format!("{path}[{index}]"), cuts, out);
+            }
+        }
+        Value::String(text) => {
+            let chunks = deltas(text, cuts, false, false);
+            if chunks.is_empty() {
+                out.push(serde_json::json!({"jsonPath": path, "stringValue": ""}));
+            }
+            for chunk in chunks {
+                let chunk = std::str::from_utf8(chunk).unwrap();
+                out.push(serde_json::json!({"jsonPath": path, "stringValue": chunk, "willContinue": true}));
+            }
+        }
+        Value::Number(_) => out.push(serde_json::json!({"jsonPath": path, "numberValue": value})),
+        Value::Bool(_) => out.push(serde_json::json!({"jsonPath": path, "boolValue": value})),
+        Value::Null => out.push(serde_json::json!({"jsonPath": path, "nullValue": "NULL_VALUE"})),
+    }
+}
+
+/// One `streamGenerateContent` SSE event with one `functionCall` part.
+fn vertex_event(call: Value) -> String {
+    let event = serde_json::json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": call}]}}]});
+    format!("data: {event}\n\n")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn vertex_partial_args_assemble_to_changes_that_extend_to_the_arguments(
+        members in prop::collection::vec((text(), value()), 1..6),
+        cuts in prop::collection::vec(any::<usize>(), 0..8),
+        per_chunk in 1usize..4,
+        end_marker in any::<bool>(),
+        pieces in prop::collection::vec(any::<usize>(), 1..16),
+    ) {
+        let value = Value::Object(members.into_iter().collect());
+        let expected = prune(&value).unwrap_or_else(|| Value::Object(Map::new()));
+        let mut all = Vec::new();
+        vertex_pieces(&expected, "$", &cuts, &mut all);
+        let chunks: Vec<&[Value]> = all.chunks(per_chunk).collect();
+        let mut sse = String::new();
+        if chunks.is_empty() {
+            sse += &vertex_event(serde_json::json!({"name": "f", "partialArgs": [], "willContinue": true}));
+        }
+        for (at, chunk) in chunks.iter().enumerate() {
+            let last = at + 1 == chunks.len() && !end_marker;
+            let mut call = serde_json::json!({"partialArgs": chunk, "willContinue": !last});
+            if at == 0 {
+                call["name"] = "f".into();
+            }
+            sse += &vertex_event(call);
+        }
+        if end_marker || chunks.is_empty() {
+            sse += &vertex_event(serde_json::json!({}));
+        }
+        check_stream(toolbridge::Format::Gemini, &sse, &expected, &pieces)?;
+    }
+}

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use toolbridge::call::{ArgumentsErrorKind, CallEvent, CallOptions, ToolCall};
+use toolbridge::call::{ArgumentsErrorKind, CallEvent, CallOptions, Change, ToolCall};
 use toolbridge::{Error, Format, NoteKind};
 
 fn fixtures_dir() -> PathBuf {
@@ -311,6 +311,12 @@ fn quirks() -> Vec<(&'static str, &'static str, Vec<Summary>)> {
             "final_item_wins",
             vec![ok("call_final", "get_weather", json!({"city": "Tunis"}))],
         ),
+        // The `.done` arguments differ from the deltas: they replace them.
+        (
+            "openai-responses",
+            "done_replaces",
+            vec![ok("call_r", "get_weather", json!({"city": "Lyon", "days": 2}))],
+        ),
         (
             "openai-responses",
             "parallel",
@@ -363,6 +369,41 @@ fn quirks() -> Vec<(&'static str, &'static str, Vec<Summary>)> {
                 "get_weather",
                 json!({"city": "Paris"}),
             )],
+        ),
+        // The binary event stream as it comes over HTTP (built by
+        // `eventstream_capture` below).
+        (
+            "bedrock",
+            "binary",
+            vec![ok(
+                "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q",
+                "get_weather",
+                json!({"city": "Zürich", "days": 3}),
+            )],
+        ),
+        // Vertex streamFunctionCallArguments: partialArgs by jsonPath, a string
+        // continued across chunks, the empty functionCall as the end marker,
+        // then a whole call.
+        (
+            "gemini",
+            "partial_args",
+            vec![
+                renamed(
+                    "call_0",
+                    None,
+                    "write_file",
+                    json!({"path": "src/main.rs", "lines": [1, 2.5],
+                        "options": {"mode": "overwrite", "backup": false}, "note.txt": null,
+                        "content": "fn main() {\n    println!(\"hé\");\n}\n"}),
+                ),
+                renamed("call_1", None, "get_time", json!({"tz": "CET"})),
+            ],
+        ),
+        // n = 2: by default only choice 0 is read (the other is an alternative).
+        (
+            "openai",
+            "n_choices",
+            vec![ok("call_a0", "get_weather", json!({"city": "Quito"}))],
         ),
         // crewAI #5739: no deltas at all means {} (not the start event's input).
         (
@@ -571,6 +612,12 @@ fn errors_in_streams_name_the_problem_and_the_line() {
             "err_throttling",
             "provider error: throttlingException: Too many requests, please wait before trying again. (line 2, column 1)",
         ),
+        (
+            "bedrock",
+            "err_binary_exception",
+            "provider error: event-stream message 4 (at byte 539): throttlingException: \
+             Too many requests, please wait before trying again.",
+        ),
     ] {
         let (_, error) = run_fixture(provider, case);
         assert_eq!(error.unwrap().to_string(), message, "{provider}/{case}");
@@ -684,4 +731,394 @@ proptest! {
             prop_assert_eq!(outcome(run(format, pieces)), whole, "{}", path.display());
         }
     }
+}
+
+/// Applies one change to the copy of a call's partial value.
+fn apply(copy: &mut Option<Value>, change: &Change) {
+    match change {
+        Change::Set { at, value } if at.is_root() => *copy = Some(value.clone()),
+        Change::Set { at, value } => {
+            let text = at.as_str();
+            let parent = &text[..text.rfind('/').unwrap()];
+            let token = at.tokens().last().unwrap();
+            match copy.as_mut().and_then(|root| root.pointer_mut(parent)) {
+                Some(Value::Array(items)) => items.push(value.clone()),
+                Some(Value::Object(members)) => drop(members.insert(token, value.clone())),
+                other => panic!("no container at {parent}: {other:?}"),
+            }
+        }
+        Change::Appended { at, text } => match copy.as_mut().and_then(|root| root.pointer_mut(at.as_str())) {
+            Some(Value::String(string)) => string.push_str(text),
+            other => panic!("no string at {at}: {other:?}"),
+        },
+        other => panic!("unknown change {other:?}"),
+    }
+}
+
+/// True if `next` is `previous` grown at its end (a string by a suffix, a
+/// container by members and by its last member growing).
+fn extends(previous: &Value, next: &Value) -> bool {
+    match (previous, next) {
+        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
+        (Value::Array(a), Value::Array(b)) => {
+            b.len() >= a.len() && a.iter().zip(b).all(|(a, b)| extends(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.iter().all(|(key, a)| b.get(key).is_some_and(|b| extends(a, b)))
+        }
+        (a, b) => a == b,
+    }
+}
+
+#[test]
+fn in_every_fixture_the_changes_extend_to_each_calls_arguments() {
+    for path in all_fixtures() {
+        let format = provider(&path);
+        let bytes = fs::read(&path).unwrap();
+        let mut stream = format.call_stream(&CallOptions::default()).unwrap();
+        let mut copies = BTreeMap::<usize, Option<Value>>::new();
+        let mut events = Vec::new();
+        let mut finished = Vec::new();
+        let pieces = bytes.chunks(1).map(Some).chain([None]);
+        for piece in pieces {
+            let pushed = match piece {
+                Some(piece) => stream.push(piece, &mut events),
+                None => stream.finish(&mut events),
+            };
+            for event in events.drain(..) {
+                match event {
+                    CallEvent::ArgumentsDelta { index, changes, .. } => {
+                        let copy = copies.entry(index).or_default();
+                        let before = copy.clone();
+                        changes.iter().for_each(|change| apply(copy, change));
+                        if let (Some(before), Some(after)) = (before, copy.as_ref()) {
+                            assert!(
+                                extends(&before, after),
+                                "{}: {after} after {before}",
+                                path.display()
+                            );
+                        }
+                    }
+                    CallEvent::ArgumentsReplaced { index, changes, .. } => {
+                        let copy = copies.entry(index).or_default();
+                        changes.iter().for_each(|change| apply(copy, change));
+                    }
+                    CallEvent::Finished { index, call } => finished.push((index, call)),
+                    _ => {}
+                }
+            }
+            for (&index, copy) in &copies {
+                if !finished.iter().any(|(done, _)| *done == index) {
+                    assert_eq!(
+                        stream.partial(index),
+                        copy.as_ref(),
+                        "{} call {index}",
+                        path.display()
+                    );
+                }
+            }
+            if pushed.is_err() {
+                break;
+            }
+        }
+        for (index, call) in finished {
+            // Where the text is plain JSON and the call ended, the changes
+            // end at the arguments.
+            let plain = call
+                .raw_arguments
+                .as_deref()
+                .and_then(|raw| serde_json::from_str::<Value>(raw).ok())
+                .is_some_and(|value| value.is_object());
+            if call.arguments.is_ok() && (plain || call.raw_arguments.is_none()) {
+                let copy = copies.get(&index).cloned().flatten().unwrap_or(json!({}));
+                assert_eq!(
+                    Ok(&copy),
+                    call.arguments.as_ref(),
+                    "{} call {index}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_final_copy_that_differs_replaces_the_streamed_text() {
+    let (events, error) = run_fixture("openai-responses", "done_replaces");
+    assert!(error.is_none());
+    let replaced: Vec<String> = events
+        .iter()
+        .filter(|event| matches!(event, CallEvent::ArgumentsReplaced { .. }))
+        .map(|event| serde_json::to_string(event).unwrap())
+        .collect();
+    assert_eq!(
+        replaced,
+        [
+            r#"{"event":"arguments-replaced","index":0,"text":"{\"city\":\"Lyon\",\"days\":2}","changes":[{"at":"","set":{}},{"at":"/city","set":"Lyon"},{"at":"/days","set":2}]}"#
+        ]
+    );
+    let calls = calls(&events);
+    assert_eq!(
+        calls[0].raw_arguments.as_deref(),
+        Some(r#"{"city":"Lyon","days":2}"#)
+    );
+    assert_eq!(
+        calls[0].notes[0].kind,
+        NoteKind::Normalized {
+            field: "arguments".into()
+        }
+    );
+}
+
+/// CRC-32 bit by bit (zlib's), apart from the library's table-driven one.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// One AWS event-stream message with string headers.
+fn eventstream_message(headers: &[(&str, &str)], payload: &[u8]) -> Vec<u8> {
+    let mut head = Vec::new();
+    for (name, value) in headers {
+        head.push(name.len() as u8);
+        head.extend_from_slice(name.as_bytes());
+        head.push(7);
+        head.extend_from_slice(&(value.len() as u16).to_be_bytes());
+        head.extend_from_slice(value.as_bytes());
+    }
+    let total = 12 + head.len() + payload.len() + 4;
+    let mut message = Vec::new();
+    message.extend_from_slice(&(total as u32).to_be_bytes());
+    message.extend_from_slice(&(head.len() as u32).to_be_bytes());
+    let prelude_crc = crc32(&message);
+    message.extend_from_slice(&prelude_crc.to_be_bytes());
+    message.extend_from_slice(&head);
+    message.extend_from_slice(payload);
+    let crc = crc32(&message);
+    message.extend_from_slice(&crc.to_be_bytes());
+    message
+}
+
+/// A Bedrock event as it comes over HTTP: the member in `:event-type`, its
+/// body (with the padding key `p` Bedrock adds) as the payload.
+fn bedrock_event(member: &str, mut body: Value, padding: usize) -> Vec<u8> {
+    body["p"] = json!("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[..padding]);
+    eventstream_message(
+        &[
+            (":event-type", member),
+            (":content-type", "application/json"),
+            (":message-type", "event"),
+        ],
+        body.to_string().as_bytes(),
+    )
+}
+
+/// The capture in `fixtures/streams/bedrock/binary.eventstream` and
+/// `examples/streams/bedrock.eventstream`: a text block, then a toolUse
+/// block whose input is split inside a non-ASCII word.
+fn eventstream_capture() -> Vec<u8> {
+    let tool = json!({"toolUseId": "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", "name": "get_weather"});
+    [
+        bedrock_event("messageStart", json!({"role": "assistant"}), 5),
+        bedrock_event(
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 0, "delta": {"text": "Checking the weather."}}),
+            12,
+        ),
+        bedrock_event("contentBlockStop", json!({"contentBlockIndex": 0}), 3),
+        bedrock_event(
+            "contentBlockStart",
+            json!({"contentBlockIndex": 1, "start": {"toolUse": tool}}),
+            8,
+        ),
+        bedrock_event(
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"toolUse": {"input": "{\"city\": \"Zü"}}}),
+            20,
+        ),
+        bedrock_event(
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"toolUse": {"input": "rich\", \"days\": 3}"}}}),
+            1,
+        ),
+        bedrock_event("contentBlockStop", json!({"contentBlockIndex": 1}), 30),
+        bedrock_event("messageStop", json!({"stopReason": "tool_use"}), 6),
+        bedrock_event(
+            "metadata",
+            json!({"usage": {"inputTokens": 30, "outputTokens": 20, "totalTokens": 50}, "metrics": {"latencyMs": 512}}),
+            2,
+        ),
+    ]
+    .concat()
+}
+
+#[test]
+fn the_shipped_binary_captures_are_what_the_test_builds() {
+    let built = eventstream_capture();
+    let fixture = fs::read(fixtures_dir().join("bedrock/binary.eventstream")).unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/streams/bedrock.eventstream");
+    assert_eq!(fixture, built);
+    assert_eq!(fs::read(example).unwrap(), built);
+    assert_eq!(Format::detect_stream(&built[..64]), Some(Format::Bedrock));
+    // The SDKs' NDJSON lines still read through the same framer.
+    let (events, error) = run_fixture("bedrock", "documented");
+    assert!(error.is_none());
+    assert_eq!(calls(&events).len(), 1);
+}
+
+#[test]
+fn binary_event_streams_fail_with_the_message_and_its_offset() {
+    let capture = eventstream_capture();
+    let first = u32::from_be_bytes(capture[..4].try_into().unwrap()) as usize;
+    let second = u32::from_be_bytes(capture[first..first + 4].try_into().unwrap()) as usize;
+    let message = |error: Option<Error>| error.map(|error| error.to_string()).unwrap_or_default();
+
+    let mut corrupt = capture.clone();
+    corrupt[first + 30] ^= 0x20;
+    let (events, error) = run(Format::Bedrock, corrupt.chunks(7));
+    assert!(events.is_empty());
+    assert_eq!(
+        message(error),
+        format!(
+            "invalid response: event-stream message 2 (at byte {first}): message CRC mismatch: \
+             the message says {:#010x}, its bytes give {:#010x}",
+            u32::from_be_bytes(capture[first + second - 4..first + second].try_into().unwrap()),
+            crc32(&corrupt[first..first + second - 4])
+        )
+    );
+
+    let (events, error) = run(Format::Bedrock, [&capture[..capture.len() - 5]]);
+    assert_eq!(calls(&events).len(), 1, "the call ended before the cut");
+    let mut last = 0;
+    while last + u32::from_be_bytes(capture[last..last + 4].try_into().unwrap()) as usize != capture.len() {
+        last += u32::from_be_bytes(capture[last..last + 4].try_into().unwrap()) as usize;
+    }
+    assert_eq!(
+        message(error),
+        format!(
+            "invalid response: event-stream message 9 (at byte {last}): the stream ended after {} of its {} bytes",
+            capture.len() - 5 - last,
+            capture.len() - last
+        )
+    );
+
+    let not_json = eventstream_message(
+        &[(":event-type", "contentBlockDelta"), (":message-type", "event")],
+        b"{\"contentBlockIndex\": 0,",
+    );
+    let (_, error) = run(Format::Bedrock, [&capture[..first], not_json.as_slice()]);
+    assert_eq!(
+        message(error),
+        format!(
+            "invalid response: the payload of event-stream message 2 (at byte {first}) is not JSON: \
+             EOF while parsing a value (payload line 1, column 24)"
+        )
+    );
+
+    let error_message = eventstream_message(
+        &[
+            (":error-code", "InternalFailure"),
+            (":error-message", "An internal error occurred"),
+            (":message-type", "error"),
+        ],
+        b"",
+    );
+    let (_, error) = run(Format::Bedrock, [error_message.as_slice()]);
+    assert_eq!(
+        message(error),
+        "provider error: event-stream message 1 (at byte 0): InternalFailure: An internal error occurred"
+    );
+
+    let options = CallOptions::default().with_limits(toolbridge::Limits::default().with_max_bytes(20));
+    let mut stream = Format::Bedrock.call_stream(&options).unwrap();
+    let error = stream.push(&capture[..12], &mut Vec::new()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "limit exceeded: event-stream message 1 (at byte 0): a payload of 32 bytes, more than 20"
+    );
+}
+
+#[test]
+fn cohere_plans_are_events_and_go_on_the_first_call() {
+    let (events, error) = run_fixture("cohere", "documented");
+    assert!(error.is_none());
+    let plan: Vec<&str> = events
+        .iter()
+        .filter_map(|event| match event {
+            CallEvent::PlanDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(plan, ["I will", " look up the weather."]);
+    assert_eq!(
+        Value::Object(calls(&events)[0].extras.clone()),
+        json!({"tool_plan": "I will look up the weather."})
+    );
+}
+
+#[test]
+fn with_every_choice_read_the_calls_of_each_choice_are_kept_apart() {
+    let bytes = fs::read(fixtures_dir().join("openai/n_choices.sse")).unwrap();
+    let options = CallOptions::default().with_all_choices(true);
+    let run_all = |pieces: Vec<&[u8]>| {
+        let mut stream = Format::OpenAi.call_stream(&options).unwrap();
+        let mut events = Vec::new();
+        for piece in pieces {
+            stream.push(piece, &mut events).unwrap();
+        }
+        stream.finish(&mut events).unwrap();
+        events
+    };
+    let events = run_all(vec![bytes.as_slice()]);
+    let got: Vec<(Option<usize>, String, Value)> = calls(&events)
+        .into_iter()
+        .map(|call| (call.choice, call.id, call.arguments.unwrap()))
+        .collect();
+    // Choice 0 ends first (its finish_reason ends only its own call); the
+    // fragment of choice 1 with neither index nor id goes to choice 1's call.
+    assert_eq!(
+        got,
+        [
+            (Some(0), "call_a0".to_string(), json!({"city": "Quito"})),
+            (Some(1), "call_b0".to_string(), json!({"city": "Lima"})),
+            (Some(1), "call_b1".to_string(), json!({"tz": "America/Lima"})),
+        ]
+    );
+    let started: Vec<(usize, Option<usize>)> = events
+        .iter()
+        .filter_map(|event| match event {
+            CallEvent::Started { index, choice, .. } => Some((*index, *choice)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(started, [(0, Some(0)), (1, Some(1)), (2, Some(1))]);
+    assert_eq!(
+        outcome((run_all(bytes.chunks(1).collect()), None)),
+        outcome((events, None))
+    );
+    let whole = Format::OpenAi
+        .read_calls_text(
+            &fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/calls/openai/n_choices.json"),
+            )
+            .unwrap(),
+            &options,
+        )
+        .unwrap()
+        .value;
+    let whole: Vec<(Option<usize>, String, Value)> = whole
+        .into_iter()
+        .map(|call| (call.choice, call.id, call.arguments.unwrap()))
+        .collect();
+    assert_eq!(whole, got, "a whole response gives the same calls");
 }

@@ -22,7 +22,7 @@ pub fn run(args: &CallsArgs) -> Result<ExitCode> {
             format!("{origin}: not a response shape of any provider; name one with --provider")
         })?,
     };
-    let options = input::call_options(&args.tools, provider)?;
+    let options = input::call_options(&args.tools, provider)?.with_all_choices(args.all_choices);
     let read = provider.read_calls(&response, &options)?;
     let mut out = std::io::stdout().lock();
     let mut failed = false;
@@ -43,8 +43,17 @@ pub fn run(args: &CallsArgs) -> Result<ExitCode> {
     Ok(super::exit_code(false, failed))
 }
 
-/// `id name arguments`, or `id name error: … raw: …`.
+/// `id name arguments`, or `id name error: … raw: …`; `#n id …` for a
+/// call of choice n when every choice was read.
 pub fn call_line(call: &ToolCall) -> String {
+    let line = call_text(call);
+    match call.choice {
+        Some(choice) => format!("#{choice} {line}"),
+        None => line,
+    }
+}
+
+fn call_text(call: &ToolCall) -> String {
     match &call.arguments {
         Ok(arguments) => format!("{} {} {arguments}", call.id, call.name),
         Err(error) => format!(

@@ -1,4 +1,4 @@
-//! `toolbridge stream`: tool-call events of a captured SSE or NDJSON stream.
+//! `toolbridge stream`: tool-call events of a captured SSE, NDJSON or AWS event stream.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use toolbridge::call::{CallEvent, Change, PartialJson};
+use toolbridge::call::{CallEvent, PartialJson};
 use toolbridge::{Format, Limits};
 
 use crate::cli::{PartialStyle, StreamArgs};
@@ -31,22 +31,26 @@ pub fn run(args: &StreamArgs) -> Result<ExitCode> {
         None => Format::detect_stream(&first)
             .with_context(|| format!("{origin}: not the stream of any provider; name one with --provider"))?,
     };
-    let options = input::call_options(&args.tools, provider)?.with_limits(limits);
+    let options = input::call_options(&args.tools, provider)?
+        .with_limits(limits)
+        .with_all_choices(args.all_choices);
     let mut stream = provider.call_stream(&options)?;
     let mut out = std::io::stdout().lock();
     let mut events = Vec::new();
     let mut failed = false;
     let mut chunk = first;
     loop {
-        if chunk.is_empty() {
-            stream.finish(&mut events)?;
+        // The events before an error are printed before it.
+        let pushed = if chunk.is_empty() {
+            stream.finish(&mut events)
         } else {
-            stream.push(&chunk, &mut events)?;
-        }
+            stream.push(&chunk, &mut events)
+        };
         for event in events.drain(..) {
             failed |= matches!(&event, CallEvent::Finished { call, .. } if call.arguments.is_err());
             print_event(&mut out, &origin, provider, &event, args.json)?;
         }
+        pushed?;
         if chunk.is_empty() {
             break;
         }
@@ -75,22 +79,50 @@ fn print_event(
     as_json: bool,
 ) -> Result<()> {
     match event {
-        CallEvent::Started { index, id, name } => {
+        CallEvent::Started {
+            index,
+            id,
+            name,
+            choice,
+        } => {
+            if as_json {
+                let mut line = json!({"event": "started", "index": index, "id": id, "name": name});
+                if let Some(choice) = choice {
+                    line["choice"] = json!(choice);
+                }
+                writeln!(out, "{line}")?;
+            } else {
+                let choice = choice.map(|choice| format!("#{choice} ")).unwrap_or_default();
+                writeln!(out, "started {index} {choice}{id} {name}")?;
+            }
+        }
+        CallEvent::ArgumentsDelta { index, text, changes } => {
+            if as_json {
+                let mut line = json!({"event": "delta", "index": index, "text": text});
+                if !changes.is_empty() {
+                    line["changes"] = json!(changes);
+                }
+                writeln!(out, "{line}")?;
+            } else {
+                writeln!(out, "delta {index} {}", Value::String(text.clone()))?;
+            }
+        }
+        CallEvent::ArgumentsReplaced { index, text, changes } => {
             if as_json {
                 writeln!(
                     out,
                     "{}",
-                    json!({"event": "started", "index": index, "id": id, "name": name})
+                    json!({"event": "replaced", "index": index, "text": text, "changes": changes})
                 )?;
             } else {
-                writeln!(out, "started {index} {id} {name}")?;
+                writeln!(out, "replaced {index} {}", Value::String(text.clone()))?;
             }
         }
-        CallEvent::ArgumentsDelta { index, text, .. } => {
+        CallEvent::PlanDelta { text } => {
             if as_json {
-                writeln!(out, "{}", json!({"event": "delta", "index": index, "text": text}))?;
+                writeln!(out, "{}", json!({"event": "plan", "text": text}))?;
             } else {
-                writeln!(out, "delta {index} {}", serde_json::Value::String(text.clone()))?;
+                writeln!(out, "plan {}", Value::String(text.clone()))?;
             }
         }
         CallEvent::Finished { index, call } => {
@@ -144,7 +176,7 @@ fn deltas(args: &StreamArgs, limits: &Limits) -> Result<ExitCode> {
         match args.partial {
             Some(PartialStyle::Changes) => {
                 for change in &changes {
-                    writeln!(out, "{}", change_json(change))?;
+                    writeln!(out, "{}", json!(change))?;
                 }
             }
             Some(PartialStyle::Full) => {
@@ -177,14 +209,5 @@ fn deltas(args: &StreamArgs, limits: &Limits) -> Result<ExitCode> {
             eprintln!("{origin}: {what}: {err}");
             Ok(super::exit_code(false, true))
         }
-    }
-}
-
-/// `{"at": "/a", "append": "…"}` or `{"at": "/a", "set": value}`.
-fn change_json(change: &Change) -> Value {
-    match change {
-        Change::Set { at, value } => json!({"at": at.as_str(), "set": value}),
-        Change::Appended { at, text } => json!({"at": at.as_str(), "append": text}),
-        _ => Value::Null,
     }
 }

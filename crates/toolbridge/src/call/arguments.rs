@@ -14,6 +14,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::call::partial::{Change, PartialJson};
 use crate::json::{check_depth, describe};
 use crate::limits::Limits;
 use crate::note::{Converted, Note, NoteKind};
@@ -318,43 +319,87 @@ fn empty() -> Value {
 }
 
 /// One streamed call's argument text, fragment by fragment, until the
-/// provider ends the call.
+/// provider ends the call, and its partial value.
 ///
-/// `finish` parses the whole text with `serde_json`. The incremental
-/// partial-JSON parser (`call/partial.rs`) will hang off `push`, returning
-/// the partial value after each fragment at a cost proportional to the
-/// fragment; until it is merged `push` returns `None`.
-#[derive(Clone, Debug, Default)]
+/// The text is kept (it is the call's raw arguments) and fed to a
+/// [`PartialJson`] as it comes, so the partial value is there after every
+/// fragment at a cost proportional to the fragment. Text not yet fed waits
+/// for [`feed`](Arguments::feed): a stream feeds only once the call has
+/// started, so the changes of text that came before its name go out with
+/// its first delta.
+///
+/// Once the text stops being JSON the parser stops where it was (later
+/// fragments change nothing), and [`finish`](Arguments::finish) reads the
+/// whole text the usual way, repair included.
+#[derive(Clone, Debug)]
 pub(crate) struct Arguments {
     text: String,
     /// True once any fragment came (a provider that sends none, like Bedrock
     /// for a tool without parameters, sent no text).
     sent: bool,
+    /// The partial value of `text[..fed]`.
+    parser: PartialJson,
+    /// Bytes of `text` fed to the parser.
+    fed: usize,
+    /// The parser met text that is not JSON (or a limit) and was left there.
+    stalled: bool,
 }
 
 impl Arguments {
-    /// An empty buffer.
-    pub fn new() -> Arguments {
-        Arguments::default()
+    /// An empty buffer whose parser is bounded by `limits`.
+    pub fn new(limits: &Limits) -> Arguments {
+        Arguments {
+            text: String::new(),
+            sent: false,
+            parser: PartialJson::with_limits(limits.clone()),
+            fed: 0,
+            stalled: false,
+        }
     }
 
-    /// Appends a fragment; the partial value so far (always `None` for now).
-    pub fn push(&mut self, fragment: &str) -> Option<Value> {
+    /// Appends a fragment (not yet fed to the parser).
+    pub fn push(&mut self, fragment: &str) {
         self.sent = true;
         self.text.push_str(fragment);
-        None
     }
 
-    /// Replaces the whole text (a provider's final, authoritative arguments).
+    /// Feeds the text not yet fed to the parser; `changes` receives what
+    /// changed in the partial value (nothing once the parser has stalled).
+    pub fn feed(&mut self, changes: &mut Vec<Change>) {
+        let rest = self.text.get(self.fed..).unwrap_or_default();
+        if rest.is_empty() {
+            return;
+        }
+        self.fed = self.text.len();
+        if self.stalled {
+            return;
+        }
+        if self.parser.feed(rest, changes).is_err() {
+            self.stalled = true;
+        }
+    }
+
+    /// Replaces the whole text (a provider's final, authoritative
+    /// arguments): the parser starts again, with nothing fed, so the next
+    /// [`feed`](Arguments::feed) sets the root anew.
     pub fn replace(&mut self, text: &str) {
         self.sent = true;
         self.text.clear();
         self.text.push_str(text);
+        self.parser = PartialJson::with_limits(self.parser.limits().clone());
+        self.fed = 0;
+        self.stalled = false;
     }
 
     /// The text so far.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The partial value of the text fed so far (`None` before its first
+    /// value begins).
+    pub fn partial(&self) -> Option<&Value> {
+        self.parser.value()
     }
 
     /// The number of bytes held.
@@ -367,9 +412,22 @@ impl Arguments {
         self.sent
     }
 
-    /// The arguments, parsed once the provider has ended the call; notes
-    /// point at `at`.
-    pub fn finish(&self, at: &Pointer, limits: &Limits) -> Result<Converted<Value>, ArgumentsError> {
+    /// The arguments, once the provider has ended the call; notes point at
+    /// `at`. When the parser read the whole text to a complete object, its
+    /// value is taken as it is (no second parse); anything else (empty text,
+    /// a value that is not an object, text that is not JSON) is read by
+    /// [`parse`], with its notes and repair.
+    pub fn finish(mut self, at: &Pointer, limits: &Limits) -> Result<Converted<Value>, ArgumentsError> {
+        let mut rest = Vec::new();
+        self.feed(&mut rest);
+        if !self.stalled && self.parser.is_complete() {
+            if let Ok(value @ Value::Object(_)) = self.parser.finish() {
+                return Ok(Converted {
+                    value,
+                    notes: Vec::new(),
+                });
+            }
+        }
         let read = parse(&self.text, at, limits);
         read.value.map(|value| Converted {
             value,
@@ -484,23 +542,60 @@ mod tests {
     }
 
     #[test]
-    fn the_accumulator_parses_only_when_finished() {
-        let mut arguments = Arguments::new();
+    fn the_accumulator_feeds_its_parser_and_parses_only_when_finished() {
+        let limits = Limits::default();
+        let mut arguments = Arguments::new(&limits);
         assert!(!arguments.was_sent());
-        assert_eq!(arguments.push("{}"), None);
-        arguments.push("");
-        assert_eq!(arguments.text(), "{}");
-        let at = Pointer::root().key("arguments");
+        arguments.push("{\"a\": \"x");
+        assert_eq!(arguments.partial(), None, "nothing is fed before feed");
+        let mut changes = Vec::new();
+        arguments.feed(&mut changes);
+        assert_eq!(arguments.partial(), Some(&json!({"a": "x"})));
+        assert_eq!(changes.len(), 2);
+        arguments.push("y\"}");
+        arguments.feed(&mut changes);
         assert_eq!(
-            arguments.finish(&at, &Limits::default()).unwrap().value,
-            json!({})
+            changes,
+            [Change::Appended {
+                at: Pointer::parse("/a").unwrap(),
+                text: "y".into()
+            }]
         );
-        let mut broken = Arguments::new();
+        let at = Pointer::root().key("arguments");
+        assert_eq!(arguments.finish(&at, &limits).unwrap().value, json!({"a": "xy"}));
+
+        // Text that stops being JSON stalls the parser; finish still repairs it.
+        let mut broken = Arguments::new(&limits);
+        broken.push("{\"a\": 1,");
+        broken.feed(&mut changes);
+        broken.push("}");
+        broken.feed(&mut changes);
+        assert_eq!(changes, []);
+        assert_eq!(broken.partial(), Some(&json!({"a": 1})));
+        let repaired = broken.finish(&at, &limits).unwrap();
+        assert_eq!((repaired.value, repaired.notes.len()), (json!({"a": 1}), 1));
+
+        let mut broken = Arguments::new(&limits);
         broken.push("{\"city\": ");
         broken.push("}");
         assert_eq!(
-            broken.finish(&at, &Limits::default()).unwrap_err().to_string(),
+            broken.finish(&at, &limits).unwrap_err().to_string(),
             "arguments are not valid JSON: expected value (line 1, column 10)"
         );
+
+        // A replacement starts the parser again: the root is set anew.
+        let mut replaced = Arguments::new(&limits);
+        replaced.push("[1, ");
+        replaced.feed(&mut changes);
+        replaced.replace("{\"b\": true}");
+        replaced.feed(&mut changes);
+        assert_eq!(
+            changes[0],
+            Change::Set {
+                at: Pointer::root(),
+                value: json!({})
+            }
+        );
+        assert_eq!(replaced.partial(), Some(&json!({"b": true})));
     }
 }

@@ -1,7 +1,10 @@
-//! Streamed calls, put together: the [`CallEvent`]s, the provider-neutral
-//! bookkeeping every provider's stream decoder drives ([`Calls`]), the
-//! [`Assembler`] (a decoder and its calls, fed parsed events) and the
-//! [`CallStream`] (an assembler behind a [`Framer`], fed raw bytes).
+//! Streamed calls, put together: the [`CallEvent`]s, and the
+//! provider-neutral bookkeeping every provider's stream decoder drives
+//! ([`Calls`]). The [`Assembler`] and [`CallStream`] that drive them are in
+//! `stream.rs`.
+//!
+//! [`Assembler`]: crate::call::Assembler
+//! [`CallStream`]: crate::call::CallStream
 //!
 //! The rules, from the bugs peers shipped (providers.md §1c, §10.3, §15.3):
 //!
@@ -37,11 +40,11 @@ use serde_json::{Map, Value};
 
 use crate::call::arguments::{self, Arguments, ArgumentsError, ArgumentsErrorKind, Expect};
 use crate::call::ids::Ids;
+use crate::call::partial::Change;
 use crate::call::read::no_name;
-use crate::call::sse::{Frame, Framer, Framing};
+use crate::call::sse::Framing;
 use crate::call::{CallOptions, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
-use crate::json::check_depth;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
@@ -49,6 +52,9 @@ use crate::pointer::Pointer;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 #[non_exhaustive]
+// `Finished` holds the whole call; boxing it would cost an allocation per
+// call and a `Box` in every match, for events that live only until handled.
+#[allow(clippy::large_enum_variant)]
 pub enum CallEvent {
     /// A call began and its name is known.
     Started {
@@ -58,6 +64,10 @@ pub enum CallEvent {
         id: String,
         /// The tool's name, mapped back like [`ToolCall::name`].
         name: String,
+        /// The choice the call belongs to, when every choice is read (see
+        /// [`ToolCall::choice`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        choice: Option<usize>,
     },
     /// More argument text came for a call.
     ArgumentsDelta {
@@ -65,10 +75,35 @@ pub enum CallEvent {
         index: usize,
         /// The new text; all of a call's deltas joined are its argument text.
         text: String,
-        /// The arguments parsed so far. Always `None` until the incremental
-        /// partial-JSON parser is merged.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        partial: Option<Value>,
+        /// What the new text changed in the call's partial arguments (see
+        /// [`Change`]): applied in order, the changes of a call's deltas
+        /// rebuild its partial value; the whole value is
+        /// [`Assembler::partial`](crate::call::Assembler::partial). Empty when the text completed nothing (a
+        /// number cut in half) or once the text stopped being JSON (the
+        /// finished call then says what was wrong, or how it was repaired).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        changes: Vec<Change>,
+    },
+    /// The provider's final copy of a call's arguments differs from the text
+    /// streamed so far (OpenAI Responses' `function_call_arguments.done`):
+    /// `text` replaces all of the call's earlier deltas.
+    ArgumentsReplaced {
+        /// The call's position in the stream.
+        index: usize,
+        /// The whole argument text, as the provider finally sent it.
+        text: String,
+        /// The new partial value from scratch: the first change sets the
+        /// root anew.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        changes: Vec<Change>,
+    },
+    /// More of the plan the model writes before its calls (Cohere's
+    /// `tool-plan-delta`). The whole plan is also kept on the first call
+    /// after it, in its extras as `tool_plan` (the assistant message sent
+    /// back carries it).
+    PlanDelta {
+        /// The new text of the plan.
+        text: String,
     },
     /// The provider ended a call (or the stream ended inside it).
     Finished {
@@ -102,6 +137,9 @@ pub(crate) struct Fragment<'a> {
     pub arguments: Option<&'a Value>,
     /// Members to echo back (the first value of each key is kept).
     pub extras: Map<String, Value>,
+    /// The choice the fragment belongs to, when every choice is read:
+    /// fragments are matched only with calls of the same choice.
+    pub choice: Option<usize>,
 }
 
 /// A call the provider explicitly starts (a start event).
@@ -117,6 +155,8 @@ pub(crate) struct Opened<'a> {
     pub extras: Map<String, Value>,
     /// Arguments the start event carried, used only if no fragment follows.
     pub fallback: Option<Value>,
+    /// The choice the call belongs to, when every choice is read.
+    pub choice: Option<usize>,
 }
 
 /// A call in flight.
@@ -133,28 +173,33 @@ struct Open {
     fallback: Option<Value>,
     noted_object: bool,
     notes: Vec<Note>,
+    choice: Option<usize>,
 }
 
 /// The calls of one stream: those in flight, the ids given out, and the
 /// events not yet handed to the caller.
 #[derive(Debug)]
 pub(crate) struct Calls {
-    opts: CallOptions,
+    pub(super) opts: CallOptions,
     ids: Ids,
     open: Vec<Open>,
     opened: usize,
     buffered: usize,
-    events: Vec<CallEvent>,
+    /// The plan text not yet put on a call.
+    plan: String,
+    /// The events not yet handed to the caller.
+    pub(super) events: Vec<CallEvent>,
 }
 
 impl Calls {
-    fn new(opts: &CallOptions) -> Calls {
+    pub(super) fn new(opts: &CallOptions) -> Calls {
         Calls {
             opts: opts.clone(),
             ids: Ids::default(),
             open: Vec::new(),
             opened: 0,
             buffered: 0,
+            plan: String::new(),
             events: Vec::new(),
         }
     }
@@ -168,19 +213,22 @@ impl Calls {
     /// none fits.
     pub fn fragment(&mut self, fragment: Fragment<'_>) -> Result<()> {
         let id = fragment.id.filter(|id| !id.is_empty());
+        let choice = fragment.choice;
         let target = match (fragment.key, id) {
             (Some(key), Some(id)) => self
-                .latest(|call| call.key == Some(key))
+                .latest(|call| call.choice == choice && call.key == Some(key))
                 .filter(|&slot| self.open[slot].provider_id.as_deref() == Some(id)),
-            (Some(key), None) => self.latest(|call| call.key == Some(key)),
-            (None, Some(id)) => self.latest(|call| call.provider_id.as_deref() == Some(id)),
-            (None, None) => self.open.len().checked_sub(1),
+            (Some(key), None) => self.latest(|call| call.choice == choice && call.key == Some(key)),
+            (None, Some(id)) => {
+                self.latest(|call| call.choice == choice && call.provider_id.as_deref() == Some(id))
+            }
+            (None, None) => self.latest(|call| call.choice == choice),
         };
         let slot = match target {
             Some(slot) => slot,
             // A fragment that carries nothing opens nothing.
             None if id.is_none() && fragment.name.is_none() && fragment.arguments.is_none() => return Ok(()),
-            None => self.open_call(fragment.key, id, None, Map::new(), None)?,
+            None => self.open_call(fragment.key, id, None, Map::new(), None, choice)?,
         };
         if let Some(name) = fragment.name {
             self.set_name(slot, name);
@@ -197,7 +245,14 @@ impl Calls {
     /// Opens a new call (a provider's start event).
     pub fn open(&mut self, opened: Opened<'_>) -> Result<()> {
         let id = opened.id.filter(|id| !id.is_empty());
-        let slot = self.open_call(opened.key, id, opened.name, opened.extras, opened.fallback)?;
+        let slot = self.open_call(
+            opened.key,
+            id,
+            opened.name,
+            opened.extras,
+            opened.fallback,
+            opened.choice,
+        )?;
         self.start_if_named(slot);
         Ok(())
     }
@@ -234,6 +289,15 @@ impl Calls {
             let call = &mut self.open[slot];
             self.buffered = self.buffered + text.len() - call.arguments.len();
             call.arguments.replace(text);
+            if call.started {
+                let mut changes = Vec::new();
+                call.arguments.feed(&mut changes);
+                self.events.push(CallEvent::ArgumentsReplaced {
+                    index: call.index,
+                    text: text.to_string(),
+                    changes,
+                });
+            }
             call.notes.push(Note::new(
                 NoteKind::Normalized {
                     field: "arguments".into(),
@@ -287,6 +351,27 @@ impl Calls {
         }
     }
 
+    /// More of the model's plan (Cohere's `tool_plan`): an event, and the
+    /// text kept until [`take_plan`](Calls::take_plan), within the byte limit.
+    pub fn plan(&mut self, text: &str) -> Result<()> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.reserve(text.len())?;
+        self.buffered += text.len();
+        self.plan.push_str(text);
+        self.events.push(CallEvent::PlanDelta {
+            text: text.to_string(),
+        });
+        Ok(())
+    }
+
+    /// The plan so far, taken (for the extras of the call it comes before).
+    pub fn take_plan(&mut self) -> Option<String> {
+        self.buffered -= self.plan.len();
+        Some(std::mem::take(&mut self.plan)).filter(|plan| !plan.is_empty())
+    }
+
     /// True when a call with provider index `key` is open.
     pub fn is_open(&self, key: u64) -> bool {
         self.latest(|call| call.key == Some(key)).is_some()
@@ -308,6 +393,14 @@ impl Calls {
     pub fn close_all(&mut self) {
         while !self.open.is_empty() {
             self.finish_slot(0, false);
+        }
+    }
+
+    /// Finishes every open call of `choice`, in the order they were opened
+    /// (the end of that choice, when every choice is read).
+    pub fn close_choice(&mut self, choice: Option<usize>) {
+        while let Some(slot) = self.open.iter().position(|call| call.choice == choice) {
+            self.finish_slot(slot, false);
         }
     }
 
@@ -342,6 +435,7 @@ impl Calls {
             index,
             id: id.clone(),
             name: name.clone(),
+            choice: None,
         });
         let text = match arguments {
             Some(Value::String(text)) => text.clone(),
@@ -349,11 +443,9 @@ impl Calls {
             None => String::new(),
         };
         if !text.is_empty() {
-            self.events.push(CallEvent::ArgumentsDelta {
-                index,
-                text,
-                partial: None,
-            });
+            let changes = changes_of(&text, &self.opts.limits);
+            self.events
+                .push(CallEvent::ArgumentsDelta { index, text, changes });
         }
         let read = arguments::read(
             arguments,
@@ -373,6 +465,7 @@ impl Calls {
                 provider_name,
                 extras,
                 notes,
+                choice: None,
             },
         });
         Ok(())
@@ -380,10 +473,16 @@ impl Calls {
 
     /// The stream ended: every call still open is finished with an
     /// [`ArgumentsErrorKind::Unfinished`] error holding its text.
-    fn end_of_stream(&mut self) {
+    pub(super) fn end_of_stream(&mut self) {
         while !self.open.is_empty() {
             self.finish_slot(0, true);
         }
+    }
+
+    /// The partial arguments of the open call at stream position `index`.
+    pub(super) fn partial(&self, index: usize) -> Option<&Value> {
+        let call = self.open.iter().find(|call| call.index == index)?;
+        call.arguments.partial()
     }
 
     fn latest(&self, wanted: impl Fn(&Open) -> bool) -> Option<usize> {
@@ -407,6 +506,7 @@ impl Calls {
         name: Option<&str>,
         extras: Map<String, Value>,
         fallback: Option<Value>,
+        choice: Option<usize>,
     ) -> Result<usize> {
         self.check_count()?;
         let index = self.opened;
@@ -425,12 +525,13 @@ impl Calls {
             provider_id: provider_id.map(str::to_string),
             id,
             name: name.map(str::to_string),
-            arguments: Arguments::new(),
+            arguments: Arguments::new(&self.opts.limits),
             extras,
             started: false,
             fallback,
             noted_object: false,
             notes,
+            choice,
         });
         Ok(self.open.len() - 1)
     }
@@ -466,12 +567,15 @@ impl Calls {
             index: call.index,
             id: call.id.clone(),
             name,
+            choice: call.choice,
         });
         if !call.arguments.text().is_empty() {
+            let mut changes = Vec::new();
+            call.arguments.feed(&mut changes);
             self.events.push(CallEvent::ArgumentsDelta {
                 index: call.index,
                 text: call.arguments.text().to_string(),
-                partial: None,
+                changes,
             });
         }
     }
@@ -517,12 +621,14 @@ impl Calls {
         self.reserve(text.len())?;
         self.buffered += text.len();
         let call = &mut self.open[slot];
-        let partial = call.arguments.push(text);
+        call.arguments.push(text);
         if call.started && !text.is_empty() {
+            let mut changes = Vec::new();
+            call.arguments.feed(&mut changes);
             self.events.push(CallEvent::ArgumentsDelta {
                 index: call.index,
                 text: text.to_string(),
-                partial,
+                changes,
             });
         }
         Ok(())
@@ -549,10 +655,11 @@ impl Calls {
             );
             (Err(error), call.arguments.was_sent().then_some(text))
         } else if let (false, Some(fallback)) = (call.arguments.was_sent(), call.fallback.take()) {
+            let text = fallback.to_string();
             self.events.push(CallEvent::ArgumentsDelta {
                 index: call.index,
-                text: fallback.to_string(),
-                partial: None,
+                changes: changes_of(&text, &self.opts.limits),
+                text,
             });
             let read = arguments::read(Some(&fallback), Expect::Object, &at, &self.opts.limits);
             call.notes.extend(read.notes);
@@ -562,7 +669,8 @@ impl Calls {
                 .arguments
                 .was_sent()
                 .then(|| call.arguments.text().to_string());
-            match call.arguments.finish(&at, &self.opts.limits) {
+            let arguments = std::mem::replace(&mut call.arguments, Arguments::new(&self.opts.limits));
+            match arguments.finish(&at, &self.opts.limits) {
                 Ok(converted) => {
                     call.notes.extend(converted.notes);
                     (Ok(converted.value), raw)
@@ -582,144 +690,28 @@ impl Calls {
                 provider_name,
                 extras: call.extras,
                 notes: call.notes,
+                choice: call.choice,
             },
         });
     }
 }
 
-/// Puts one provider's streamed calls together from its parsed events.
-///
-/// Made by [`Format::assembler`](crate::Format::assembler). Events go in
-/// one by one ([`push`](Assembler::push), or [`push_frame`](Assembler::push_frame)
-/// for a framed event); [`finish`](Assembler::finish) says the stream ended.
-/// Every method appends the [`CallEvent`]s it produced to `out`, even when
-/// it then fails; an error (a malformed event, a provider's error event, a
-/// limit) normally ends the stream, but the assembler stays usable.
-#[derive(Debug)]
-pub struct Assembler {
-    decoder: Box<dyn Decode>,
-    calls: Calls,
-}
-
-impl Assembler {
-    /// An assembler driving `decoder`.
-    pub(crate) fn new(decoder: Box<dyn Decode>, opts: &CallOptions) -> Assembler {
-        Assembler {
-            decoder,
-            calls: Calls::new(opts),
-        }
-    }
-
-    /// How this provider's stream is framed.
-    pub fn framing(&self) -> Framing {
-        self.decoder.framing()
-    }
-
-    /// One parsed event, with its SSE event name if it had one.
-    pub fn push(&mut self, event: Option<&str>, data: &Value, out: &mut Vec<CallEvent>) -> Result<()> {
-        let result = self.decoder.event(event, data, &mut self.calls);
-        out.append(&mut self.calls.events);
-        result
-    }
-
-    /// One framed event: `[DONE]` ends every open call, blank data is
-    /// skipped, anything else must be JSON. Errors carry the frame's line.
-    pub fn push_frame(&mut self, frame: &Frame, out: &mut Vec<CallEvent>) -> Result<()> {
-        if frame.is_done() {
-            self.calls.close_all();
-            out.append(&mut self.calls.events);
-            return Ok(());
-        }
-        if frame.data.trim().is_empty() {
-            return Ok(());
-        }
-        let value = parse_event(frame, &self.calls.opts)?;
-        self.push(frame.event.as_deref(), &value, out).map_err(|err| {
-            if err.position().is_none() {
-                err.with_position(frame.line, 1)
-            } else {
-                err
-            }
-        })
-    }
-
-    /// The stream ended: calls the provider did not end are finished with an
-    /// [`ArgumentsErrorKind::Unfinished`] error that keeps their text.
-    pub fn finish(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
-        self.calls.end_of_stream();
-        out.append(&mut self.calls.events);
-        Ok(())
-    }
-}
-
-/// An event's data as JSON, within the depth limit.
-fn parse_event(frame: &Frame, opts: &CallOptions) -> Result<Value> {
-    let not_json = |detail: &str, line: usize, column: usize| {
-        Error::new(
-            ErrorKind::InvalidResponse,
-            format!("the event at stream line {} is not JSON: {detail}", frame.line),
-        )
-        .with_position(frame.line + line.saturating_sub(1), column)
-    };
-    if let Err(err) = check_depth(&frame.data, opts.limits.max_depth) {
-        let (line, column) = err.position().unwrap_or((1, 1));
-        return Err(Error::new(ErrorKind::LimitExceeded, err.detail())
-            .with_position(frame.line + line.saturating_sub(1), column));
-    }
-    serde_json::from_str(&frame.data).map_err(|err| {
-        let json: Error = err.into();
-        let (line, column) = json.position().unwrap_or((1, 1));
-        not_json(json.detail(), line, column)
-    })
-}
-
-/// A provider's stream as raw bytes: a [`Framer`] and an [`Assembler`].
-///
-/// Made by [`Format::call_stream`](crate::Format::call_stream).
-#[derive(Debug)]
-pub struct CallStream {
-    framer: Framer,
-    assembler: Assembler,
-    frames: Vec<Frame>,
-}
-
-impl CallStream {
-    /// A stream of `assembler`'s provider, framed as it says.
-    pub fn new(assembler: Assembler, opts: &CallOptions) -> CallStream {
-        CallStream {
-            framer: Framer::new(assembler.framing(), &opts.limits),
-            assembler,
-            frames: Vec::new(),
-        }
-    }
-
-    /// The next bytes of the stream, split anywhere.
-    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<CallEvent>) -> Result<()> {
-        let framed = self.framer.push(bytes, &mut self.frames);
-        self.drain(out)?;
-        framed
-    }
-
-    /// The stream ended (see [`Assembler::finish`]).
-    pub fn finish(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
-        let framed = self.framer.finish(&mut self.frames);
-        self.drain(out)?;
-        framed?;
-        self.assembler.finish(out)
-    }
-
-    fn drain(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
-        // After an error the frames left are dropped: the stream is broken.
-        for frame in std::mem::take(&mut self.frames) {
-            self.assembler.push_frame(&frame, out)?;
-        }
-        Ok(())
-    }
+/// The changes that reading `text` from scratch makes (those before any
+/// error): a call that arrives whole announces its value the same way a
+/// streamed one does.
+fn changes_of(text: &str, limits: &crate::limits::Limits) -> Vec<Change> {
+    let mut arguments = Arguments::new(limits);
+    arguments.push(text);
+    let mut changes = Vec::new();
+    arguments.feed(&mut changes);
+    changes
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::call::sse::Frame;
+    use crate::call::Assembler;
     use serde_json::json;
 
     /// A decoder taking `{"k"?, "id"?, "name"?, "args"?}` fragments, `{"end": k}` and `{"stop": true}`.
@@ -743,6 +735,7 @@ mod tests {
                     name: data.get("name").and_then(Value::as_str),
                     arguments: data.get("args"),
                     extras: Map::new(),
+                    choice: None,
                 })?;
             }
             Ok(())
@@ -812,8 +805,10 @@ mod tests {
         let kinds: Vec<String> = events
             .iter()
             .map(|event| match event {
-                CallEvent::Started { index, id, name } => format!("start {index} {id} {name}"),
+                CallEvent::Started { index, id, name, .. } => format!("start {index} {id} {name}"),
                 CallEvent::ArgumentsDelta { index, text, .. } => format!("delta {index} {text}"),
+                CallEvent::ArgumentsReplaced { index, text, .. } => format!("replaced {index} {text}"),
+                CallEvent::PlanDelta { text } => format!("plan {text}"),
                 CallEvent::Finished { call, .. } => {
                     format!("finish {}", call.raw_arguments.as_deref().unwrap())
                 }
@@ -829,6 +824,56 @@ mod tests {
                 "finish {\"a\": 1}"
             ]
         );
+    }
+
+    /// A change as one line: `/a = 1` for a set, `/a + "x"` for an append.
+    fn line(change: &Change) -> String {
+        match change {
+            Change::Set { at, value } => format!("{} = {value}", at.as_str()),
+            Change::Appended { at, text } => format!("{} + {}", at.as_str(), Value::String(text.clone())),
+        }
+    }
+
+    #[test]
+    fn deltas_carry_their_changes_and_the_partial_value_is_borrowed() {
+        let mut assembler = Assembler::new(Box::new(Test), &CallOptions::default());
+        let mut out = Vec::new();
+        let mut seen = Vec::new();
+        // Text before the name is parsed once the call starts, as one delta.
+        for event in [
+            json!({"k": 0, "args": "{\"path\": \"a"}),
+            json!({"k": 0, "name": "write", "args": "b\", \"n\": 1"}),
+            json!({"k": 0, "args": "2, \"tags\": [\"x"}),
+            json!({"k": 0, "args": "\"]}"}),
+        ] {
+            assembler.push(None, &event, &mut out).unwrap();
+            for event in out.drain(..) {
+                if let CallEvent::ArgumentsDelta { changes, .. } = event {
+                    seen.push(changes.iter().map(line).collect::<Vec<_>>());
+                }
+            }
+            seen.push(vec![format!(
+                "partial {}",
+                assembler.partial(0).map_or("-".into(), Value::to_string)
+            )]);
+        }
+        let expected: [&[&str]; 8] = [
+            &["partial -"],
+            &[" = {}", r#"/path = "a""#],
+            &[r#"/path + "b""#],
+            &[r#"partial {"path":"ab"}"#],
+            &["/n = 12", "/tags = []", r#"/tags/0 = "x""#],
+            &[r#"partial {"path":"ab","n":12,"tags":["x"]}"#],
+            &[],
+            &[r#"partial {"path":"ab","n":12,"tags":["x"]}"#],
+        ];
+        assert_eq!(seen, expected);
+        assembler.push(None, &json!({"end": 0}), &mut out).unwrap();
+        assert_eq!(assembler.partial(0), None, "a finished call has no partial value");
+        let CallEvent::Finished { call, .. } = &out[0] else {
+            panic!("{out:?}")
+        };
+        assert_eq!(call.arguments, Ok(json!({"path": "ab", "n": 12, "tags": ["x"]})));
     }
 
     #[test]
@@ -904,6 +949,7 @@ mod tests {
             event: None,
             data: "{\"k\": 0,\n \"id\": }".into(),
             line: 7,
+            offset: None,
         };
         let err = assembler.push_frame(&frame, &mut Vec::new()).unwrap_err();
         assert_eq!(

@@ -1,12 +1,15 @@
 //! Calls coming back, provider-neutral: the one shape of a tool call, the
-//! stream events, the SSE/NDJSON framer, the incremental partial-JSON parser
-//! and argument repair. Each provider's own call, stream and result shapes
+//! stream events, the SSE/NDJSON/AWS event-stream framer, the incremental
+//! partial-JSON parser and argument repair. Each provider's own call, stream and result shapes
 //! live with its format module and build on these.
 //!
 //! A whole response becomes a list of [`ToolCall`]s with
 //! [`Format::read_calls`](crate::Format::read_calls); a stream becomes
 //! [`CallEvent`]s with an [`Assembler`] (parsed events) or a [`CallStream`]
-//! (raw bytes, through a [`Framer`]):
+//! (raw bytes, through a [`Framer`]). While a call's arguments stream in,
+//! each [`CallEvent::ArgumentsDelta`] says what its text changed in the
+//! partial arguments ([`Change`]s), and [`Assembler::partial`] lends the
+//! whole partial value:
 //!
 //! ```
 //! use toolbridge::call::{CallEvent, CallOptions};
@@ -24,18 +27,22 @@
 //!
 //! "#, &mut events)?;
 //! stream.finish(&mut events)?;
+//! let CallEvent::ArgumentsDelta { changes, .. } = &events[1] else { panic!() };
+//! assert_eq!(serde_json::to_string(changes)?, r#"[{"at":"","set":{}},{"at":"/city","set":"Par"}]"#);
 //! let CallEvent::Finished { call, .. } = &events[3] else { panic!() };
 //! assert_eq!(call.arguments, Ok(serde_json::json!({"city": "Paris"})));
-//! # Ok::<(), toolbridge::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod arguments;
 mod assemble;
+mod eventstream;
 mod ids;
 mod partial;
 pub(crate) mod read;
 mod repair;
 mod sse;
+mod stream;
 
 use std::collections::HashMap;
 
@@ -48,10 +55,11 @@ use crate::note::Note;
 use crate::rewrite::Inverse;
 
 pub use arguments::{ArgumentsError, ArgumentsErrorKind};
-pub use assemble::{Assembler, CallEvent, CallStream};
+pub use assemble::CallEvent;
 pub use partial::{Change, PartialJson};
 pub use repair::repair;
 pub use sse::{Frame, Framer, Framing};
+pub use stream::{Assembler, CallStream};
 
 pub(crate) use arguments::Expect;
 pub(crate) use assemble::{Calls, Decode, Fragment, Opened};
@@ -95,6 +103,10 @@ pub struct ToolCall {
     /// What was normalised while reading this call. Whole responses point
     /// into the response; streams point into the call (`/id`, `/arguments`).
     pub notes: Vec<Note>,
+    /// The choice the call belongs to (OpenAI Chat's `choices[].index`),
+    /// when every choice was read ([`CallOptions::with_all_choices`]);
+    /// `None` when one choice was.
+    pub choice: Option<usize>,
 }
 
 impl ToolCall {
@@ -111,13 +123,14 @@ impl ToolCall {
             raw_arguments: None,
             extras: Map::new(),
             notes: Vec::new(),
+            choice: None,
         }
     }
 }
 
 /// The JSON form: `id`, `name`, then `arguments` or `error`, then the rest
-/// when present (`rawArguments`, `providerId`, `providerName` when it differs
-/// from `name`, `extras`, `notes`).
+/// when present (`choice`, `rawArguments`, `providerId`, `providerName` when
+/// it differs from `name`, `extras`, `notes`).
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
@@ -126,6 +139,9 @@ impl Serialize for ToolCall {
         match &self.arguments {
             Ok(arguments) => map.serialize_entry("arguments", arguments)?,
             Err(error) => map.serialize_entry("error", error)?,
+        }
+        if let Some(choice) = self.choice {
+            map.serialize_entry("choice", &choice)?;
         }
         if let Some(raw) = &self.raw_arguments {
             map.serialize_entry("rawArguments", raw)?;
@@ -164,6 +180,13 @@ pub struct CallOptions {
     /// Which choice (OpenAI Chat, Mistral) or candidate (Gemini) to read
     /// (default 0); the others are alternatives, not more calls.
     pub choice: usize,
+    /// Read every choice of an OpenAI Chat response or stream (`n > 1`)
+    /// instead of [`choice`](CallOptions::choice) alone: each choice's calls
+    /// are kept apart (keyed by choice, then by index) and each call says
+    /// its [`ToolCall::choice`]. Off by default: the choices are
+    /// alternatives, and running the calls of all of them would run each
+    /// intended call several times.
+    pub all_choices: bool,
     /// Written name → canonical name.
     names: HashMap<String, String>,
 }
@@ -174,6 +197,7 @@ impl Default for CallOptions {
             limits: Limits::default(),
             id_prefix: "call_".into(),
             choice: 0,
+            all_choices: false,
             names: HashMap::new(),
         }
     }
@@ -195,6 +219,27 @@ impl CallOptions {
     /// Reads choice (or candidate) `choice` instead of the first.
     pub fn with_choice(mut self, choice: usize) -> CallOptions {
         self.choice = choice;
+        self
+    }
+
+    /// Reads every choice of an OpenAI Chat response or stream (see
+    /// [`all_choices`](CallOptions::all_choices)).
+    ///
+    /// ```
+    /// use toolbridge::call::CallOptions;
+    /// use toolbridge::Format;
+    /// let call = |id: &str| serde_json::json!({"id": id, "type": "function",
+    ///     "function": {"name": "f", "arguments": "{}"}});
+    /// let response = serde_json::json!({"choices": [
+    ///     {"index": 0, "message": {"tool_calls": [call("a")]}},
+    ///     {"index": 1, "message": {"tool_calls": [call("b")]}}]});
+    /// let options = CallOptions::default().with_all_choices(true);
+    /// let calls = Format::OpenAi.read_calls(&response, &options)?.value;
+    /// assert_eq!((calls[1].id.as_str(), calls[1].choice), ("b", Some(1)));
+    /// # Ok::<(), toolbridge::Error>(())
+    /// ```
+    pub fn with_all_choices(mut self, all: bool) -> CallOptions {
+        self.all_choices = all;
         self
     }
 

@@ -39,6 +39,8 @@ pub(crate) struct Collector<'o> {
     ids: Ids,
     calls: Vec<ToolCall>,
     notes: Notes,
+    /// The choice the calls read next belong to.
+    choice: Option<usize>,
 }
 
 impl<'o> Collector<'o> {
@@ -49,6 +51,7 @@ impl<'o> Collector<'o> {
             ids: Ids::default(),
             calls: Vec::new(),
             notes: Notes::new(),
+            choice: None,
         }
     }
 
@@ -96,8 +99,14 @@ impl<'o> Collector<'o> {
             provider_name,
             extras: sent.extras,
             notes,
+            choice: self.choice,
         });
         Ok(())
+    }
+
+    /// The calls read from now on belong to `choice` (see [`ToolCall::choice`]).
+    pub fn set_choice(&mut self, choice: Option<usize>) {
+        self.choice = choice;
     }
 
     /// Notes something about the response as a whole (a call left out).

@@ -1,6 +1,7 @@
 //! Raw stream bytes into events, sans-IO: Server-Sent Events (OpenAI,
-//! Anthropic, Gemini, Mistral, Cohere) and newline-delimited JSON (Ollama,
-//! Bedrock events as the AWS SDKs surface them).
+//! Anthropic, Gemini, Mistral, Cohere), newline-delimited JSON (Ollama) and
+//! AWS's binary event stream (Bedrock; see `eventstream.rs`), or Bedrock's
+//! events as the AWS SDKs print them, one JSON object per line.
 //!
 //! Bytes come in arbitrary pieces: a line, or a UTF-8 character, may be
 //! split anywhere, `\r\n` may be split between its two bytes. Per the SSE
@@ -16,6 +17,7 @@
 //! Memory is bounded: a line, and an event's data, longer than
 //! [`Limits::max_bytes`] is an error naming its line.
 
+use crate::call::eventstream::EventStreamReader;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
 
@@ -27,6 +29,16 @@ pub enum Framing {
     Sse,
     /// One JSON value per line (`application/x-ndjson`).
     Ndjson,
+    /// AWS's binary event stream (`application/vnd.amazon.eventstream`,
+    /// Bedrock ConverseStream): each message's `:event-type` header is the
+    /// frame's event and its payload the data; an `exception` or `error`
+    /// message is a [`ProviderError`](crate::ErrorKind::ProviderError)
+    /// naming it. A stream whose first byte is text (`{`, whitespace, a
+    /// byte order mark) is read as [`Ndjson`](Framing::Ndjson) instead: the
+    /// `{"<member>": {…}}` lines the AWS SDKs print. (A binary message
+    /// starts with the high byte of its big-endian length, 0 for any
+    /// message under 16 MiB.)
+    EventStream,
 }
 
 /// One event of a stream: an SSE event, or one NDJSON line.
@@ -37,8 +49,12 @@ pub struct Frame {
     pub event: Option<String>,
     /// The data: the `data:` lines joined with `\n`, or the NDJSON line.
     pub data: String,
-    /// The 1-based line of the stream where the event's first data line is.
+    /// The 1-based line of the stream where the event's first data line
+    /// is; for an event-stream message, its 1-based number in the stream.
     pub line: usize,
+    /// For an event-stream message, the byte offset of its start in the
+    /// stream; `None` for the line-based framings.
+    pub offset: Option<usize>,
 }
 
 impl Frame {
@@ -48,6 +64,7 @@ impl Frame {
             event: None,
             data: data.into(),
             line: 1,
+            offset: None,
         }
     }
 
@@ -88,6 +105,10 @@ pub struct Framer {
     data: String,
     has_data: bool,
     data_line: usize,
+    /// The binary reader, for [`Framing::EventStream`] once the first byte
+    /// said the stream is binary.
+    binary: Option<Box<EventStreamReader>>,
+    limits: Limits,
 }
 
 impl Framer {
@@ -104,10 +125,13 @@ impl Framer {
             data: String::new(),
             has_data: false,
             data_line: 0,
+            binary: None,
+            limits: limits.clone(),
         }
     }
 
-    /// The framing this framer reads.
+    /// The framing this framer reads ([`Framing::EventStream`] becomes
+    /// [`Framing::Ndjson`] once the stream's first byte is text).
     pub fn framing(&self) -> Framing {
         self.framing
     }
@@ -115,6 +139,21 @@ impl Framer {
     /// Takes the next piece of the stream; every event it completes is
     /// appended to `out` (even when a later line in the piece fails).
     pub fn push(&mut self, mut bytes: &[u8], out: &mut Vec<Frame>) -> Result<()> {
+        if self.framing == Framing::EventStream {
+            match bytes.first() {
+                None => return Ok(()),
+                Some(0xEF | b'{' | b'[' | b' ' | b'\t' | b'\r' | b'\n') if self.binary.is_none() => {
+                    self.framing = Framing::Ndjson;
+                }
+                Some(_) => {
+                    let limits = &self.limits;
+                    let reader = self
+                        .binary
+                        .get_or_insert_with(|| Box::new(EventStreamReader::new(limits)));
+                    return reader.push(bytes, out);
+                }
+            }
+        }
         if self.at_start {
             // A byte order mark may itself arrive split; wait for three bytes.
             const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -158,6 +197,9 @@ impl Framer {
 
     /// Ends the stream: the last line and event, if unfinished, are given out.
     pub fn finish(&mut self, out: &mut Vec<Frame>) -> Result<()> {
+        if let Some(reader) = &mut self.binary {
+            return reader.finish();
+        }
         if self.at_start {
             // Fewer than three bytes, all a prefix of a byte order mark.
             self.at_start = false;
@@ -191,13 +233,14 @@ impl Framer {
         self.lines += 1;
         let bytes = std::mem::take(&mut self.line);
         match self.framing {
-            Framing::Ndjson => {
+            Framing::Ndjson | Framing::EventStream => {
                 let text = self.text(bytes)?;
                 if !text.trim().is_empty() {
                     out.push(Frame {
                         event: None,
                         data: text,
                         line: self.lines,
+                        offset: None,
                     });
                 }
             }
@@ -266,6 +309,7 @@ impl Framer {
                 event: self.event.take(),
                 data: std::mem::take(&mut self.data),
                 line: self.data_line,
+                offset: None,
             });
         }
         self.reset();

@@ -104,7 +104,7 @@ impl Format {
             Format::OpenAi | Format::Mistral => Box::new(openai::stream::Chat),
             Format::OpenAiResponses => Box::new(openai_responses::stream::Responses::default()),
             Format::Anthropic => Box::new(anthropic::stream::Messages),
-            Format::Gemini | Format::GeminiJson => Box::new(gemini_call::ChunkStream),
+            Format::Gemini | Format::GeminiJson => Box::new(gemini_call::ChunkStream::default()),
             Format::Bedrock => Box::new(bedrock::stream::ConverseStream),
             Format::Ollama => Box::new(ollama::ChatStream),
             Format::Cohere => Box::new(cohere::stream::ChatStream),
@@ -113,9 +113,9 @@ impl Format {
         Ok(Assembler::new(decoder, opts))
     }
 
-    /// A [`CallStream`]: this provider's framing (SSE, or NDJSON for Ollama
-    /// and Bedrock's events as the AWS SDKs give them) and its assembler,
-    /// fed raw bytes.
+    /// A [`CallStream`]: this provider's framing (SSE; NDJSON for Ollama;
+    /// for Bedrock the binary event stream, or its events as the AWS SDKs
+    /// give them, one JSON object per line) and its assembler, fed raw bytes.
     pub fn call_stream(self, opts: &CallOptions) -> Result<CallStream> {
         Ok(CallStream::new(self.assembler(opts)?, opts))
     }
@@ -167,6 +167,12 @@ impl Format {
     /// The provider whose stream starts with `head` (the first bytes, a few
     /// events' worth), judged by its event names or its first JSON payload.
     pub fn detect_stream(head: &[u8]) -> Option<Format> {
+        // AWS's binary event stream (Bedrock): a big-endian length whose
+        // high byte is 0, then headers named `:event-type`, `:message-type`.
+        let has = |name: &[u8]| head.windows(name.len()).any(|window| window == name);
+        if head.first() == Some(&0) && (has(b":event-type") || has(b":message-type")) {
+            return Some(Format::Bedrock);
+        }
         let text = String::from_utf8_lossy(head);
         for line in text.lines().map(str::trim).filter(|line| !line.is_empty()) {
             if let Some(event) = line.strip_prefix("event:").map(str::trim) {

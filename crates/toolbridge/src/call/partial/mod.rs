@@ -21,6 +21,8 @@ mod grammar;
 mod position;
 mod token;
 
+use serde::ser::SerializeMap;
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -60,6 +62,25 @@ pub enum Change {
         /// The text added to its end.
         text: String,
     },
+}
+
+/// The JSON form: `{"at": "/a", "set": value}` or `{"at": "/a", "append":
+/// "text"}`.
+impl Serialize for Change {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        match self {
+            Change::Set { at, value } => {
+                map.serialize_entry("at", at.as_str())?;
+                map.serialize_entry("set", value)?;
+            }
+            Change::Appended { at, text } => {
+                map.serialize_entry("at", at.as_str())?;
+                map.serialize_entry("append", text)?;
+            }
+        }
+        map.end()
+    }
 }
 
 /// A JSON parser fed one delta at a time, with the partial value available
@@ -163,6 +184,11 @@ impl PartialJson {
             limits,
             ..PartialJson::default()
         }
+    }
+
+    /// The limits this parser enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Reads the next piece of the text, updating the partial value, and

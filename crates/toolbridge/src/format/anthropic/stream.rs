@@ -52,6 +52,7 @@ impl Decode for Messages {
                         .get("input")
                         .filter(|input| input.as_object().is_some_and(|input| !input.is_empty()))
                         .cloned(),
+                    choice: None,
                 })?;
             }
             "content_block_delta" => {

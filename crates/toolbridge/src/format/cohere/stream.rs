@@ -2,9 +2,14 @@
 //! at its `index` (its `delta.message.tool_calls` is one object, not a
 //! list; a list is accepted too), `tool-call-delta` appends
 //! `function.arguments`, `tool-call-end` ends it, `message-end` ends any
-//! still open. Plan, text and citation events carry nothing for calls.
+//! still open. `tool-plan-delta` (`delta.message.tool_plan`) is the plan
+//! the model writes before its calls: each piece is a `PlanDelta` event, and
+//! the whole plan goes into the extras of the next call opened, as
+//! `tool_plan` (as [`read_calls`](super::call::read_calls) puts the
+//! message's `tool_plan` on its first call). Text and citation events carry
+//! nothing for calls.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::call::read::provider_error;
 use crate::call::{Calls, Decode, Framing, Opened};
@@ -42,12 +47,17 @@ impl Decode for ChatStream {
                 let call = call_of(data);
                 let function = call.and_then(|call| call.get("function"));
                 let key = index.ok_or_else(no_index)?;
+                let mut extras = Map::new();
+                if let Some(plan) = calls.take_plan() {
+                    extras.insert("tool_plan".into(), Value::String(plan));
+                }
                 calls.open(Opened {
                     key: Some(key),
                     id: call.and_then(|call| call.get("id")).and_then(Value::as_str),
                     name: function
                         .and_then(|function| function.get("name"))
                         .and_then(Value::as_str),
+                    extras,
                     ..Opened::default()
                 })?;
                 if let Some(arguments) = function.and_then(|function| function.get("arguments")) {
@@ -66,6 +76,15 @@ impl Decode for ChatStream {
                         format!("a tool-call-delta for index {key}, which no tool-call-start opened"),
                     ));
                 }
+            }
+            "tool-plan-delta" => {
+                let plan = data
+                    .get("delta")
+                    .and_then(|delta| delta.get("message"))
+                    .and_then(|message| message.get("tool_plan"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                calls.plan(plan)?;
             }
             "tool-call-end" => {
                 calls.close(index.ok_or_else(no_index)?)?;

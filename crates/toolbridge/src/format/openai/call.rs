@@ -19,10 +19,27 @@ const ENTRY_KEYS: [&str; 4] = ["id", "type", "function", "index"];
 /// The keys of its `function` object that are read (`index` is Ollama's position).
 const FUNCTION_KEYS: [&str; 3] = ["name", "arguments", "index"];
 
-/// Reads the calls of a Chat completion, or of one assistant message.
+/// Reads the calls of a Chat completion (choice `opts.choice`, or every
+/// choice in order with [`CallOptions::all_choices`], each call saying its
+/// choice), or of one assistant message.
 pub(crate) fn read_calls(response: &Value, opts: &CallOptions) -> Result<Converted<Vec<ToolCall>>> {
     let mut collector = Collector::new(opts);
-    if let Some(message) = chat_message(&Node::root(response), opts.choice)? {
+    let root = Node::root(response);
+    if opts.all_choices && response.get("choices").is_some() {
+        let choices = invalid_response(invalid_response(root.field("choices"))?.array())?;
+        for (position, entry) in choices.into_iter().enumerate() {
+            let index = entry
+                .value
+                .get("index")
+                .and_then(Value::as_u64)
+                .map_or(position, |index| usize::try_from(index).unwrap_or(usize::MAX));
+            collector.set_choice(Some(index));
+            let message = invalid_response(entry.field("message"))?;
+            read_message(&message, Expect::Text, &mut collector)?;
+        }
+        return Ok(collector.finish());
+    }
+    if let Some(message) = chat_message(&root, opts.choice)? {
         read_message(&message, Expect::Text, &mut collector)?;
     }
     Ok(collector.finish())

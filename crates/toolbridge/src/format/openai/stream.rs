@@ -7,6 +7,14 @@
 //! out, `id` only on the first fragment or on every one or `""`, parallel
 //! calls all on `index: 0`, whole calls in one chunk, `arguments` as an
 //! object.
+//!
+//! One choice is read ([`CallOptions::choice`]), unless every choice is
+//! ([`CallOptions::all_choices`], for `n > 1`): then fragments are keyed by
+//! choice, then by index, and a choice's `finish_reason` ends only its own
+//! calls.
+//!
+//! [`CallOptions::choice`]: crate::call::CallOptions::choice
+//! [`CallOptions::all_choices`]: crate::call::CallOptions::all_choices
 
 use serde_json::{Map, Value};
 
@@ -34,28 +42,32 @@ impl Decode for Chat {
             return Ok(());
         };
         let wanted = calls.options().choice as u64;
+        let all = calls.options().all_choices;
         for (position, choice) in choices.iter().enumerate() {
             let index = choice
                 .get("index")
                 .and_then(Value::as_u64)
                 .unwrap_or(position as u64);
-            if index != wanted {
+            if !all && index != wanted {
                 continue;
             }
+            // With every choice read, calls are kept apart by choice.
+            let group = all.then(|| usize::try_from(index).unwrap_or(usize::MAX));
             if let Some(delta) = choice.get("delta") {
                 match delta.get("tool_calls") {
                     Some(Value::Array(entries)) => {
                         for entry in entries {
-                            fragment(entry, calls)?;
+                            fragment(entry, group, calls)?;
                         }
                     }
-                    Some(entry @ Value::Object(_)) => fragment(entry, calls)?,
+                    Some(entry @ Value::Object(_)) => fragment(entry, group, calls)?,
                     _ => {}
                 }
                 if let Some(function) = delta.get("function_call").filter(|value| value.is_object()) {
                     calls.fragment(Fragment {
                         name: function.get("name").and_then(Value::as_str),
                         arguments: function.get("arguments"),
+                        choice: group,
                         ..Fragment::default()
                     })?;
                 }
@@ -64,15 +76,19 @@ impl Decode for Chat {
                 .get("finish_reason")
                 .is_some_and(|reason| !reason.is_null())
             {
-                calls.close_all();
+                match group {
+                    Some(_) => calls.close_choice(group),
+                    None => calls.close_all(),
+                }
             }
         }
         Ok(())
     }
 }
 
-/// One `tool_calls[]` entry; entries of another type (`custom`) are skipped.
-fn fragment(entry: &Value, calls: &mut Calls) -> Result<()> {
+/// One `tool_calls[]` entry of choice `choice` (when every choice is read);
+/// entries of another type (`custom`) are skipped.
+fn fragment(entry: &Value, choice: Option<usize>, calls: &mut Calls) -> Result<()> {
     let function = entry.get("function").filter(|function| function.is_object());
     let kind = entry.get("type").and_then(Value::as_str);
     if function.is_none() && kind.is_some_and(|kind| kind != "function") {
@@ -106,5 +122,6 @@ fn fragment(entry: &Value, calls: &mut Calls) -> Result<()> {
             .and_then(Value::as_str),
         arguments: function.and_then(|function| function.get("arguments")),
         extras,
+        choice,
     })
 }

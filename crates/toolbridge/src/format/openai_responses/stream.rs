@@ -144,6 +144,7 @@ impl Responses {
             name: item.get("name").and_then(Value::as_str),
             extras: item_extras(item),
             fallback: None,
+            choice: None,
         })?;
         Ok(key)
     }
