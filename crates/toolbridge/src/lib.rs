@@ -49,6 +49,7 @@ mod codec;
 mod format;
 mod registry;
 mod pipeline;
+mod toolbox;
 
 pub use error::{Error, ErrorKind, Result};
 pub use limits::Limits;
@@ -62,6 +63,7 @@ pub use pointer::Pointer;
 pub use registry::{FormatInfo, FORMATS};
 pub use rewrite::{Inverse, Rewrite};
 pub use tool::{Annotations, Tool};
+pub use toolbox::{Accepted, CheckOptions, Checked, Rejection, Toolbox, Violation};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]
