@@ -29,18 +29,22 @@
 //!
 //! ```
 //! use toolbridge::{call::ToolCall, Tool, Toolbox};
-//! let tool = Tool::new("get_weather", serde_json::json!({"type": "object", "required": ["city"],
-//!     "properties": {"city": {"type": "string"},
+//! let tool = Tool::new("get_weather", serde_json::json!({"type": "object", "required": ["location"],
+//!     "properties": {"location": {"type": "string"},
 //!                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}));
 //! let toolbox = Toolbox::new([tool])?;
 //! let call = ToolCall::new("call_1", "get_weather", serde_json::json!({"locaton": "Paris", "unit": "kelvin"}));
 //! let rejection = toolbox.check(&call).rejection().cloned().unwrap();
 //! assert_eq!(rejection.message, "\
 //! The call to `get_weather` was rejected: 3 problems with its arguments.
-//! - missing required parameter `city` (string)
+//! - missing required parameter `location` (string)
 //! - /unit: expected one of \"celsius\", \"fahrenheit\"; got \"kelvin\"
-//! - unknown parameter `locaton` — did you mean `city`?
-//! Expected: get_weather(city: string, unit?: \"celsius\" | \"fahrenheit\")");
+//! - unknown parameter `locaton` — did you mean `location`?
+//! Expected: get_weather(location: string, unit?: \"celsius\" | \"fahrenheit\")");
+//!
+//! let call = ToolCall::new("call_2", "get_weather", serde_json::json!({"location": "Paris", "unit": "Celsius"}));
+//! let accepted = toolbox.check(&call).accepted().cloned().unwrap();
+//! assert_eq!(accepted.arguments, serde_json::json!({"location": "Paris", "unit": "celsius"}));
 //! # Ok::<(), toolbridge::Error>(())
 //! ```
 
