@@ -154,6 +154,48 @@ fn strict_nulls_are_absent_again_and_defaults_then_apply() {
 }
 
 #[test]
+fn an_openai_strict_response_comes_back_in_the_canonical_shape() {
+    let tools = vec![tool(
+        "weather.get",
+        json!({"type": "object", "required": ["city"], "properties": {
+            "city": {"type": "string"},
+            "when": {"type": "object", "properties": {"day": {"type": "string", "format": "date"},
+                                                         "hour": {"type": "integer"}}}}}),
+    )];
+    let written = toolbridge::write(&tools, Format::OpenAi, &WriteOptions::default().with_strict(true));
+    let toolbox = Toolbox::new(tools).unwrap().with_written(&written);
+    let response = json!({"choices": [{"message": {"tool_calls": [
+        {"id": "call_a", "type": "function", "function": {"name": "weather_get",
+            "arguments": "{\"city\": \"Paris\", \"when\": {\"day\": \"2026-11-24\", \"hour\": null}}"}},
+        {"id": "call_b", "type": "function", "function": {"name": "weather_get",
+            "arguments": "{\"city\": null, \"when\": null}"}}]}}]});
+    let calls = Format::OpenAi
+        .read_calls(&response, &toolbridge::call::CallOptions::default())
+        .unwrap()
+        .value;
+    let checked = toolbox.check_all(&calls);
+    assert_eq!(
+        accepted(&checked[0]),
+        (
+            json!({"city": "Paris", "when": {"day": "2026-11-24"}}),
+            vec![
+                "/ the call named `weather_get`, the name the tool was written under; it is `weather.get`".into(),
+                "/when/hour the arguments were put back into the canonical schema's shape, undoing how the tool \
+                 was written as `weather_get` (at /when/hour)"
+                    .into(),
+            ]
+        )
+    );
+    // `city` is required, so its null is not "absent": the model is told.
+    assert_eq!(
+        rejected(&checked[1]),
+        "The call to `weather.get` was rejected: 1 problem with its arguments.\n\
+         - /city: expected a string; got null\n\
+         Expected: weather.get(city: string, when?: object)"
+    );
+}
+
+#[test]
 fn unreadable_arguments_are_repaired_against_the_schema_or_rejected() {
     let toolbox = Toolbox::new([tool(
         "f",
@@ -168,7 +210,14 @@ fn unreadable_arguments_are_repaired_against_the_schema_or_rejected() {
     ));
     let (arguments, notes) = accepted(&toolbox.check(&broken));
     assert_eq!(arguments, json!({"city": "Paris", "days": 3}));
-    assert_eq!(notes.len(), 3, "{notes:?}");
+    assert_eq!(
+        notes,
+        [
+            "/ 4 strings in single quotes were read as JSON strings (first at line 1, column 2)",
+            "/ a comma before a closing bracket was removed (line 1, column 31)",
+            "/days the string \"3\" was read as the number 3, as the schema expects an integer",
+        ]
+    );
 
     broken.arguments = Err(ArgumentsError::new(
         ArgumentsErrorKind::InvalidJson,
@@ -451,7 +500,15 @@ fn coercion_fits_plain_intent_and_notes_it() {
         arguments,
         json!({"days": 5, "metric": true, "tags": ["red"], "unit": "celsius", "code": "12341234"})
     );
-    assert_eq!(notes.len(), 4, "{notes:?}");
+    assert_eq!(
+        notes,
+        [
+            "/days the string \"5\" was read as the number 5, as the schema expects an integer",
+            "/metric the string \"true\" was read as true, as the schema expects a boolean",
+            "/tags the value was wrapped in an array, as the schema expects an array",
+            "/unit \"Celsius\" was read as \"celsius\", the one allowed value it matches",
+        ]
+    );
 }
 
 #[test]

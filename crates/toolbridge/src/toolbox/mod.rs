@@ -627,7 +627,18 @@ fn undeclared(
         })
         .collect();
     let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
-    for key in arguments.keys().filter(|key| !declared.contains(&key.as_str())) {
+    // A parameter the tool's own defaults set is the tool's, not the model's.
+    let defaulted = |key: &str| {
+        entry
+            .tool
+            .defaults
+            .as_ref()
+            .is_some_and(|defaults| defaults.contains_key(key))
+    };
+    for key in arguments
+        .keys()
+        .filter(|key| !declared.contains(&key.as_str()) && !defaulted(key))
+    {
         let near_miss = key.len() <= 128 && closest(key, missing.iter().copied()).is_some();
         if near_miss {
             violations.push(render::unknown(
