@@ -421,6 +421,26 @@ fn defaults_apply_in_declared_order_and_see_each_other() {
 }
 
 #[test]
+fn a_format_expands_within_the_limits() {
+    let mut hospital = syllable(json!({"hello": {"transform": {"format": "{name}{name}{name}{name}"}}}))
+        .tools()
+        .next()
+        .unwrap()
+        .clone();
+    hospital.name = "find_hospital".into();
+    let toolbox = Toolbox::new([hospital])
+        .unwrap()
+        .with_options(CheckOptions::default().with_limits(Limits::default().with_max_bytes(1000)));
+    let (arguments, notes) = run(&toolbox, json!({"name": "x".repeat(300)}));
+    assert_eq!(arguments, json!({"name": "x".repeat(300)}));
+    assert_eq!(
+        notes,
+        ["/hello the transform of `hello` was not applied: its format \"{name}{name}{name}{name}\" failed: \
+          the formatted value would be longer than 1000 bytes"]
+    );
+}
+
+#[test]
 fn a_transform_that_cannot_apply_is_noted() {
     let mut hospital = syllable(json!({})).tools().next().unwrap().clone();
     hospital.defaults = Some(
@@ -656,6 +676,50 @@ fn pattern_and_format_messages() {
             "/email: expected a valid email; got \"nobody\"",
             "/day: expected a valid date; got \"2024-13-01\"",
         ]
+    );
+}
+
+#[test]
+fn structural_messages() {
+    assert_eq!(
+        problems(
+            json!({"type": "object", "properties": {
+                "ids": {"type": "array", "minItems": 2, "contains": {"type": "integer"}},
+                "meta": {"type": "object", "minProperties": 1, "propertyNames": {"pattern": "^[a-z]+$"}},
+                "mode": {"not": {"const": "unsafe"}},
+                "legacy": false}}),
+            json!({"ids": ["a"], "meta": {"Bad": 1}, "mode": "unsafe", "legacy": 1})
+        ),
+        [
+            "/ids: expected at least 2 items; got 1 item",
+            "/ids: expected an array with at least one item matching `contains`; got [\"a\"]",
+            "/meta: the name \"Bad\" is not allowed: expected a string matching the pattern ^[a-z]+$",
+            "/mode: expected a value that does not match the `not` schema; got \"unsafe\"",
+            "/legacy: not allowed here; got 1",
+        ]
+    );
+    assert_eq!(
+        problems(
+            json!({"type": "object", "properties": {"m": {"type": "object", "minProperties": 2}}}),
+            json!({"m": {"a": 1}})
+        ),
+        ["/m: expected at least 2 members; got 1 member"]
+    );
+}
+
+#[test]
+fn a_rejection_in_json() {
+    let toolbox = Toolbox::new([weather()]).unwrap();
+    let checked = toolbox.check(&call("get_weather", json!({"city": 5})));
+    assert_eq!(
+        serde_json::to_value(&checked).unwrap(),
+        json!({"id": "call_1", "name": "get_weather",
+            "rejection": "The call to `get_weather` was rejected: 1 problem with its arguments.\n\
+                          - /city: expected a string; got 5 (a number)\n\
+                          Expected: get_weather(city: string, unit?: \"celsius\" | \"fahrenheit\")",
+            "violations": [{"path": "/city", "keyword": "type", "expected": "a string", "got": "5 (a number)",
+                            "message": "/city: expected a string; got 5 (a number)"}],
+            "notes": []})
     );
 }
 

@@ -1,52 +1,7 @@
 //! The Toolbox: a set of tools that checks the calls a model makes against
 //! them, turning each [`ToolCall`] into an [`Accepted`] call the handler can
-//! run or a [`Rejection`] written for the model to act on.
-//!
-//! A call goes through these steps, in this order:
-//! 1. **name**: the tool's canonical name, else the name it was written
-//!    under for the target (see [`Toolbox::with_written`]), else rejected
-//!    with the closest known names;
-//! 2. **arguments**: arguments the provider sent as unreadable text are
-//!    [repaired](crate::call::repair) against the tool's schema (else
-//!    rejected, saying what is wrong with the text); then every
-//!    meaning-changing rewrite the writer recorded is undone
-//!    ([`Inverse::restore`]: strict-mode `null` → absent, …), so the rest
-//!    sees the arguments the canonical schema describes;
-//! 3. **defaults and transforms**, Syllable's semantics exactly (plain
-//!    defaults; `transform` with `action`, `value`, `format`, `when`);
-//! 4. **coercion** (on unless [`CheckOptions::coerce`] is off), only for
-//!    arguments that do not fit: `"5"` → `5` for an integer, `"true"` →
-//!    `true`, a scalar → `[scalar]` for an array, an enum value's case;
-//!    never towards a string;
-//! 5. **validation** against the canonical schema, with `format` checked,
-//!    collecting every violation; an undeclared argument is an error when
-//!    the schema forbids it or when it looks like a misspelt missing
-//!    required parameter, and is kept with a note otherwise;
-//! 6. **static parameters** set to their configured values (after
-//!    validation: the input schema does not describe them).
-//!
-//! Every change is a [`Note`] on the result.
-//!
-//! ```
-//! use toolbridge::{call::ToolCall, Tool, Toolbox};
-//! let tool = Tool::new("get_weather", serde_json::json!({"type": "object", "required": ["location"],
-//!     "properties": {"location": {"type": "string"},
-//!                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}));
-//! let toolbox = Toolbox::new([tool])?;
-//! let call = ToolCall::new("call_1", "get_weather", serde_json::json!({"locaton": "Paris", "unit": "kelvin"}));
-//! let rejection = toolbox.check(&call).rejection().cloned().unwrap();
-//! assert_eq!(rejection.message, "\
-//! The call to `get_weather` was rejected: 3 problems with its arguments.
-//! - missing required parameter `location` (string)
-//! - /unit: expected one of \"celsius\", \"fahrenheit\"; got \"kelvin\"
-//! - unknown parameter `locaton` — did you mean `location`?
-//! Expected: get_weather(location: string, unit?: \"celsius\" | \"fahrenheit\")");
-//!
-//! let call = ToolCall::new("call_2", "get_weather", serde_json::json!({"location": "Paris", "unit": "Celsius"}));
-//! let accepted = toolbox.check(&call).accepted().cloned().unwrap();
-//! assert_eq!(accepted.arguments, serde_json::json!({"location": "Paris", "unit": "celsius"}));
-//! # Ok::<(), toolbridge::Error>(())
-//! ```
+//! run or a [`Rejection`] written for the model to act on (see
+//! [`Toolbox`] for the steps).
 
 mod defaults;
 mod pyformat;
@@ -115,7 +70,53 @@ impl CheckOptions {
 }
 
 /// A set of tools with their compiled validators, checking calls against
-/// them (see the [module docs](self) for the steps).
+/// them.
+///
+/// A call goes through these steps, in this order:
+/// 1. **name**: the tool's canonical name, else the name it was written
+///    under for the target (see [`Toolbox::with_written`]), else rejected
+///    with the closest known names;
+/// 2. **arguments**: arguments the provider sent as unreadable text are
+///    [repaired](crate::call::repair) against the tool's schema (else
+///    rejected, saying what is wrong with the text); then every
+///    meaning-changing rewrite the writer recorded is undone
+///    ([`Inverse::restore`]: strict-mode `null` → absent, …), so the rest
+///    sees the arguments the canonical schema describes;
+/// 3. **defaults and transforms**, Syllable's semantics exactly (plain
+///    defaults; `transform` with `action`, `value`, `format`, `when`);
+/// 4. **coercion** (on unless [`CheckOptions::coerce`] is off), only for
+///    arguments that do not fit: `"5"` → `5` for an integer, `"true"` →
+///    `true`, a scalar → `[scalar]` for an array, an enum value's case;
+///    never towards a string;
+/// 5. **validation** against the canonical schema, with `format` checked,
+///    collecting every violation; an undeclared argument is an error when
+///    the schema forbids it or when it looks like a misspelt missing
+///    required parameter, and is kept with a note otherwise;
+/// 6. **static parameters** set to their configured values (after
+///    validation: the input schema does not describe them).
+///
+/// Every change is a [`Note`] on the result.
+///
+/// ```
+/// use toolbridge::{call::ToolCall, Tool, Toolbox};
+/// let tool = Tool::new("get_weather", serde_json::json!({"type": "object", "required": ["location"],
+///     "properties": {"location": {"type": "string"},
+///                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}));
+/// let toolbox = Toolbox::new([tool])?;
+/// let call = ToolCall::new("call_1", "get_weather", serde_json::json!({"locaton": "Paris", "unit": "kelvin"}));
+/// let rejection = toolbox.check(&call).rejection().cloned().unwrap();
+/// assert_eq!(rejection.message, "\
+/// The call to `get_weather` was rejected: 3 problems with its arguments.
+/// - missing required parameter `location` (string)
+/// - /unit: expected one of \"celsius\", \"fahrenheit\"; got \"kelvin\"
+/// - unknown parameter `locaton` — did you mean `location`?
+/// Expected: get_weather(location: string, unit?: \"celsius\" | \"fahrenheit\")");
+///
+/// let call = ToolCall::new("call_2", "get_weather", serde_json::json!({"location": "Paris", "unit": "Celsius"}));
+/// let accepted = toolbox.check(&call).accepted().cloned().unwrap();
+/// assert_eq!(accepted.arguments, serde_json::json!({"location": "Paris", "unit": "celsius"}));
+/// # Ok::<(), toolbridge::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Toolbox {
     entries: Vec<Entry>,

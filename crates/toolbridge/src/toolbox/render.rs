@@ -222,8 +222,10 @@ fn render(failure: &Failure, schema: &Value, arguments: &Value, out: &mut Vec<Vi
             let reason = nested
                 .first()
                 .map_or_else(String::new, |v| format!("expected {}", v.expected));
-            let message = format!("{}the name {} is not allowed: {reason}", place(at), compact(got));
-            Violation::new(at.clone(), keyword, reason, compact(got), message)
+            // The outer failure holds the object; the inner one the name.
+            let name = compact(&inner.instance);
+            let message = format!("{}the name {name} is not allowed: {reason}", place(at));
+            Violation::new(at.clone(), keyword, reason, name, message)
         }
         FailureKind::Other => plain(format!("a value valid under `{keyword}`"), compact(got)),
     };
