@@ -48,11 +48,9 @@ impl Compiled {
     }
 
     /// Every failure as data, in the validator's order: what the toolbox
-    /// renders its model-facing messages from.
+    /// renders its model-facing messages from. Callers ask
+    /// [`is_valid`](Compiled::is_valid) first; this always walks the errors.
     pub(crate) fn failures(&self, instance: &Value) -> Vec<Failure> {
-        if self.validator.is_valid(instance) {
-            return Vec::new();
-        }
         self.validator
             .iter_errors(instance)
             .map(|err| failure(&err))
@@ -328,6 +326,33 @@ mod tests {
         );
         let violations = compiled.violations(&json!({"name": 5}));
         assert_eq!(violations[0].message, "must be a string, found a number");
+    }
+
+    #[test]
+    fn failures_are_data() {
+        let compiled = Compiled::with_formats(&json!({"type": "object", "properties": {
+            "day": {"format": "date"},
+            "n": {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 1}]}}}))
+        .unwrap();
+        let failures = compiled.failures(&json!({"day": "2024-02-30", "n": "ab"}));
+        assert_eq!(failures.len(), 2);
+        assert_eq!(
+            (
+                failures[0].at.as_str(),
+                failures[0].keyword.as_str(),
+                &failures[0].kind
+            ),
+            ("/day", "format", &FailureKind::Format("date".into()))
+        );
+        let FailureKind::Branches(branches) = &failures[1].kind else {
+            panic!("{:?}", failures[1])
+        };
+        assert_eq!(failures[1].schema_at.as_str(), "/properties/n/anyOf");
+        assert_eq!(branches[0][0].kind, FailureKind::Type(vec!["integer".into()]));
+        assert_eq!(
+            (branches[1][0].keyword.as_str(), &branches[1][0].kind),
+            ("maxLength", &FailureKind::Bound(json!(1)))
+        );
     }
 
     #[test]

@@ -330,10 +330,17 @@ impl Toolbox {
         let limits = &self.options.limits;
         defaults::apply_defaults(&entry.tool, &mut arguments, limits, &mut notes);
         let mut value = Value::Object(arguments);
-        if self.options.coerce && !entry.validator.is_valid(&value) {
+        // The common case, a valid call, is validated once and builds no errors.
+        let mut valid = entry.validator.is_valid(&value);
+        if !valid && self.options.coerce {
             coerce(entry, &mut value, limits, &mut notes);
+            valid = entry.validator.is_valid(&value);
         }
-        let failures = entry.validator.failures(&value);
+        let failures = if valid {
+            Vec::new()
+        } else {
+            entry.validator.failures(&value)
+        };
         let mut violations = render::violations(&failures, &entry.tool.input_schema, &value);
         undeclared(entry, &value, &failures, &mut violations, &mut notes);
         if !violations.is_empty() {
