@@ -787,3 +787,144 @@ fn a_tool_whose_schema_does_not_compile_is_an_error_at_build_time() {
         "invalid tool: two tools are named \"get_weather\" (tool \"get_weather\")"
     );
 }
+
+// ---- properties ------------------------------------------------------------
+
+mod properties {
+    use proptest::prelude::*;
+    use serde_json::{json, Map, Value};
+    use toolbridge::call::{ArgumentsError, ArgumentsErrorKind, ToolCall};
+    use toolbridge::{Checked, Tool, Toolbox};
+
+    fn schema() -> Value {
+        json!({"type": "object", "required": ["city"], "properties": {
+            "city": {"type": "string", "minLength": 1},
+            "unit": {"enum": ["celsius", "fahrenheit"]},
+            "days": {"type": "integer", "minimum": 1, "maximum": 14},
+            "day": {"type": "string", "format": "date"},
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+            "at": {"anyOf": [{"type": "string"}, {"type": "object", "additionalProperties": false,
+                "required": ["lat"], "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}}}]},
+            "greeting": {"type": "string"}}})
+    }
+
+    fn toolbox() -> Toolbox {
+        let mut tool = Tool::new("weather", schema());
+        tool.defaults = Some(
+            serde_json::from_value(json!({
+                "unit": "celsius",
+                "greeting": {"transform": {"format": "Hello, {city}! {tags[0]} {at!r}"}},
+                "city": {"transform": {"when": {"key": "city", "value": "Bronx"}, "action": "override",
+                    "format": "The {city}"}}}))
+            .unwrap(),
+        );
+        tool.static_parameters = Some(
+            serde_json::from_value(
+                json!([{"name": "sources", "type": "dataSourceList", "default": ["faq"]}]),
+            )
+            .unwrap(),
+        );
+        Toolbox::new([tool]).unwrap()
+    }
+
+    fn key() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(vec![
+                "city", "unit", "days", "day", "tags", "at", "greeting", "sources", "citty", "unti", "lat"
+            ])
+            .prop_map(str::to_string),
+            "[a-zA-Z_{}\\[\\]!]{0,12}",
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (-1e6f64..1e6).prop_map(Value::from),
+            prop::sample::select(vec![
+                "Bronx",
+                "Paris",
+                "Celsius",
+                "5",
+                "true",
+                "2024-02-30",
+                "2024-02-03",
+                ""
+            ])
+            .prop_map(Value::from),
+            "\\PC{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec((key(), inner), 0..4)
+                    .prop_map(|members| Value::Object(members.into_iter().collect::<Map<_, _>>())),
+            ]
+        })
+    }
+
+    fn arguments() -> impl Strategy<Value = Value> {
+        prop::collection::vec((key(), value()), 0..6)
+            .prop_map(|members| Value::Object(members.into_iter().collect::<Map<_, _>>()))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        /// Accepted arguments fit the schema (static parameters aside) and
+        /// checking them again changes nothing; a rejection lists every
+        /// violation and ends with the signature.
+        #[test]
+        fn checked_calls_fit_or_say_why(arguments in arguments()) {
+            let toolbox = toolbox();
+            let validator = jsonschema::validator_for(&schema()).unwrap();
+            match toolbox.check(&ToolCall::new("c", "weather", arguments)) {
+                Checked::Accepted(accepted) => {
+                    let mut canonical = accepted.arguments.clone();
+                    canonical.as_object_mut().unwrap().remove("sources");
+                    prop_assert!(validator.is_valid(&canonical), "{canonical}");
+                    let again = toolbox.check(&ToolCall::new("c", "weather", accepted.arguments.clone()));
+                    prop_assert_eq!(&again.accepted().unwrap().arguments, &accepted.arguments);
+                }
+                Checked::Rejected(rejection) => {
+                    prop_assert!(!rejection.violations.is_empty());
+                    prop_assert!(rejection.message.starts_with("The call to `weather` was rejected: "));
+                    prop_assert!(rejection.message.ends_with(toolbox.signature("weather").unwrap()));
+                    for violation in rejection.violations.iter().take(20) {
+                        prop_assert!(rejection.message.contains(&violation.message));
+                    }
+                }
+            }
+        }
+
+        /// Any text as unreadable arguments, and any name, is answered without a panic.
+        #[test]
+        fn any_text_and_name_is_answered(raw in "\\PC{0,64}", name in "\\PC{0,16}") {
+            let toolbox = toolbox();
+            let mut call = ToolCall::new("c", "weather", json!({}));
+            call.arguments = Err(ArgumentsError::new(ArgumentsErrorKind::InvalidJson, "", raw));
+            let _ = toolbox.check(&call);
+            let checked = toolbox.check(&ToolCall::new("c", name.clone(), json!({})));
+            if name != "weather" {
+                prop_assert_eq!(&checked.rejection().unwrap().violations[0].keyword, "name");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_toolbox_is_shared_across_threads() {
+    fn shareable<T: Send + Sync>(_: &T) {}
+    let toolbox = Toolbox::new([weather()]).unwrap();
+    shareable(&toolbox);
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(|| {
+            toolbox
+                .check(&call("get_weather", json!({"city": "Oslo"})))
+                .is_accepted()
+        });
+        assert!(handle.join().unwrap());
+    });
+}
