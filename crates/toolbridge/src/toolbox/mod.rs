@@ -82,8 +82,15 @@ impl CheckOptions {
 ///    meaning-changing rewrite the writer recorded is undone
 ///    ([`Inverse::restore`]: strict-mode `null` → absent, …), so the rest
 ///    sees the arguments the canonical schema describes;
-/// 3. **defaults and transforms**, Syllable's semantics exactly (plain
-///    defaults; `transform` with `action`, `value`, `format`, `when`);
+/// 3. **defaults and transforms**, Syllable's semantics (seed 003): a plain
+///    default when the parameter is absent; a `transform` whose `action` is
+///    `default` (set when missing or empty: `null`, `""`, `[]`, `{}`),
+///    `override` or `remove`, setting its `value`, else its `format` (Python
+///    `str.format` over the arguments and the static parameters' values),
+///    only `when` parameter `key` equals `value`; the entries in the order
+///    the tool declares them, each seeing what the ones before it set; a
+///    transform that cannot apply (a missing field, an operator besides
+///    `eq`) is skipped with a note;
 /// 4. **coercion** (on unless [`CheckOptions::coerce`] is off), only for
 ///    arguments that do not fit: `"5"` → `5` for an integer, `"true"` →
 ///    `true`, a scalar → `[scalar]` for an array, an enum value's case;
