@@ -115,6 +115,26 @@ fn a_sanitised_name_is_resolved_through_the_written_names() {
     assert_eq!(checked.accepted().unwrap().name, "osop.init");
 }
 
+#[test]
+fn a_toolbox_reads_tools_in_any_format() {
+    // Seed 000's gptel example (tests/fixtures/gptel/get_weather.el), whose
+    // enum spells "farenheit": the model is shown the list as declared.
+    let text = include_str!("fixtures/gptel/get_weather.el");
+    let toolbox = Toolbox::read(text, &ReadOptions::default()).unwrap().value;
+    let checked = toolbox.check(&call(
+        "get_weather",
+        json!({"location": "Oslo", "unit": "fahrenheit"}),
+    ));
+    assert_eq!(
+        rejected(&checked),
+        "The call to `get_weather` was rejected: 1 problem with its arguments.\n\
+         - /unit: expected one of \"celsius\", \"farenheit\"; got \"fahrenheit\"\n\
+         Expected: get_weather(location: string, unit?: \"celsius\" | \"farenheit\")"
+    );
+    let err = Toolbox::read("(gptel-make-tool :name", &ReadOptions::default()).unwrap_err();
+    assert_eq!(err.kind(), toolbridge::ErrorKind::LispSyntax);
+}
+
 // ---- arguments -----------------------------------------------------------
 
 #[test]

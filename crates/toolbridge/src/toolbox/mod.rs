@@ -17,7 +17,8 @@ use crate::call::{repair, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::validate::{Compiled, Failure, FailureKind};
 use crate::limits::Limits;
-use crate::note::{Note, NoteKind};
+use crate::note::{Converted, Note, NoteKind};
+use crate::options::ReadOptions;
 use crate::pipeline::Written;
 use crate::pointer::Pointer;
 use crate::rewrite::Inverse;
@@ -266,6 +267,28 @@ impl Toolbox {
             by_name,
             by_written: HashMap::new(),
             options: CheckOptions::default(),
+        })
+    }
+
+    /// A toolbox of the tools in `text`, in any format the registry reads
+    /// (detected, or [`ReadOptions::from`]); the read's notes come with it.
+    ///
+    /// # Errors
+    ///
+    /// The read's error, the first tool that could not be read, or as for
+    /// [`Toolbox::new`].
+    pub fn read(text: &str, options: &ReadOptions) -> Result<Converted<Toolbox>> {
+        let read = crate::pipeline::read(text, options)?;
+        let mut notes = read.notes;
+        let mut tools = Vec::with_capacity(read.tools.len());
+        for tool in read.tools {
+            let tool = tool?;
+            notes.extend(tool.notes);
+            tools.push(tool.value);
+        }
+        Ok(Converted {
+            value: Toolbox::new(tools)?,
+            notes,
         })
     }
 
