@@ -25,6 +25,9 @@
 //! [`lint`] does the same for every target at once; [`read`] and [`write()`]
 //! are the two halves. Each written tool carries an [`Inverse`]: what turns
 //! a call the model makes against it back into a call of the canonical tool.
+//! A [`Toolbox`] checks those calls: it resolves the name, undoes the
+//! rewrites, applies the tool's defaults, coerces and validates, and answers
+//! with an [`Accepted`] call or a [`Rejection`] written for the model.
 //!
 //! The library is sans-IO: it parses, converts and checks; it never touches
 //! the network, the file system or an async runtime.
@@ -49,6 +52,7 @@ mod codec;
 mod format;
 mod registry;
 mod pipeline;
+mod toolbox;
 
 pub use error::{Error, ErrorKind, Result};
 pub use limits::Limits;
@@ -62,6 +66,7 @@ pub use pointer::Pointer;
 pub use registry::{FormatInfo, FORMATS};
 pub use rewrite::{Inverse, Rewrite, Unrestored};
 pub use tool::{Annotations, Tool};
+pub use toolbox::{Accepted, CheckOptions, Checked, Rejection, Toolbox, Violation};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

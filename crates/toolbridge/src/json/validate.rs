@@ -32,6 +32,31 @@ impl Compiled {
             .map_err(|err| violation(&err))
     }
 
+    /// Compiles `schema` with `format` checked (`date-time`, `email`, `uuid`,
+    /// …), as a call's arguments are; the error is as for [`Compiled::new`].
+    pub(crate) fn with_formats(schema: &Value) -> Result<Compiled, Violation> {
+        jsonschema::options()
+            .should_validate_formats(true)
+            .build(schema)
+            .map(|validator| Compiled { validator })
+            .map_err(|err| violation(&err))
+    }
+
+    /// True when `instance` fits the schema (no error is built).
+    pub(crate) fn is_valid(&self, instance: &Value) -> bool {
+        self.validator.is_valid(instance)
+    }
+
+    /// Every failure as data, in the validator's order: what the toolbox
+    /// renders its model-facing messages from. Callers ask
+    /// [`is_valid`](Compiled::is_valid) first; this always walks the errors.
+    pub(crate) fn failures(&self, instance: &Value) -> Vec<Failure> {
+        self.validator
+            .iter_errors(instance)
+            .map(|err| failure(&err))
+            .collect()
+    }
+
     /// Every violation, in the validator's order.
     pub(crate) fn violations(&self, instance: &Value) -> Vec<Violation> {
         // A valid instance (the common case) is answered without building errors.
@@ -42,6 +67,126 @@ impl Compiled {
             .iter_errors(instance)
             .map(|err| violation(&err))
             .collect()
+    }
+}
+
+/// One failure of an instance against a schema, as data taken from the
+/// validator's structured error kind (never from its display text).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Failure {
+    /// Where in the instance.
+    pub at: Pointer,
+    /// Where in the schema: the failing keyword's location (through `$ref`s
+    /// it names the keyword's place in the referenced schema).
+    pub schema_at: Pointer,
+    /// The keyword that failed (`type`, `enum`, `required`, …).
+    pub keyword: String,
+    /// The value that failed.
+    pub instance: Value,
+    /// What the keyword wanted.
+    pub kind: FailureKind,
+}
+
+/// What a failing keyword wanted.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum FailureKind {
+    /// One of these JSON types (`type`).
+    Type(Vec<String>),
+    /// A member with this name (`required`).
+    Required(String),
+    /// No members with these names (`additionalProperties`, `unevaluatedProperties`).
+    Unexpected(Vec<String>),
+    /// No items past this many (`additionalItems`), or no unevaluated items.
+    UnexpectedItems,
+    /// One of these values (`enum`).
+    Enum(Vec<Value>),
+    /// Exactly this value (`const`).
+    Const(Value),
+    /// A match of at least one (`anyOf`) or exactly one (`oneOf`) branch;
+    /// each branch's own failures.
+    Branches(Vec<Vec<Failure>>),
+    /// More than one `oneOf` branch matched.
+    SeveralBranches,
+    /// A bound: the keyword names which (`minimum`, `maxLength`, `minItems`, …).
+    Bound(Value),
+    /// A multiple of this number.
+    MultipleOf(f64),
+    /// A string matching this regular expression.
+    Pattern(String),
+    /// A string of this format.
+    Format(String),
+    /// Items that are all different.
+    UniqueItems,
+    /// An item matching `contains`.
+    Contains,
+    /// Not a match of the `not` schema.
+    Not,
+    /// Nothing is allowed (a `false` schema).
+    Nothing,
+    /// A property name that fits `propertyNames`; the name's own failure.
+    PropertyName(Box<Failure>),
+    /// Anything else (content encoding, media type, an unresolvable `$ref`):
+    /// the keyword says which.
+    Other,
+}
+
+fn failure(err: &ValidationError<'_>) -> Failure {
+    let kind = match err.kind() {
+        ValidationErrorKind::Type { kind } => FailureKind::Type(match kind {
+            TypeKind::Single(ty) => vec![ty.to_string()],
+            TypeKind::Multiple(types) => types.iter().map(|ty| ty.to_string()).collect(),
+        }),
+        ValidationErrorKind::Required { property } => FailureKind::Required(match property {
+            Value::String(name) => name.clone(),
+            other => other.to_string(),
+        }),
+        ValidationErrorKind::AdditionalProperties { unexpected }
+        | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+            FailureKind::Unexpected(unexpected.clone())
+        }
+        ValidationErrorKind::AdditionalItems { .. } | ValidationErrorKind::UnevaluatedItems { .. } => {
+            FailureKind::UnexpectedItems
+        }
+        ValidationErrorKind::Enum { options } => FailureKind::Enum(match &**options {
+            Value::Array(items) => items.clone(),
+            other => vec![other.clone()],
+        }),
+        ValidationErrorKind::Constant { expected_value } => FailureKind::Const((**expected_value).clone()),
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+            FailureKind::Branches(
+                context
+                    .iter()
+                    .map(|branch| branch.iter().map(failure).collect())
+                    .collect(),
+            )
+        }
+        ValidationErrorKind::OneOfMultipleValid { .. } => FailureKind::SeveralBranches,
+        ValidationErrorKind::Minimum { limit }
+        | ValidationErrorKind::Maximum { limit }
+        | ValidationErrorKind::ExclusiveMinimum { limit }
+        | ValidationErrorKind::ExclusiveMaximum { limit } => FailureKind::Bound(limit.clone()),
+        ValidationErrorKind::MinLength { limit }
+        | ValidationErrorKind::MaxLength { limit }
+        | ValidationErrorKind::MinItems { limit }
+        | ValidationErrorKind::MaxItems { limit }
+        | ValidationErrorKind::MinProperties { limit }
+        | ValidationErrorKind::MaxProperties { limit } => FailureKind::Bound(Value::from(*limit)),
+        ValidationErrorKind::MultipleOf { multiple_of } => FailureKind::MultipleOf(*multiple_of),
+        ValidationErrorKind::Pattern { pattern } => FailureKind::Pattern(pattern.clone()),
+        ValidationErrorKind::Format { format } => FailureKind::Format(format.clone()),
+        ValidationErrorKind::UniqueItems => FailureKind::UniqueItems,
+        ValidationErrorKind::Contains => FailureKind::Contains,
+        ValidationErrorKind::Not { .. } => FailureKind::Not,
+        ValidationErrorKind::FalseSchema => FailureKind::Nothing,
+        ValidationErrorKind::PropertyNames { error } => FailureKind::PropertyName(Box::new(failure(error))),
+        _ => FailureKind::Other,
+    };
+    Failure {
+        at: Pointer::parse(err.instance_path().as_str()).unwrap_or_default(),
+        schema_at: Pointer::parse(err.schema_path().as_str()).unwrap_or_default(),
+        keyword: err.kind().keyword().to_string(),
+        instance: err.instance().clone().into_owned(),
+        kind,
     }
 }
 
@@ -181,6 +326,33 @@ mod tests {
         );
         let violations = compiled.violations(&json!({"name": 5}));
         assert_eq!(violations[0].message, "must be a string, found a number");
+    }
+
+    #[test]
+    fn failures_are_data() {
+        let compiled = Compiled::with_formats(&json!({"type": "object", "properties": {
+            "day": {"format": "date"},
+            "n": {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 1}]}}}))
+        .unwrap();
+        let failures = compiled.failures(&json!({"day": "2024-02-30", "n": "ab"}));
+        assert_eq!(failures.len(), 2);
+        assert_eq!(
+            (
+                failures[0].at.as_str(),
+                failures[0].keyword.as_str(),
+                &failures[0].kind
+            ),
+            ("/day", "format", &FailureKind::Format("date".into()))
+        );
+        let FailureKind::Branches(branches) = &failures[1].kind else {
+            panic!("{:?}", failures[1])
+        };
+        assert_eq!(failures[1].schema_at.as_str(), "/properties/n/anyOf");
+        assert_eq!(branches[0][0].kind, FailureKind::Type(vec!["integer".into()]));
+        assert_eq!(
+            (branches[1][0].keyword.as_str(), &branches[1][0].kind),
+            ("maxLength", &FailureKind::Bound(json!(1)))
+        );
     }
 
     #[test]

@@ -1,0 +1,720 @@
+//! The Toolbox: a set of tools that checks the calls a model makes against
+//! them, turning each [`ToolCall`] into an [`Accepted`] call the handler can
+//! run or a [`Rejection`] written for the model to act on (see
+//! [`Toolbox`] for the steps).
+
+mod defaults;
+mod pyformat;
+mod render;
+mod signature;
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::call::{repair, ToolCall};
+use crate::error::{Error, ErrorKind, Result};
+use crate::json::validate::{Compiled, Failure, FailureKind};
+use crate::limits::Limits;
+use crate::note::{Converted, Note, NoteKind};
+use crate::options::ReadOptions;
+use crate::pipeline::Written;
+use crate::pointer::Pointer;
+use crate::rewrite::Inverse;
+use crate::suggest::closest;
+use crate::tool::Tool;
+
+pub use render::Violation;
+
+/// At most this many problems are listed in a rejection's message (all are
+/// in its [`violations`](Rejection::violations)).
+const MAX_MESSAGE_LINES: usize = 20;
+/// At most this many tool names are listed for an unknown tool.
+const MAX_LISTED_TOOLS: usize = 20;
+
+/// How calls are checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CheckOptions {
+    /// Fit arguments that do not match their schema where the intent is
+    /// plain (`"5"` → `5`, `"true"` → `true`, `x` → `[x]`, enum case), each
+    /// with a note (default on).
+    pub coerce: bool,
+    /// Bounds on the arguments: at most [`max_bytes`](Limits::max_bytes)
+    /// (as compact JSON, roughly) and [`max_depth`](Limits::max_depth)
+    /// deep; a transform's `format` expands to at most `max_bytes`.
+    pub limits: Limits,
+}
+
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions {
+            coerce: true,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl CheckOptions {
+    /// Turns coercion on or off.
+    pub fn with_coerce(mut self, coerce: bool) -> CheckOptions {
+        self.coerce = coerce;
+        self
+    }
+
+    /// Sets the limits.
+    pub fn with_limits(mut self, limits: Limits) -> CheckOptions {
+        self.limits = limits;
+        self
+    }
+}
+
+/// A set of tools with their compiled validators, checking calls against
+/// them.
+///
+/// A call goes through these steps, in this order:
+/// 1. **name**: the tool's canonical name, else the name it was written
+///    under for the target (see [`Toolbox::with_written`]), else rejected
+///    with the closest known names;
+/// 2. **arguments**: arguments the provider sent as unreadable text are
+///    [repaired](crate::call::repair) against the tool's schema (else
+///    rejected, saying what is wrong with the text); then every
+///    meaning-changing rewrite the writer recorded is undone
+///    ([`Inverse::restore`]: strict-mode `null` → absent, …), so the rest
+///    sees the arguments the canonical schema describes;
+/// 3. **defaults and transforms**, Syllable's semantics (seed 003): a plain
+///    default when the parameter is absent; a `transform` whose `action` is
+///    `default` (set when missing or empty: `null`, `""`, `[]`, `{}`),
+///    `override` or `remove`, setting its `value`, else its `format` (Python
+///    `str.format` over the arguments and the static parameters' values),
+///    only `when` parameter `key` equals `value`; the entries in the order
+///    the tool declares them, each seeing what the ones before it set; a
+///    transform that cannot apply (a missing field, an operator besides
+///    `eq`) is skipped with a note;
+/// 4. **coercion** (on unless [`CheckOptions::coerce`] is off), only for
+///    arguments that do not fit: `"5"` → `5` for an integer, `"true"` →
+///    `true`, a scalar → `[scalar]` for an array, an enum value's case;
+///    never towards a string;
+/// 5. **validation** against the canonical schema, with `format` checked,
+///    collecting every violation; an undeclared argument is an error when
+///    the schema forbids it or when it looks like a misspelt missing
+///    required parameter, and is kept with a note otherwise;
+/// 6. **static parameters** set to their configured values (after
+///    validation: the input schema does not describe them).
+///
+/// Every change is a [`Note`] on the result.
+///
+/// ```
+/// use toolbridge::{call::ToolCall, Tool, Toolbox};
+/// let tool = Tool::new("get_weather", serde_json::json!({"type": "object", "required": ["location"],
+///     "properties": {"location": {"type": "string"},
+///                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}));
+/// let toolbox = Toolbox::new([tool])?;
+/// let call = ToolCall::new("call_1", "get_weather", serde_json::json!({"locaton": "Paris", "unit": "kelvin"}));
+/// let rejection = toolbox.check(&call).rejection().cloned().unwrap();
+/// assert_eq!(rejection.message, "\
+/// The call to `get_weather` was rejected: 3 problems with its arguments.
+/// - missing required parameter `location` (string)
+/// - /unit: expected one of \"celsius\", \"fahrenheit\"; got \"kelvin\"
+/// - unknown parameter `locaton` — did you mean `location`?
+/// Expected: get_weather(location: string, unit?: \"celsius\" | \"fahrenheit\")");
+///
+/// let call = ToolCall::new("call_2", "get_weather", serde_json::json!({"location": "Paris", "unit": "Celsius"}));
+/// let accepted = toolbox.check(&call).accepted().cloned().unwrap();
+/// assert_eq!(accepted.arguments, serde_json::json!({"location": "Paris", "unit": "celsius"}));
+/// # Ok::<(), toolbridge::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Toolbox {
+    entries: Vec<Entry>,
+    by_name: HashMap<String, usize>,
+    by_written: HashMap<String, usize>,
+    options: CheckOptions,
+}
+
+/// One tool, ready to check calls.
+struct Entry {
+    tool: Tool,
+    validator: Compiled,
+    inverse: Option<Inverse>,
+    signature: String,
+    /// The top-level parameters, when an undeclared one is neither forbidden
+    /// by the schema (the validator reports those) nor allowed by it.
+    declared: Option<Vec<String>>,
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entry")
+            .field("tool", &self.tool.name)
+            .field("inverse", &self.inverse)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What checking a call gave.
+///
+/// The JSON form is the accepted call (`id`, `name`, `arguments`, `notes`)
+/// or the rejection (`id`, `name`, `rejection`, `violations`, `notes`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Checked {
+    /// The call can run.
+    Accepted(Accepted),
+    /// The call cannot run; the rejection says why, for the model.
+    Rejected(Rejection),
+}
+
+impl Checked {
+    /// True for an accepted call.
+    pub fn is_accepted(&self) -> bool {
+        matches!(self, Checked::Accepted(_))
+    }
+
+    /// The accepted call, if it was accepted.
+    pub fn accepted(&self) -> Option<&Accepted> {
+        match self {
+            Checked::Accepted(accepted) => Some(accepted),
+            Checked::Rejected(_) => None,
+        }
+    }
+
+    /// The rejection, if it was rejected.
+    pub fn rejection(&self) -> Option<&Rejection> {
+        match self {
+            Checked::Rejected(rejection) => Some(rejection),
+            Checked::Accepted(_) => None,
+        }
+    }
+
+    /// The call's id.
+    pub fn id(&self) -> &str {
+        match self {
+            Checked::Accepted(accepted) => &accepted.id,
+            Checked::Rejected(rejection) => &rejection.id,
+        }
+    }
+}
+
+/// A call that can run: the canonical tool name and the arguments as the
+/// canonical schema describes them, defaults and static parameters set.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Accepted {
+    /// The call's id.
+    pub id: String,
+    /// The tool's canonical name.
+    pub name: String,
+    /// The arguments (a JSON object).
+    pub arguments: Value,
+    /// What the Toolbox changed, each at its place in the arguments.
+    pub notes: Vec<Note>,
+}
+
+/// A call that cannot run, with a message written for the model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Rejection {
+    /// The call's id.
+    pub id: String,
+    /// The tool's canonical name, or the name sent when no tool has it.
+    pub name: String,
+    /// Every problem in one message for the model: a line per violation,
+    /// then the tool's expected signature.
+    #[serde(rename = "rejection")]
+    pub message: String,
+    /// Every problem, for programs.
+    pub violations: Vec<Violation>,
+    /// What the Toolbox changed before it found the problems.
+    pub notes: Vec<Note>,
+}
+
+impl Toolbox {
+    /// A toolbox of `tools`, each tool's input schema compiled once.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidSchema`] when a tool's input schema does not
+    /// compile (naming the tool and the place); [`ErrorKind::InvalidTool`]
+    /// when two tools share a name.
+    pub fn new(tools: impl IntoIterator<Item = Tool>) -> Result<Toolbox> {
+        let mut entries = Vec::new();
+        let mut by_name = HashMap::new();
+        for tool in tools {
+            if by_name.insert(tool.name.clone(), entries.len()).is_some() {
+                return Err(Error::new(
+                    ErrorKind::InvalidTool,
+                    format!("two tools are named {:?}", tool.name),
+                )
+                .with_tool(&tool.name));
+            }
+            let validator = Compiled::with_formats(&tool.input_schema).map_err(|violation| {
+                Error::new(ErrorKind::InvalidSchema, violation.message)
+                    .at(Pointer::root().key("inputSchema").join(&violation.at))
+                    .with_tool(&tool.name)
+            })?;
+            entries.push(Entry {
+                signature: signature::signature(&tool.name, &tool.input_schema),
+                declared: declared(&tool.input_schema),
+                validator,
+                inverse: None,
+                tool,
+            });
+        }
+        Ok(Toolbox {
+            entries,
+            by_name,
+            by_written: HashMap::new(),
+            options: CheckOptions::default(),
+        })
+    }
+
+    /// A toolbox of the tools in `text`, in any format the registry reads
+    /// (detected, or [`ReadOptions::from`]); the read's notes come with it.
+    ///
+    /// # Errors
+    ///
+    /// The read's error, the first tool that could not be read, or as for
+    /// [`Toolbox::new`].
+    pub fn read(text: &str, options: &ReadOptions) -> Result<Converted<Toolbox>> {
+        let read = crate::pipeline::read(text, options)?;
+        let mut notes = read.notes;
+        let mut tools = Vec::with_capacity(read.tools.len());
+        for tool in read.tools {
+            let tool = tool?;
+            notes.extend(tool.notes);
+            tools.push(tool.value);
+        }
+        Ok(Converted {
+            value: Toolbox::new(tools)?,
+            notes,
+        })
+    }
+
+    /// Sets how calls are checked.
+    pub fn with_options(mut self, options: CheckOptions) -> Toolbox {
+        self.options = options;
+        self
+    }
+
+    /// Checks calls made against these tools as `written` wrote them for
+    /// one target: a call may use the name a tool got there, and its
+    /// arguments are restored with the tool's [`Inverse`]. Replaces what an
+    /// earlier `with_written` set; tools `written` does not hold are checked
+    /// as they are.
+    pub fn with_written(mut self, written: &Written) -> Toolbox {
+        self.by_written.clear();
+        for entry in &mut self.entries {
+            entry.inverse = None;
+        }
+        for (original, target) in written.names.pairs() {
+            if let Some(&index) = self.by_name.get(original) {
+                self.by_written.entry(target.to_string()).or_insert(index);
+            }
+        }
+        for tool in &written.tools {
+            if let Some(&index) = self.by_name.get(&tool.inverse.name) {
+                self.by_written.insert(tool.inverse.written_name.clone(), index);
+                self.entries[index].inverse = Some(tool.inverse.clone());
+            }
+        }
+        self
+    }
+
+    /// The tools, in the order given.
+    pub fn tools(&self) -> impl Iterator<Item = &Tool> {
+        self.entries.iter().map(|entry| &entry.tool)
+    }
+
+    /// The one-line signature of the tool named `name`
+    /// (`get_weather(city: string, unit?: "celsius" | "fahrenheit")`).
+    pub fn signature(&self, name: &str) -> Option<&str> {
+        let index = *self.by_name.get(name)?;
+        Some(&self.entries[index].signature)
+    }
+
+    /// Checks one call. Never panics; untrusted arguments are bounded by
+    /// the [limits](CheckOptions::limits).
+    pub fn check(&self, call: &ToolCall) -> Checked {
+        let mut notes = Vec::new();
+        let Some(entry) = self.resolve(call, &mut notes) else {
+            return Checked::Rejected(self.unknown_tool(call, notes));
+        };
+        let reject = |violations: Vec<Violation>, notes: Vec<Note>| {
+            Checked::Rejected(Rejection {
+                id: call.id.clone(),
+                name: entry.tool.name.clone(),
+                message: message(&entry.tool.name, &violations, &entry.signature),
+                violations,
+                notes,
+            })
+        };
+        let mut arguments = match self.read_arguments(entry, call, &mut notes) {
+            Ok(arguments) => arguments,
+            Err(violation) => return reject(vec![violation], notes),
+        };
+        if let Some(inverse) = &entry.inverse {
+            restore(inverse, &mut arguments, &mut notes);
+        }
+        let limits = &self.options.limits;
+        defaults::apply_defaults(&entry.tool, &mut arguments, limits, &mut notes);
+        let mut value = Value::Object(arguments);
+        // The common case, a valid call, is validated once and builds no errors.
+        let mut valid = entry.validator.is_valid(&value);
+        if !valid && self.options.coerce {
+            coerce(entry, &mut value, limits, &mut notes);
+            valid = entry.validator.is_valid(&value);
+        }
+        let failures = if valid {
+            Vec::new()
+        } else {
+            entry.validator.failures(&value)
+        };
+        let mut violations = render::violations(&failures, &entry.tool.input_schema, &value);
+        undeclared(entry, &value, &failures, &mut violations, &mut notes);
+        if !violations.is_empty() {
+            return reject(violations, notes);
+        }
+        if let Value::Object(arguments) = &mut value {
+            defaults::apply_statics(&entry.tool, arguments, &mut notes);
+        }
+        Checked::Accepted(Accepted {
+            id: call.id.clone(),
+            name: entry.tool.name.clone(),
+            arguments: value,
+            notes,
+        })
+    }
+
+    /// Checks every call, in order.
+    pub fn check_all<'c>(&self, calls: impl IntoIterator<Item = &'c ToolCall>) -> Vec<Checked> {
+        calls.into_iter().map(|call| self.check(call)).collect()
+    }
+
+    /// The tool a call names: exactly, then through the written names.
+    fn resolve(&self, call: &ToolCall, notes: &mut Vec<Note>) -> Option<&Entry> {
+        if let Some(&index) = self.by_name.get(&call.name) {
+            return Some(&self.entries[index]);
+        }
+        let (sent, index) = [&call.name, &call.provider_name]
+            .into_iter()
+            .find_map(|sent| self.by_written.get(sent).map(|&index| (sent, index)))?;
+        let entry = &self.entries[index];
+        notes.push(Note::new(
+            NoteKind::Renamed {
+                from: sent.clone(),
+                to: entry.tool.name.clone(),
+            },
+            Pointer::root(),
+            format!(
+                "the call named `{sent}`, the name the tool was written under; it is `{}`",
+                entry.tool.name
+            ),
+        ));
+        Some(entry)
+    }
+
+    fn unknown_tool(&self, call: &ToolCall, notes: Vec<Note>) -> Rejection {
+        let name = &call.name;
+        let names = || self.entries.iter().map(|entry| entry.tool.name.as_str());
+        let suggestion = if name.len() <= 128 {
+            closest(name, names()).or_else(|| closest(name, self.by_written.keys().map(String::as_str)))
+        } else {
+            None
+        };
+        let mut listed: Vec<String> = names()
+            .take(MAX_LISTED_TOOLS)
+            .map(|name| format!("`{name}`"))
+            .collect();
+        if self.entries.len() > MAX_LISTED_TOOLS {
+            listed.push(format!("and {} more", self.entries.len() - MAX_LISTED_TOOLS));
+        }
+        let listed = listed.join(", ");
+        let shown = render::compact(&Value::String(name.clone()));
+        let mut message = format!("There is no tool named {shown}");
+        if let Some(suggestion) = suggestion {
+            let canonical = self
+                .by_written
+                .get(suggestion)
+                .map_or(suggestion, |&index| self.entries[index].tool.name.as_str());
+            message.push_str(&format!(" — did you mean `{canonical}`?"));
+        } else {
+            message.push('.');
+        }
+        if listed.is_empty() {
+            message.push_str(" No tools are available.");
+        } else {
+            message.push_str(&format!(" The tools are: {listed}."));
+        }
+        let expected = if listed.is_empty() {
+            "no call".to_string()
+        } else {
+            format!("one of {listed}")
+        };
+        Rejection {
+            id: call.id.clone(),
+            name: name.clone(),
+            violations: vec![Violation::new(
+                Pointer::root(),
+                "name",
+                expected,
+                shown,
+                message.clone(),
+            )],
+            message,
+            notes,
+        }
+    }
+
+    /// The call's arguments as an object: parsed, or repaired from the raw
+    /// text; within the limits.
+    fn read_arguments(
+        &self,
+        entry: &Entry,
+        call: &ToolCall,
+        notes: &mut Vec<Note>,
+    ) -> std::result::Result<Map<String, Value>, Violation> {
+        let limits = &self.options.limits;
+        let unreadable = |got: String, message: String| {
+            Violation::new(Pointer::root(), "arguments", "a JSON object", got, message)
+        };
+        let value = match &call.arguments {
+            Ok(value) => {
+                if let Err(reason) = within(value, limits) {
+                    return Err(unreadable(reason.clone(), format!("the arguments are {reason}")));
+                }
+                value.clone()
+            }
+            Err(error) => {
+                let schema = self.options.coerce.then_some(&entry.tool.input_schema);
+                match repair(error.raw(), schema, limits) {
+                    Ok(repaired) => {
+                        notes.extend(repaired.notes);
+                        repaired.value
+                    }
+                    Err(repair_error) => {
+                        let got = error.to_string();
+                        let message = format!(
+                            "the arguments could not be read ({got}; {}); send them as one JSON object",
+                            repair_error.detail()
+                        );
+                        return Err(unreadable(got, message));
+                    }
+                }
+            }
+        };
+        match value {
+            Value::Object(map) => Ok(map),
+            other => {
+                let got = format!("{} ({})", render::compact(&other), crate::json::describe(&other));
+                let message = format!("the arguments must be one JSON object; got {got}");
+                Err(unreadable(got, message))
+            }
+        }
+    }
+}
+
+/// Undoes the writer's rewrites, noting the places that changed.
+fn restore(inverse: &Inverse, arguments: &mut Map<String, Value>, notes: &mut Vec<Note>) {
+    if inverse.rewrites.is_empty() {
+        return;
+    }
+    let mut value = Value::Object(std::mem::take(arguments));
+    let before = value.clone();
+    inverse.restore(&mut value);
+    let mut changed = Vec::new();
+    differences(&before, &value, &Pointer::root(), &mut changed);
+    if let Value::Object(map) = value {
+        *arguments = map;
+    }
+    if !changed.is_empty() {
+        let places: Vec<&str> = changed.iter().map(Pointer::as_str).collect();
+        notes.push(Note::new(
+            NoteKind::Normalized {
+                field: "arguments".into(),
+            },
+            changed[0].clone(),
+            format!(
+                "the arguments were put back into the canonical schema's shape, undoing how the tool \
+                 was written as `{}` (at {})",
+                inverse.written_name,
+                places.join(", ")
+            ),
+        ));
+    }
+}
+
+/// The places where `after` differs from `before` (at most 8).
+fn differences(before: &Value, after: &Value, at: &Pointer, out: &mut Vec<Pointer>) {
+    if out.len() >= 8 || before == after {
+        return;
+    }
+    match (before, after) {
+        (Value::Object(old), Value::Object(new)) => {
+            for (key, old_value) in old {
+                match new.get(key) {
+                    Some(new_value) => differences(old_value, new_value, &at.key(key), out),
+                    None if out.len() < 8 => out.push(at.key(key)),
+                    None => {}
+                }
+            }
+            for key in new.keys().filter(|key| !old.contains_key(*key)) {
+                if out.len() < 8 {
+                    out.push(at.key(key));
+                }
+            }
+        }
+        (Value::Array(old), Value::Array(new)) if old.len() == new.len() => {
+            for (index, (old_item, new_item)) in old.iter().zip(new).enumerate() {
+                differences(old_item, new_item, &at.index(index), out);
+            }
+        }
+        _ => out.push(at.clone()),
+    }
+}
+
+/// Fits arguments that do not match to the schema (through the repair's
+/// schema-guided fixes), noting each fix.
+fn coerce(entry: &Entry, value: &mut Value, limits: &Limits, notes: &mut Vec<Note>) {
+    let Ok(text) = serde_json::to_string(value) else {
+        return;
+    };
+    if let Ok(fitted) = repair(&text, Some(&entry.tool.input_schema), limits) {
+        if fitted.value.is_object() {
+            *value = fitted.value;
+            notes.extend(fitted.notes);
+        }
+    }
+}
+
+/// Checks that `value` is at most `max_depth` deep and roughly `max_bytes`
+/// long as compact JSON, without recursion.
+fn within(value: &Value, limits: &Limits) -> std::result::Result<(), String> {
+    let mut stack = vec![(value, 1usize)];
+    let mut bytes = 0usize;
+    while let Some((node, depth)) = stack.pop() {
+        if depth > limits.max_depth {
+            return Err(format!("nested deeper than {} levels", limits.max_depth));
+        }
+        bytes += match node {
+            Value::String(text) => text.len() + 2,
+            Value::Object(map) => {
+                stack.extend(map.values().map(|child| (child, depth + 1)));
+                map.keys().map(|key| key.len() + 4).sum::<usize>() + 2
+            }
+            Value::Array(items) => {
+                stack.extend(items.iter().map(|child| (child, depth + 1)));
+                items.len() + 2
+            }
+            _ => 8,
+        };
+        if bytes > limits.max_bytes {
+            return Err(format!("larger than {} bytes", limits.max_bytes));
+        }
+    }
+    Ok(())
+}
+
+/// The top-level parameters of a schema whose undeclared arguments are
+/// neither forbidden (`additionalProperties: false`, reported by the
+/// validator) nor described (`additionalProperties: {…}`,
+/// `patternProperties`, a combinator or `$ref` at the top).
+fn declared(schema: &Value) -> Option<Vec<String>> {
+    let object = schema.as_object()?;
+    let open = match object.get("additionalProperties") {
+        None | Some(Value::Bool(true)) => true,
+        Some(_) => false,
+    };
+    let described = [
+        "patternProperties",
+        "unevaluatedProperties",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$ref",
+        "if",
+    ]
+    .iter()
+    .any(|keyword| object.contains_key(*keyword));
+    if !open || described {
+        return None;
+    }
+    let properties = object.get("properties")?.as_object()?;
+    Some(properties.keys().cloned().collect())
+}
+
+/// Undeclared top-level arguments of an open schema: an error when one is
+/// a near miss of a missing required parameter, else kept with a note.
+fn undeclared(
+    entry: &Entry,
+    value: &Value,
+    failures: &[Failure],
+    violations: &mut Vec<Violation>,
+    notes: &mut Vec<Note>,
+) {
+    let (Some(declared), Some(arguments)) = (&entry.declared, value.as_object()) else {
+        return;
+    };
+    let missing: Vec<&str> = failures
+        .iter()
+        .filter(|failure| failure.at.is_root())
+        .filter_map(|failure| match &failure.kind {
+            FailureKind::Required(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
+    // A parameter the tool's own defaults set is the tool's, not the model's.
+    let defaulted = |key: &str| {
+        entry
+            .tool
+            .defaults
+            .as_ref()
+            .is_some_and(|defaults| defaults.contains_key(key))
+    };
+    for key in arguments
+        .keys()
+        .filter(|key| !declared.contains(&key.as_str()) && !defaulted(key))
+    {
+        let near_miss = key.len() <= 128 && closest(key, missing.iter().copied()).is_some();
+        if near_miss {
+            violations.push(render::unknown(
+                &Pointer::root(),
+                key,
+                &missing,
+                Some(arguments),
+                "unknownParameter",
+            ));
+        } else {
+            notes.push(Note::new(
+                NoteKind::Kept { key: key.clone() },
+                Pointer::root().key(key),
+                format!("`{key}` is not a declared parameter; it was passed on as sent"),
+            ));
+        }
+    }
+}
+
+/// The model-facing text of a rejection.
+fn message(tool: &str, violations: &[Violation], signature: &str) -> String {
+    let count = violations.len();
+    let mut text = format!(
+        "The call to `{tool}` was rejected: {} with its arguments.",
+        if count == 1 {
+            "1 problem".to_string()
+        } else {
+            format!("{count} problems")
+        }
+    );
+    for violation in violations.iter().take(MAX_MESSAGE_LINES) {
+        text.push_str("\n- ");
+        text.push_str(&violation.message);
+    }
+    if count > MAX_MESSAGE_LINES {
+        text.push_str(&format!("\n- … and {} more", count - MAX_MESSAGE_LINES));
+    }
+    text.push_str("\nExpected: ");
+    text.push_str(signature);
+    text
+}
