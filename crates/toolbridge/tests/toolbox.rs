@@ -174,6 +174,43 @@ fn strict_nulls_are_absent_again_and_defaults_then_apply() {
 }
 
 #[test]
+fn a_gemini_call_of_a_free_form_object_comes_back_as_the_object() {
+    // Gemini refuses an OBJECT without properties, so the writer sent the
+    // map as a string of JSON and recorded it; the Toolbox decodes it.
+    let tools = vec![tool(
+        "run_shell",
+        json!({"type": "object", "required": ["command"], "properties": {
+            "command": {"type": "string"},
+            "environment": {"type": "object", "additionalProperties": {"type": "string"}}}}),
+    )];
+    let written = toolbridge::write(&tools, Format::Gemini, &WriteOptions::default());
+    let toolbox = Toolbox::new(tools).unwrap().with_written(&written);
+    let response = json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {
+        "name": "run_shell", "args": {"command": "make", "environment": "{\"CC\": \"clang\"}"}}}]}}]});
+    let calls = Format::Gemini
+        .read_calls(&response, &toolbridge::call::CallOptions::default())
+        .unwrap()
+        .value;
+    let (arguments, notes) = accepted(&toolbox.check(&calls[0]));
+    assert_eq!(
+        arguments,
+        json!({"command": "make", "environment": {"CC": "clang"}})
+    );
+    assert_eq!(
+        notes,
+        ["/environment the arguments were put back into the canonical schema's shape, undoing how the tool \
+          was written as `run_shell` (at /environment)"]
+    );
+    // A string that is not JSON stays as sent, said, and fails validation.
+    let bad = call("run_shell", json!({"command": "make", "environment": "CC=clang"}));
+    let checked = toolbox.with_written(&written).check(&bad);
+    assert_eq!(
+        checked.rejection().unwrap().violations[0].message,
+        "/environment: expected an object; got \"CC=clang\" (a string)"
+    );
+}
+
+#[test]
 fn an_openai_strict_response_comes_back_in_the_canonical_shape() {
     let tools = vec![tool(
         "weather.get",

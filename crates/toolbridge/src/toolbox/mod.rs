@@ -522,7 +522,19 @@ fn restore(inverse: &Inverse, arguments: &mut Map<String, Value>, notes: &mut Ve
     }
     let mut value = Value::Object(std::mem::take(arguments));
     let before = value.clone();
-    inverse.restore(&mut value);
+    let unrestored = inverse.restore(&mut value);
+    for problem in unrestored {
+        notes.push(Note::new(
+            NoteKind::Normalized {
+                field: "arguments".into(),
+            },
+            problem.at,
+            format!(
+                "{}; validation decides whether it is acceptable as sent",
+                problem.message
+            ),
+        ));
+    }
     let mut changed = Vec::new();
     differences(&before, &value, &Pointer::root(), &mut changed);
     if let Value::Object(map) = value {
