@@ -95,6 +95,9 @@ impl Inverse {
     /// ```
     pub fn restore(&self, arguments: &mut Value) -> Vec<Unrestored> {
         let mut unrestored = Vec::new();
+        if !self.may_change(arguments) {
+            return unrestored;
+        }
         // Nulls first: an optional encoded value arrives as `null` when
         // absent and as the string "null" when it is a present `null`.
         for rewrite in &self.rewrites {
@@ -131,6 +134,37 @@ impl Inverse {
         }
         unrestored
     }
+}
+
+impl Inverse {
+    /// False when restoring certainly leaves `arguments` as they are: every
+    /// rewrite removes nulls, and they hold none (the common case of a
+    /// strict-mode call that gave every optional argument). Cheaper than
+    /// the walk to each place, and allocation-free.
+    pub fn may_change(&self, arguments: &Value) -> bool {
+        if self.rewrites.is_empty() {
+            return false;
+        }
+        let only_nulls = self
+            .rewrites
+            .iter()
+            .all(|rewrite| matches!(rewrite, Rewrite::NullMeansAbsent { .. }));
+        !only_nulls || holds_null(arguments)
+    }
+}
+
+/// Whether `value` has a `null` anywhere in it.
+fn holds_null(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Null => return true,
+            Value::Array(items) => stack.extend(items),
+            Value::Object(members) => stack.extend(members.values()),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Removes a `null` member at `place` (with `*` and `**` steps).

@@ -517,10 +517,13 @@ impl Toolbox {
 
 /// Undoes the writer's rewrites, noting the places that changed.
 fn restore(inverse: &Inverse, arguments: &mut Map<String, Value>, notes: &mut Vec<Note>) {
-    if inverse.rewrites.is_empty() {
+    let mut value = Value::Object(std::mem::take(arguments));
+    if !inverse.may_change(&value) {
+        if let Value::Object(map) = value {
+            *arguments = map;
+        }
         return;
     }
-    let mut value = Value::Object(std::mem::take(arguments));
     let before = value.clone();
     let unrestored = inverse.restore(&mut value);
     for problem in unrestored {

@@ -1,0 +1,130 @@
+//! Toolbox speed.
+//!
+//! Ids: `toolbox/accept` checks 100 valid calls of the four example tools
+//! (`examples/tools`) with a Toolbox built from the tools as written for
+//! OpenAI strict mode, so every call also goes through name resolution, the
+//! writer's inverse (nulls for absent optional arguments), defaults and
+//! validation; `toolbox/jsonschema-floor` is bare `jsonschema` validation
+//! (formats checked, as the Toolbox does) of the canonical arguments of the
+//! same calls against the same schemas, the floor; `toolbox/reject` checks
+//! 100 calls that each break a rule, building the model-facing message.
+
+use std::fs;
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use serde_json::{json, Value};
+use toolbridge::call::ToolCall;
+use toolbridge::{Format, ReadOptions, Tool, Toolbox, WriteOptions};
+
+fn example_tools() -> Vec<Tool> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tools");
+    let mut paths: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .flat_map(|path| {
+            let text = fs::read_to_string(path).unwrap();
+            toolbridge::read(&text, &ReadOptions::default())
+                .unwrap()
+                .into_converted()
+                .unwrap()
+                .value
+        })
+        .collect()
+}
+
+/// (canonical name, canonical arguments, arguments as a strict-mode model
+/// sends them, arguments that break a rule) for each example tool.
+fn cases() -> Vec<(&'static str, Value, Value, Value)> {
+    vec![
+        (
+            "delete_file",
+            json!({"path": "src/old.rs"}),
+            json!({"path": "src/old.rs", "force": null}),
+            json!({"path": 7}),
+        ),
+        (
+            "get_weather",
+            json!({"city": "Paris, FR", "unit": "celsius"}),
+            json!({"city": "Paris, FR", "unit": "celsius"}),
+            json!({"city": "Paris, FR", "unit": "kelvin"}),
+        ),
+        (
+            "github.search_issues",
+            json!({"repository": "rust-lang/rust", "query": "ice", "labels": ["I-ICE"],
+                "created": {"from": "2026-01-01", "to": null}, "limit": 20}),
+            json!({"repository": "rust-lang/rust", "query": "ice", "state": null, "labels": ["I-ICE"],
+                "created": {"from": "2026-01-01", "to": null}, "limit": 20}),
+            json!({"repository": "not a repo", "query": "ice", "limit": 500}),
+        ),
+        (
+            "summarize_text",
+            json!({"text": "A long text.", "style": "bullet points"}),
+            json!({"text": "A long text.", "style": "bullet points"}),
+            json!({"txt": "A long text."}),
+        ),
+    ]
+}
+
+fn toolbox(c: &mut Criterion) {
+    let tools = example_tools();
+    let written = toolbridge::write(&tools, Format::OpenAi, &WriteOptions::default().with_strict(true));
+    let toolbox = Toolbox::new(tools.clone()).unwrap().with_written(&written);
+    let cases = cases();
+    let written_name = |name: &str| {
+        written
+            .tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .map(|tool| tool.inverse.written_name.clone())
+            .unwrap()
+    };
+    let mut valid = Vec::new();
+    let mut invalid = Vec::new();
+    let mut floor = Vec::new();
+    for index in 0..100 {
+        let (name, canonical, sent, broken) = &cases[index % cases.len()];
+        let id = format!("call_{index}");
+        valid.push(ToolCall::new(&id, written_name(name), sent.clone()));
+        invalid.push(ToolCall::new(&id, written_name(name), broken.clone()));
+        let schema = &tools.iter().find(|tool| tool.name == *name).unwrap().input_schema;
+        floor.push((schema, canonical.clone()));
+    }
+    for checked in toolbox.check_all(&valid) {
+        assert!(checked.is_accepted(), "{:?}", checked.rejection());
+    }
+    for checked in toolbox.check_all(&invalid) {
+        assert!(!checked.is_accepted());
+    }
+    let validators: Vec<(jsonschema::Validator, Value)> = floor
+        .iter()
+        .map(|(schema, instance)| {
+            let validator = jsonschema::options()
+                .should_validate_formats(true)
+                .build(schema)
+                .unwrap();
+            (validator, instance.clone())
+        })
+        .collect();
+
+    let mut group = c.benchmark_group("toolbox");
+    group.throughput(Throughput::Elements(valid.len() as u64));
+    group.bench_function("accept", |b| b.iter(|| toolbox.check_all(&valid)));
+    group.bench_function("jsonschema-floor", |b| {
+        b.iter(|| {
+            validators
+                .iter()
+                .filter(|(validator, instance)| validator.is_valid(instance))
+                .count()
+        })
+    });
+    group.bench_function("reject", |b| b.iter(|| toolbox.check_all(&invalid)));
+    group.finish();
+}
+
+criterion_group!(benches, toolbox);
+criterion_main!(benches);
