@@ -29,12 +29,16 @@ impl Pointer {
         let mut text = String::with_capacity(self.0.len() + key.len() + 1);
         text.push_str(&self.0);
         text.push('/');
-        for c in key.chars() {
-            match c {
-                '~' => text.push_str("~0"),
-                '/' => text.push_str("~1"),
-                c => text.push(c),
+        if key.bytes().any(|byte| byte == b'~' || byte == b'/') {
+            for c in key.chars() {
+                match c {
+                    '~' => text.push_str("~0"),
+                    '/' => text.push_str("~1"),
+                    c => text.push(c),
+                }
             }
+        } else {
+            text.push_str(key);
         }
         Pointer(Arc::from(text))
     }

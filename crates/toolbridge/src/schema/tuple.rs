@@ -60,7 +60,20 @@ fn has_tuple(schema: &Value, max_depth: usize, prefix_items: bool) -> bool {
             return true;
         }
         if depth < max_depth {
-            stack.extend(children(node).into_iter().map(|(_, child)| (child, depth + 1)));
+            // Read for every schema of every tool: no allocation per child.
+            for (key, value) in node {
+                let key = key.as_str();
+                match value {
+                    Value::Array(items) if SCHEMA_LISTS.contains(&key) => {
+                        stack.extend(items.iter().map(|item| (item, depth + 1)));
+                    }
+                    Value::Object(map) if SCHEMA_MAPS.contains(&key) => {
+                        stack.extend(map.values().map(|schema| (schema, depth + 1)));
+                    }
+                    Value::Object(_) if ONE_SCHEMA.contains(&key) => stack.push((value, depth + 1)),
+                    _ => {}
+                }
+            }
         }
     }
     false
