@@ -138,6 +138,26 @@ impl crate::call::Decode for ChatStream {
     }
 }
 
+/// The tool messages answering `results`, in call order:
+/// `{"role": "tool", "tool_name", "tool_call_id"?, "content"}` (providers.md
+/// §7d; ollama `api.Message`). `tool_name` is what Ollama matches by; the id
+/// only when Ollama gave the call one. No error flag: an error is its text.
+pub(crate) fn write_results(results: &[crate::call::ToolResult]) -> Value {
+    results
+        .iter()
+        .map(|result| {
+            let mut message = serde_json::Map::new();
+            message.insert("role".into(), "tool".into());
+            message.insert("tool_name".into(), result.provider_name.clone().into());
+            if let Some(id) = &result.provider_id {
+                message.insert("tool_call_id".into(), id.clone().into());
+            }
+            message.insert("content".into(), result.as_text().into());
+            Value::Object(message)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
