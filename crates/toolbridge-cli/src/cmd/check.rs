@@ -18,7 +18,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         (Some(arguments), Some(name)) => {
             let provider = args.provider.as_deref().map(Format::from_id).transpose()?;
             let arguments: Value = serde_json::from_str(arguments).context("--args is not JSON")?;
-            ("--args".to_string(), provider, vec![ToolCall::new("call_0", name, arguments)])
+            (
+                "--args".to_string(),
+                provider,
+                vec![ToolCall::new("call_0", name, arguments)],
+            )
         }
         _ => {
             let (origin, text) = input::read_text(args.response.as_deref(), &limits)?;

@@ -239,7 +239,10 @@ mod tests {
     #[test]
     fn bedrock_ids_outside_the_pattern_are_replaced() {
         let mut ids = IdMap::new(Format::Bedrock);
-        assert_eq!(ids.wire("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q"), "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q");
+        assert_eq!(
+            ids.wire("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q"),
+            "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q"
+        );
         let wire = ids.wire("call 1/2");
         assert!(is_bedrock_id(&wire) && wire.starts_with("tooluse_"), "{wire}");
         assert_eq!(wire.len(), 30);

@@ -40,8 +40,8 @@ use crate::call::{Assembler, CallOptions, CallStream, Decode, IdMap, ToolCall, T
 use crate::error::{Error, ErrorKind, Result};
 use crate::json;
 use crate::note::{Converted, Note, NoteKind};
-use crate::pointer::Pointer;
 use crate::options::Format;
+use crate::pointer::Pointer;
 
 /// Reads a provider's whole response into calls.
 type ReadCalls = fn(&Value, &CallOptions) -> Result<Converted<Vec<ToolCall>>>;

@@ -139,21 +139,16 @@ impl crate::call::Decode for ChatStream {
 }
 
 /// The tool messages answering `results`, in call order:
-/// `{"role": "tool", "tool_name", "tool_call_id"?, "content"}` (providers.md
-/// §7d; ollama `api.Message`). `tool_name` is what Ollama matches by; the id
-/// only when Ollama gave the call one. No error flag: an error is its text.
+/// `{"role": "tool", "tool_name", "content"}` (providers.md §7d).
+/// `tool_name` is the correlation key Ollama documents. The Go server's
+/// `api.Message` also has an optional `tool_call_id`, but the pinned
+/// ollama-python `Message` has no such field (it would drop it), so it is
+/// not written. No error flag: an error is its text.
 pub(crate) fn write_results(results: &[crate::call::ToolResult]) -> Value {
     results
         .iter()
         .map(|result| {
-            let mut message = serde_json::Map::new();
-            message.insert("role".into(), "tool".into());
-            message.insert("tool_name".into(), result.provider_name.clone().into());
-            if let Some(id) = &result.provider_id {
-                message.insert("tool_call_id".into(), id.clone().into());
-            }
-            message.insert("content".into(), result.as_text().into());
-            Value::Object(message)
+            serde_json::json!({"role": "tool", "tool_name": result.provider_name, "content": result.as_text()})
         })
         .collect()
 }
