@@ -69,6 +69,18 @@ pub enum Command {
     ///
     /// Example: toolbridge repair --lines captured-arguments.jsonl
     Repair(RepairArgs),
+    /// Check the tool calls in a response against the tools: accepted or rejected.
+    ///
+    /// Detects the provider of a whole response (or takes `--provider`),
+    /// writes the `--tools` for it to learn the names and rewrites the calls
+    /// come back under, and runs every call through the Toolbox: name,
+    /// arguments restored to the canonical shape, defaults, coercion,
+    /// validation. Prints each accepted call with its arguments, and each
+    /// rejected one with the message written for the model. Exit status 1
+    /// when any call is rejected.
+    ///
+    /// Example: toolbridge check --tools examples/check/tools.json examples/responses/anthropic.json
+    Check(CheckArgs),
     /// List the supported formats.
     Formats(FormatsArgs),
     /// Print the JSON Schema of the toolbridge tool file.
@@ -220,6 +232,38 @@ pub struct RepairArgs {
     /// is fixed.
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The response body to check; `-` (or none, with a document piped in)
+    /// reads standard input.
+    #[arg(value_name = "RESPONSE", conflicts_with = "args")]
+    pub response: Option<PathBuf>,
+    /// The tool files the calls are for.
+    #[arg(long, value_name = "FILE", required = true)]
+    pub tools: Vec<PathBuf>,
+    /// The provider that sent the response (detected from its shape when absent).
+    #[arg(long, value_name = "PROVIDER")]
+    pub provider: Option<String>,
+    /// Check one call's arguments (a JSON object) instead of a response; needs --name.
+    #[arg(long, value_name = "JSON", requires = "name")]
+    pub args: Option<String>,
+    /// The tool the --args call names.
+    #[arg(long, value_name = "NAME", requires = "args")]
+    pub name: Option<String>,
+    /// Print one JSON object per call: {"id", "name", "arguments", "notes"}
+    /// when accepted, {"id", "name", "rejection", "violations"} when not.
+    #[arg(long)]
+    pub json: bool,
+    /// Print instead the tool results to send back for the rejected calls,
+    /// in the provider's shape, one JSON document per line.
+    #[arg(long)]
+    pub reply: bool,
+    /// Leave arguments that do not fit as they are ("5" for an integer is
+    /// rejected, not read as 5).
+    #[arg(long)]
+    pub no_coerce: bool,
 }
 
 #[derive(Debug, Args)]

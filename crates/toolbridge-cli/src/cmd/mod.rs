@@ -1,6 +1,7 @@
 //! One module per command.
 
 mod calls;
+mod check;
 mod convert;
 mod formats;
 mod lint;
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Calls(args) => calls::run(&args),
         Command::Stream(args) => stream::run(&args),
         Command::Repair(args) => repair::run(&args),
+        Command::Check(args) => check::run(&args),
         Command::Formats(args) => formats::run(&args),
         Command::Schema => {
             output::emit(None, toolbridge::tool::file::FILE_SCHEMA)?;

@@ -1,6 +1,6 @@
 //! Calls coming back, provider-neutral: the one shape of a tool call, the
 //! stream events, the SSE/NDJSON/AWS event-stream framer, the incremental
-//! partial-JSON parser and argument repair. Each provider's own call, stream and result shapes
+//! partial-JSON parser, argument repair and the results sent back ([`ToolResult`]). Each provider's own call, stream and result shapes
 //! live with its format module and build on these.
 //!
 //! A whole response becomes a list of [`ToolCall`]s with
@@ -41,6 +41,7 @@ mod ids;
 mod partial;
 pub(crate) mod read;
 mod repair;
+mod result;
 mod sse;
 mod stream;
 
@@ -58,6 +59,7 @@ pub use arguments::{ArgumentsError, ArgumentsErrorKind};
 pub use assemble::CallEvent;
 pub use partial::{Change, PartialJson};
 pub use repair::repair;
+pub use result::{IdMap, ToolResult};
 pub use sse::{Frame, Framer, Framing};
 pub use stream::{Assembler, CallStream};
 

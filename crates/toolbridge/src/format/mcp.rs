@@ -338,6 +338,29 @@ pub(crate) fn read_calls(
     Ok(collector.finish())
 }
 
+/// The `CallToolResult`s answering `results` (the `result` of each
+/// `tools/call` response), in order: `content` one text block (the text, or
+/// the JSON serialised, as the spec asks of a tool returning structured
+/// content), `structuredContent` when the JSON is an object (2025-06-18
+/// requires one), `isError` (providers.md §6d; mcp python `CallToolResult`).
+pub(crate) fn write_results(results: &[crate::call::ToolResult]) -> Value {
+    results
+        .iter()
+        .map(|result| {
+            let mut out = serde_json::Map::new();
+            out.insert(
+                "content".into(),
+                serde_json::json!([{"type": "text", "text": result.as_text()}]),
+            );
+            if let Some(value @ Value::Object(_)) = &result.structured {
+                out.insert("structuredContent".into(), value.clone());
+            }
+            out.insert("isError".into(), result.is_error.into());
+            Value::Object(out)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,6 +64,20 @@ pub(crate) fn read_calls(
     crate::format::openai::call::read_calls(response, opts)
 }
 
+/// The tool messages answering `results`, in call order:
+/// `{"role": "tool", "tool_call_id", "name", "content"}` (providers.md §8d;
+/// mistralai `ToolMessage`). Ids are 9 letters or digits here, mapped by the
+/// caller ([`IdMap`](crate::call::IdMap)). No error flag: an error is its text.
+pub(crate) fn write_results(results: &[crate::call::ToolResult]) -> Value {
+    results
+        .iter()
+        .map(|result| {
+            serde_json::json!({"role": "tool", "tool_call_id": result.wire_id(),
+                               "name": result.provider_name, "content": result.as_text()})
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

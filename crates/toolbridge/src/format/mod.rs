@@ -22,6 +22,7 @@ pub(crate) mod ellmer;
 pub(crate) mod gemini;
 pub(crate) mod gemini_call;
 pub(crate) mod gemini_json;
+pub(crate) mod gemini_result;
 pub(crate) mod mcp;
 pub(crate) mod mistral;
 pub(crate) mod ollama;
@@ -35,11 +36,12 @@ pub(crate) use elisp::{gptel, llm};
 
 use serde_json::Value;
 
-use crate::call::{Assembler, CallOptions, CallStream, Decode, ToolCall};
+use crate::call::{Assembler, CallOptions, CallStream, Decode, IdMap, ToolCall, ToolResult};
 use crate::error::{Error, ErrorKind, Result};
 use crate::json;
-use crate::note::Converted;
+use crate::note::{Converted, Note, NoteKind};
 use crate::options::Format;
+use crate::pointer::Pointer;
 
 /// Reads a provider's whole response into calls.
 type ReadCalls = fn(&Value, &CallOptions) -> Result<Converted<Vec<ToolCall>>>;
@@ -118,6 +120,88 @@ impl Format {
     /// give them, one JSON object per line) and its assembler, fed raw bytes.
     pub fn call_stream(self, opts: &CallOptions) -> Result<CallStream> {
         Ok(CallStream::new(self.assembler(opts)?, opts))
+    }
+}
+
+/// Writes results in a provider's shape.
+type WriteResults = fn(&[ToolResult]) -> Value;
+
+impl Format {
+    /// The results of a turn's calls as the provider takes them back on the
+    /// next turn, after the echoed assistant turn (providers.md §10.4):
+    /// - OpenAI Chat, Mistral, Ollama, Cohere: a list of `role: "tool"`
+    ///   messages, one per call;
+    /// - Responses: a list of `function_call_output` input items;
+    /// - Anthropic: one user message of `tool_result` blocks (`is_error`);
+    /// - Bedrock: one user message of `toolResult` blocks (`status`);
+    /// - Gemini: one user content of `functionResponse` parts (the result
+    ///   under `response.output`, an error under `response.error`);
+    /// - MCP: a list of `CallToolResult`s (`isError`, `structuredContent`).
+    ///
+    /// Give the results in the order of the calls: every provider wants them
+    /// so, and they are written in the order given. Where the provider has
+    /// no error flag an error is its text alone.
+    ///
+    /// Ids the provider would refuse (Mistral's 9 letters or digits,
+    /// Bedrock's pattern) are replaced through a fresh [`IdMap`], each with
+    /// a note; use [`write_results_with`](Format::write_results_with) to
+    /// share the map with the echoed calls.
+    ///
+    /// ```
+    /// use toolbridge::call::{ToolCall, ToolResult};
+    /// use toolbridge::Format;
+    /// let call = ToolCall::new("toolu_01", "get_weather", serde_json::json!({"city": "Paris"}));
+    /// let message = Format::Anthropic.write_results(&[ToolResult::error(&call, "city not found")])?.value;
+    /// assert_eq!(message, serde_json::json!({"role": "user", "content": [{"type": "tool_result",
+    ///     "tool_use_id": "toolu_01", "content": "city not found", "is_error": true}]}));
+    /// # Ok::<(), toolbridge::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnknownFormat`] for a format that is not a provider.
+    pub fn write_results(self, results: &[ToolResult]) -> Result<Converted<Value>> {
+        self.write_results_with(results, &mut IdMap::new(self))
+    }
+
+    /// [`write_results`](Format::write_results) with the ids mapped through
+    /// `ids` (made for this format), which keeps every replacement both ways.
+    pub fn write_results_with(self, results: &[ToolResult], ids: &mut IdMap) -> Result<Converted<Value>> {
+        let write: WriteResults = match self {
+            Format::OpenAi => openai::result::write_results,
+            Format::OpenAiResponses => openai_responses::result::write_results,
+            Format::Anthropic => anthropic::result::write_results,
+            Format::Gemini | Format::GeminiJson => gemini_result::write_results,
+            Format::Bedrock => bedrock::result::write_results,
+            Format::Mcp => mcp::write_results,
+            Format::Ollama => ollama::write_results,
+            Format::Mistral => mistral::write_results,
+            Format::Cohere => cohere::result::write_results,
+            _ => return Err(no_calls(self, "tool results")),
+        };
+        let mut notes = Vec::new();
+        let mut mapped = Vec::with_capacity(results.len());
+        for (index, result) in results.iter().enumerate() {
+            let sent = result.wire_id();
+            let wire = ids.wire(sent);
+            let mut result = result.clone();
+            if wire != sent {
+                notes.push(Note::new(
+                    NoteKind::Renamed {
+                        from: sent.to_string(),
+                        to: wire.clone(),
+                    },
+                    Pointer::root().index(index),
+                    format!("{self} does not take the call id {sent:?}; the result is sent as {wire:?} (echo the call under the same id)"),
+                ));
+                result.provider_id = Some(wire);
+            }
+            mapped.push(result);
+        }
+        Ok(Converted {
+            value: write(&mapped),
+            notes,
+        })
     }
 }
 

@@ -138,6 +138,21 @@ impl crate::call::Decode for ChatStream {
     }
 }
 
+/// The tool messages answering `results`, in call order:
+/// `{"role": "tool", "tool_name", "content"}` (providers.md §7d).
+/// `tool_name` is the correlation key Ollama documents. The Go server's
+/// `api.Message` also has an optional `tool_call_id`, but the pinned
+/// ollama-python `Message` has no such field (it would drop it), so it is
+/// not written. No error flag: an error is its text.
+pub(crate) fn write_results(results: &[crate::call::ToolResult]) -> Value {
+    results
+        .iter()
+        .map(|result| {
+            serde_json::json!({"role": "tool", "tool_name": result.provider_name, "content": result.as_text()})
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 mod defaults;
 mod pyformat;
 mod render;
+mod reply;
 mod signature;
 
 use std::collections::HashMap;

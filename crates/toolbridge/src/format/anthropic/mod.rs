@@ -8,6 +8,7 @@
 //! have no input schema, so they are not read as tools.
 
 pub(crate) mod call;
+pub(crate) mod result;
 pub(crate) mod stream;
 
 use serde_json::{Map, Value};

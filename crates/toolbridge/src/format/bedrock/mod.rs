@@ -6,6 +6,7 @@
 //! a tool definition, so both are skipped with a note.
 
 pub(crate) mod call;
+pub(crate) mod result;
 pub(crate) mod stream;
 
 use serde_json::{Map, Value};

@@ -6,6 +6,7 @@
 //! the request's `strict_tools`.
 
 pub(crate) mod call;
+pub(crate) mod result;
 pub(crate) mod stream;
 
 use serde_json::Value;

@@ -7,6 +7,7 @@
 //! `function` keys under `"function"`, and written back in place.
 
 pub(crate) mod call;
+pub(crate) mod result;
 pub(crate) mod stream;
 
 use serde_json::{Map, Value};

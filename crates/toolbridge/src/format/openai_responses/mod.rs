@@ -7,6 +7,7 @@
 //! JSON Schema of the function's output) is the canonical `outputSchema`.
 
 pub(crate) mod call;
+pub(crate) mod result;
 pub(crate) mod stream;
 
 use serde_json::{Map, Value};

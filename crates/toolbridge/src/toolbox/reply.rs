@@ -1,0 +1,24 @@
+//! A rejection as the result the model reads on its next turn.
+
+use crate::call::{ToolCall, ToolResult};
+use crate::toolbox::Rejection;
+
+impl Rejection {
+    /// The error result answering `call` (the call this rejection is
+    /// about), whose text is the rejection's message. The violations stay
+    /// out: MCP clients check `structuredContent` against a tool's
+    /// `outputSchema`, and the message already lists every one.
+    ///
+    /// ```
+    /// use toolbridge::{call::ToolCall, Format, Tool, Toolbox};
+    /// let toolbox = Toolbox::new([Tool::new("now", serde_json::json!({"type": "object"}))])?;
+    /// let call = ToolCall::new("call_1", "nwo", serde_json::json!({}));
+    /// let rejection = toolbox.check(&call).rejection().cloned().unwrap();
+    /// let reply = Format::OpenAi.write_results(&[rejection.to_result(&call)])?.value;
+    /// assert_eq!(reply[0]["content"], rejection.message);
+    /// # Ok::<(), toolbridge::Error>(())
+    /// ```
+    pub fn to_result(&self, call: &ToolCall) -> ToolResult {
+        ToolResult::error(call, self.message.clone())
+    }
+}
