@@ -66,7 +66,9 @@ pub use pointer::Pointer;
 pub use registry::{FormatInfo, FORMATS};
 pub use rewrite::{Inverse, Rewrite, Unrestored};
 pub use tool::{Annotations, Tool};
-pub use toolbox::{Accepted, CheckOptions, Checked, Rejection, Toolbox, Violation};
+pub use toolbox::{
+    elisp_value, Accepted, CheckOptions, Checked, ElispDecoding, Rejection, Toolbox, Violation,
+};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -66,6 +66,9 @@ mod write;
 pub(crate) mod gptel;
 pub(crate) mod llm;
 
+/// The read syntax the Toolbox prints native values with.
+pub(crate) use sexp::{float_text, keyword_text, string_literal, symbol_text};
+
 use crate::options::Format;
 use crate::pointer::Pointer;
 use crate::schema::NameRule;
