@@ -55,6 +55,7 @@ mod pipeline;
 mod toolbox;
 
 pub use error::{Error, ErrorKind, Result};
+pub use format::elisp::defun::read_defuns;
 pub use limits::Limits;
 pub use note::{Converted, Level, Note, NoteKind, Notes};
 pub use options::{Format, Output, ReadOptions, Shape, WriteOptions};

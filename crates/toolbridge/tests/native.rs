@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 use toolbridge::call::ToolCall;
-use toolbridge::{elisp_value, Accepted, ElispDecoding, NoteKind, Tool, Toolbox};
+use toolbridge::{elisp_value, read_defuns, Accepted, ElispDecoding, Limits, NoteKind, Tool, Toolbox};
 
 const DECODINGS: [(ElispDecoding, &str); 4] = [
     (ElispDecoding::GptelString, "gptel-string"),
@@ -253,4 +253,90 @@ fn tempdir(label: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("toolbridge-{label}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Real defuns (`tests/fixtures/defun/packages.el`, from ahyatt/llm and
+/// karthink/gptel): every function but the `&rest` one is a tool.
+#[test]
+fn defuns_from_real_packages_read_as_tools() {
+    let text = include_str!("fixtures/defun/packages.el");
+    let read = read_defuns(text, None, &Limits::default()).unwrap();
+    let tools: Vec<Value> = read
+        .value
+        .iter()
+        .map(|tool| serde_json::to_value(tool).unwrap())
+        .collect();
+    insta::assert_json_snapshot!("defun_packages", tools);
+    let notes: Vec<String> = read.notes.iter().map(ToString::to_string).collect();
+    insta::assert_debug_snapshot!("defun_packages_notes", notes);
+
+    let err = read_defuns(text, Some("gptel-make-tool"), &Limits::default()).unwrap_err();
+    assert_eq!(err.kind(), toolbridge::ErrorKind::InvalidTool);
+    assert_eq!(
+        err.detail(),
+        "(defun gptel-make-tool (&rest slots)) takes &rest arguments, which a tool's fixed parameters cannot describe"
+    );
+    let only = read_defuns(text, Some("llm--log"), &Limits::default()).unwrap();
+    assert_eq!(only.value.len(), 1);
+    assert_eq!(only.value[0].name, "llm__log");
+    let err = read_defuns(text, Some("no-such-fn"), &Limits::default()).unwrap_err();
+    assert_eq!(err.kind(), toolbridge::ErrorKind::NotATool);
+    assert_eq!(
+        err.detail(),
+        "the Emacs Lisp holds no (defun no-such-fn …) or (cl-defun no-such-fn …)"
+    );
+}
+
+/// Every source of a type: `declare`, `cl-check-type`, a default, the
+/// docstring, else `string` with a note.
+#[test]
+fn defun_types_come_from_declarations_defaults_and_docstrings() {
+    let text = r#"
+(cl-defun my-weather/get (city days &optional verbose &key (unit "celsius") (limit 5) ((:max-age age) 1.5) mode)
+  "Return the weather in CITY for DAYS days.
+If VERBOSE is non-nil, explain.  UNIT names the unit.
+LIMIT caps the answers; AGE is in hours.  MODE is a string.
+
+\(fn CITY DAYS &optional VERBOSE &key UNIT LIMIT MAX-AGE MODE)"
+  (declare (type (integer 1 14) days))
+  (cl-check-type city string)
+  (list city days verbose unit limit age mode))
+
+(defun my-undocumented (x) x)
+"#;
+    let read = read_defuns(text, None, &Limits::default()).unwrap();
+    let tool = serde_json::to_value(&read.value[0]).unwrap();
+    assert_eq!(
+        tool,
+        json!({
+            "name": "my_weather_get",
+            "description": "Return the weather in CITY for DAYS days.\nIf VERBOSE is non-nil, explain.  UNIT names the unit.\nLIMIT caps the answers; AGE is in hours.  MODE is a string.",
+            "inputSchema": {"type": "object", "required": ["city", "days"], "properties": {
+                "city": {"type": "string", "description": "Return the weather in CITY for DAYS days."},
+                "days": {"type": "integer", "minimum": 1, "maximum": 14, "description": "Return the weather in CITY for DAYS days."},
+                "verbose": {"type": "boolean", "description": "If VERBOSE is non-nil, explain."},
+                "unit": {"type": "string", "description": "UNIT names the unit."},
+                "limit": {"type": "integer", "description": "LIMIT caps the answers; AGE is in hours."},
+                "max_age": {"type": "number", "description": "LIMIT caps the answers; AGE is in hours."},
+                "mode": {"type": "string", "description": "MODE is a string."}
+            }},
+            "run": {"kind": "action", "handler": {"elisp": "#'my-weather/get"}}
+        })
+    );
+    // The symbol is the gptel :function.
+    let written =
+        toolbridge::write_tool(&read.value[0], toolbridge::Format::Gptel, &Default::default()).unwrap();
+    assert!(
+        written.value.to_text().contains(":function #'my-weather/get"),
+        "{}",
+        written.value.to_text()
+    );
+    let notes: Vec<String> = read.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "info: the type of `x` is assumed to be string: no (declare (type …)), cl-check-type, default or docstring says (at /1/inputSchema/properties/x)",
+            "info: (defun my-undocumented …) has no docstring, so the tool has no description (at /1/description)",
+        ]
+    );
 }

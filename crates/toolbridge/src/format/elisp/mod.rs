@@ -58,6 +58,7 @@
 //! in a file and `read.rs` maps each to a canonical tool and `write.rs` maps them back; `gptel.rs` and `llm.rs`
 //! hold each package's `CODEC` and what only it does.
 
+pub(crate) mod defun;
 mod find;
 mod read;
 mod sexp;
