@@ -371,7 +371,12 @@ impl<'a> RType<'a> {
                 return RType::Enum { values, required };
             }
         }
-        match schema.get("type").and_then(Value::as_str) {
+        // A schema with properties but no type is the object it describes.
+        let kind = schema
+            .get("type")
+            .and_then(Value::as_str)
+            .or_else(|| schema.contains_key("properties").then_some("object"));
+        match kind {
             Some(kind @ ("string" | "integer" | "number" | "boolean")) => RType::Basic { kind, required },
             Some("array") => RType::Array {
                 items: Box::new(
