@@ -255,11 +255,11 @@ fn tempdir(label: &str) -> std::path::PathBuf {
     dir
 }
 
-/// Real defuns (`tests/fixtures/defun/packages.el`, from ahyatt/llm and
+/// Real defuns (`tests/emacs/defuns.el`, from ahyatt/llm and
 /// karthink/gptel): every function but the `&rest` one is a tool.
 #[test]
 fn defuns_from_real_packages_read_as_tools() {
-    let text = include_str!("fixtures/defun/packages.el");
+    let text = include_str!("emacs/defuns.el");
     let read = read_defuns(text, None, &Limits::default()).unwrap();
     let tools: Vec<Value> = read
         .value
