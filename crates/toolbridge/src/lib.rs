@@ -55,6 +55,7 @@ mod pipeline;
 mod toolbox;
 
 pub use error::{Error, ErrorKind, Result};
+pub use format::elisp::defun::read_defuns;
 pub use limits::Limits;
 pub use note::{Converted, Level, Note, NoteKind, Notes};
 pub use options::{Format, Output, ReadOptions, Shape, WriteOptions};
@@ -66,7 +67,9 @@ pub use pointer::Pointer;
 pub use registry::{FormatInfo, FORMATS};
 pub use rewrite::{Inverse, Rewrite, Unrestored};
 pub use tool::{Annotations, Tool};
-pub use toolbox::{Accepted, CheckOptions, Checked, Rejection, Toolbox, Violation};
+pub use toolbox::{
+    elisp_value, Accepted, CheckOptions, Checked, ElispDecoding, Rejection, Toolbox, Violation,
+};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

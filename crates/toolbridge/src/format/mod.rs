@@ -13,7 +13,7 @@
 
 pub(crate) mod shared;
 
-mod elisp;
+pub(crate) mod elisp;
 
 pub(crate) mod anthropic;
 pub(crate) mod bedrock;

@@ -4,6 +4,7 @@
 //! [`Toolbox`] for the steps).
 
 mod defaults;
+mod native;
 mod pyformat;
 mod render;
 mod reply;
@@ -26,6 +27,7 @@ use crate::rewrite::Inverse;
 use crate::suggest::closest;
 use crate::tool::Tool;
 
+pub use native::{elisp_value, ElispDecoding};
 pub use render::Violation;
 
 /// At most this many problems are listed in a rejection's message (all are

@@ -58,6 +58,7 @@
 //! in a file and `read.rs` maps each to a canonical tool and `write.rs` maps them back; `gptel.rs` and `llm.rs`
 //! hold each package's `CODEC` and what only it does.
 
+pub(crate) mod defun;
 mod find;
 mod read;
 mod sexp;
@@ -65,6 +66,9 @@ mod write;
 
 pub(crate) mod gptel;
 pub(crate) mod llm;
+
+/// The read syntax the Toolbox prints native values with.
+pub(crate) use sexp::{float_text, keyword_text, string_literal, symbol_text};
 
 use crate::options::Format;
 use crate::pointer::Pointer;

@@ -91,7 +91,7 @@
 //! The R itself is read and printed by [`r`]; `read/` maps R calls to
 //! the canonical tool and `write/` maps it back.
 
-mod r;
+pub(crate) mod r;
 mod read;
 mod write;
 
