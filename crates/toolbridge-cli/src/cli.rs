@@ -264,6 +264,11 @@ pub struct CheckArgs {
     /// rejected, not read as 5).
     #[arg(long)]
     pub no_coerce: bool,
+    /// Print each accepted call as the value its handler receives in another
+    /// language: `elisp` (gptel's plist), `llm` (llm.el's alist), `r`
+    /// (ellmer's list); rejected calls print as without it.
+    #[arg(long = "as", value_name = "LANGUAGE", value_parser = ["elisp", "llm", "r"], conflicts_with_all = ["json", "reply"])]
+    pub native: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 use toolbridge::call::{CallOptions, ToolCall, ToolResult};
-use toolbridge::{CheckOptions, Checked, Format, Limits, Tool, Toolbox, WriteOptions};
+use toolbridge::{CheckOptions, Checked, ElispDecoding, Format, Limits, Tool, Toolbox, WriteOptions};
 
 use crate::cli::{CheckArgs, InputArgs};
 use crate::input;
@@ -88,13 +88,49 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         return Ok(super::exit_code(false, rejected));
     }
     for checked in &checked {
-        if args.json {
-            writeln!(out, "{}", checked_json(checked))?;
-        } else {
-            writeln!(out, "{}", checked_text(checked))?;
+        match (checked, args.native.as_deref()) {
+            (Checked::Accepted(accepted), Some(language)) => writeln!(
+                out,
+                "{}",
+                native(&toolbox, accepted, language, provider, &origin)?
+            )?,
+            _ if args.json => writeln!(out, "{}", checked_json(checked))?,
+            _ => writeln!(out, "{}", checked_text(checked))?,
         }
     }
     Ok(super::exit_code(false, rejected))
+}
+
+/// An accepted call as the value its handler receives: gptel's plist or
+/// llm.el's alist (decoded as each package decodes this provider's
+/// arguments: a JSON string, or a member of the response body), or the R
+/// list ellmer passes (with `convert = TRUE`, its default).
+fn native(
+    toolbox: &Toolbox,
+    accepted: &toolbridge::Accepted,
+    language: &str,
+    provider: Option<Format>,
+    origin: &str,
+) -> Result<String> {
+    // Anthropic, Gemini and Ollama put the arguments in the body as JSON;
+    // the others send them as a string (gptel-request.el, llm-provider-utils.el).
+    let in_body = matches!(
+        provider,
+        Some(Format::Anthropic | Format::Gemini | Format::GeminiJson | Format::Ollama | Format::Mcp)
+    );
+    Ok(match (language, in_body) {
+        ("elisp", false) => accepted.to_elisp(ElispDecoding::GptelString),
+        ("elisp", true) => accepted.to_elisp(ElispDecoding::GptelBody),
+        ("llm", false) => accepted.to_elisp(ElispDecoding::LlmString),
+        ("llm", true) => accepted.to_elisp(ElispDecoding::LlmBody),
+        _ => {
+            let converted = toolbox.to_r(accepted)?;
+            for note in &converted.notes {
+                eprintln!("{origin}: {}: r: {note}", accepted.id);
+            }
+            converted.value
+        }
+    })
 }
 
 /// The tools of the `--tools` files; any that cannot be read stops the check.
