@@ -111,6 +111,26 @@ fn read_one(path: &Path, from: Option<Format>, limits: &Limits) -> Result<toolbr
     Ok(toolbridge::read(&text, &options)?)
 }
 
+/// Reads a provider's whole response (a file, or stdin) as JSON, with its
+/// name for messages and its provider: `provider` when named, else the one
+/// whose shape it has.
+pub fn read_response(
+    path: Option<&Path>,
+    provider: Option<&str>,
+    limits: &Limits,
+) -> Result<(String, serde_json::Value, Format)> {
+    let (origin, text) = read_text(path, limits)?;
+    let response: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{origin} is not JSON"))?;
+    let provider = match provider {
+        Some(id) => Format::from_id(id)?,
+        None => Format::detect_response(&response).with_context(|| {
+            format!("{origin}: not a response shape of any provider; name one with --provider")
+        })?,
+    };
+    Ok((origin, response, provider))
+}
+
 /// Reads a whole document (a file, or stdin for `-` or no path) within the
 /// size limit, with its name for messages.
 pub fn read_text(path: Option<&Path>, limits: &Limits) -> Result<(String, String)> {

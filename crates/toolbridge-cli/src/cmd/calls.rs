@@ -3,9 +3,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use toolbridge::call::ToolCall;
-use toolbridge::{Format, Limits};
+use toolbridge::Limits;
 
 use crate::cli::CallsArgs;
 use crate::input;
@@ -13,15 +13,8 @@ use crate::output;
 
 pub fn run(args: &CallsArgs) -> Result<ExitCode> {
     let limits = Limits::default();
-    let (origin, text) = input::read_text(args.response.as_deref(), &limits)?;
-    let response: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("{origin} is not JSON"))?;
-    let provider = match &args.provider {
-        Some(id) => Format::from_id(id)?,
-        None => Format::detect_response(&response).with_context(|| {
-            format!("{origin}: not a response shape of any provider; name one with --provider")
-        })?,
-    };
+    let (origin, response, provider) =
+        input::read_response(args.response.as_deref(), args.provider.as_deref(), &limits)?;
     let options = input::call_options(&args.tools, provider)?.with_all_choices(args.all_choices);
     let read = provider.read_calls(&response, &options)?;
     let mut out = std::io::stdout().lock();

@@ -25,15 +25,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             )
         }
         _ => {
-            let (origin, text) = input::read_text(args.response.as_deref(), &limits)?;
-            let response: Value =
-                serde_json::from_str(&text).with_context(|| format!("{origin} is not JSON"))?;
-            let provider = match &args.provider {
-                Some(id) => Format::from_id(id)?,
-                None => Format::detect_response(&response).with_context(|| {
-                    format!("{origin}: not a response shape of any provider; name one with --provider")
-                })?,
-            };
+            let (origin, response, provider) =
+                input::read_response(args.response.as_deref(), args.provider.as_deref(), &limits)?;
             let read = provider.read_calls(&response, &CallOptions::default())?;
             for note in &read.notes {
                 eprintln!("{origin}: {provider}: {note}");
