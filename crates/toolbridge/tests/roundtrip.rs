@@ -9,7 +9,8 @@ mod common;
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
-use toolbridge::{Format, Note, Pointer, ReadOptions, Tool, WriteOptions};
+use toolbridge::call::ToolCall;
+use toolbridge::{Format, Note, Pointer, ReadOptions, Tool, Toolbox, WriteOptions};
 
 fn round_trip(tool: &Tool, format: Format, strict: bool) -> Result<(), TestCaseError> {
     let written = toolbridge::write(
@@ -499,6 +500,33 @@ fn arguments_round_trip(
         if strict { " (strict)" } else { "" },
         sent,
         only.inverse.rewrites
+    );
+    // The Toolbox, given the written set, turns the model's call (under the
+    // written name) back into the canonical arguments — when they are valid
+    // under the canonical schema (a generated oneOf root can match both
+    // branches, which the Toolbox rightly refuses).
+    let valid = jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .is_ok_and(|validator| validator.is_valid(arguments));
+    if !valid {
+        return Ok(());
+    }
+    let toolbox = Toolbox::new([tool.clone()]).unwrap().with_written(&written);
+    let call = ToolCall::new("call_0", only.inverse.written_name.clone(), sent.clone());
+    let checked = toolbox.check(&call);
+    let accepted = checked.accepted();
+    prop_assert!(
+        accepted.is_some(),
+        "{format}: the Toolbox rejected {sent}: {:?}",
+        checked.rejection().map(|rejection| &rejection.message)
+    );
+    prop_assert_eq!(
+        &accepted.unwrap().arguments,
+        arguments,
+        "{}: Toolbox on {}",
+        format,
+        sent
     );
     Ok(())
 }
