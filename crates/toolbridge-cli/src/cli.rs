@@ -69,6 +69,16 @@ pub enum Command {
     ///
     /// Example: toolbridge repair --lines captured-arguments.jsonl
     Repair(RepairArgs),
+    /// Print the tool calls in an open-weight model's raw text (Hermes/Qwen
+    /// <tool_call>, Qwen3-Coder, Llama 3, pythonic, Mistral [TOOL_CALLS], DeepSeek).
+    ///
+    /// Prints one line per call and the prose outside the calls; notes on
+    /// stderr say what garbled markup was recovered. The family is detected
+    /// from the text unless `--family` names it; `--tools` types values the
+    /// markup leaves untyped (Qwen3-Coder parameters) from the tools' schemas.
+    ///
+    /// Example: toolbridge text examples/text/qwen3_coder.txt --tools examples/tools/weather.json --json
+    Text(TextArgs),
     /// List the supported formats.
     Formats(FormatsArgs),
     /// Print the JSON Schema of the toolbridge tool file.
@@ -220,6 +230,24 @@ pub struct RepairArgs {
     /// is fixed.
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct TextArgs {
+    /// The model's text; `-` (or none, with text piped in) reads standard input.
+    #[arg(value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// The model family whose markup the text is in: auto, deepseek,
+    /// mistral, qwen3-coder, hermes, llama3 or pythonic.
+    #[arg(long, value_name = "FAMILY", default_value = "auto")]
+    pub family: String,
+    /// Tool files whose schemas type the values and fit the arguments.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+    /// Print one JSON object per call, {"id", "name", "arguments"} (or
+    /// "error" and "raw"), then {"content": prose}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -6,6 +6,7 @@ mod formats;
 mod lint;
 mod repair;
 mod stream;
+mod text;
 
 use std::process::ExitCode;
 
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Calls(args) => calls::run(&args),
         Command::Stream(args) => stream::run(&args),
         Command::Repair(args) => repair::run(&args),
+        Command::Text(args) => text::run(&args),
         Command::Formats(args) => formats::run(&args),
         Command::Schema => {
             output::emit(None, toolbridge::tool::file::FILE_SCHEMA)?;
