@@ -70,7 +70,7 @@ pub enum Command {
     /// Example: toolbridge repair --lines captured-arguments.jsonl
     Repair(RepairArgs),
     /// Print the tool calls in an open-weight model's raw text (Hermes/Qwen
-    /// <tool_call>, Qwen3-Coder, Llama 3, pythonic, Mistral [TOOL_CALLS], DeepSeek).
+    /// <tool_call>, Qwen3-Coder, GLM, Llama 3, pythonic, Mistral [TOOL_CALLS], DeepSeek, Kimi K2).
     ///
     /// Prints one line per call and the prose outside the calls; notes on
     /// stderr say what garbled markup was recovered. The family is detected
@@ -238,7 +238,7 @@ pub struct TextArgs {
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
     /// The model family whose markup the text is in: auto, deepseek,
-    /// mistral, qwen3-coder, hermes, llama3 or pythonic.
+    /// kimi, mistral, qwen3-coder, glm, hermes, llama3 or pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto")]
     pub family: String,
     /// Tool files whose schemas type the values and fit the arguments.

@@ -293,6 +293,51 @@ fn deepseek_v3_and_v31() {
 }
 
 #[test]
+fn glm_arg_key_arg_value_typed_by_the_schema() {
+    let text = "Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>42</arg_value>\n<arg_key>days</arg_key>\n<arg_value>7</arg_value>\n</tool_call>";
+    let tools = weather();
+    assert_eq!(
+        read(text, Family::Glm, Some(&tools)),
+        [
+            r#"call_0 get_weather {"city":"42","days":7}"#,
+            "prose: \"Checking.\""
+        ]
+    );
+    // GLM-4.7 drops the line breaks; a no-argument call; a missing </arg_value> and </tool_call>.
+    let text = "<tool_call>now</tool_call><tool_call>add<arg_key>a</arg_key><arg_value>1";
+    assert_eq!(
+        read(text, Family::Glm, None),
+        [
+            "call_0 now {}",
+            r#"call_1 add {"a":"1"}"#,
+            "  change: the call's </tool_call> is missing (at /)",
+            "  change: the </arg_value> of \"a\" is missing; its value ends at the next tag (at /)",
+            "  info: no schema types a; kept as strings (at /arguments)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+#[test]
+fn kimi_k2_calls_with_their_ids() {
+    let text = "<think>Weather, then time.</think>Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Seoul\"}<|tool_call_end|><|tool_call_begin|>functions.now:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+    assert_eq!(
+        read(text, Family::Kimi, None),
+        [
+            r#"functions.get_weather:0 get_weather {"city":"Seoul"}"#,
+            "functions.now:1 now {}",
+            "prose: \"<think>Weather, then time.</think>Sure.\"",
+        ]
+    );
+    // Kimi K2 Thinking calls inside a <think> that never closes.
+    let open = "<think>I need the time.<|tool_calls_section_begin|><|tool_call_begin|>functions.now:0<|tool_call_argument_begin|>{}<|tool_call_end|>";
+    assert_eq!(
+        read(open, Family::Kimi, None),
+        ["functions.now:0 now {}", "prose: \"<think>I need the time.\""]
+    );
+}
+
+#[test]
 fn detection_order_handles_shared_prefixes() {
     assert_eq!(
         Family::detect("<|tool_call>call:f{}<tool_call|>"),
@@ -308,11 +353,19 @@ fn detection_order_handles_shared_prefixes() {
         Some(Family::Qwen3Coder)
     );
     assert_eq!(Family::detect("[f(a=1)]"), Some(Family::Pythonic));
+    assert_eq!(
+        Family::detect("<tool_call>f\n<arg_key>a</arg_key>"),
+        Some(Family::Glm)
+    );
+    assert_eq!(
+        Family::detect("<tool_call>\n{\"name\": \"f\"}</tool_call>"),
+        Some(Family::Hermes)
+    );
     assert_eq!(Family::detect("Just prose [with brackets] and {braces}."), None);
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek, mistral, qwen3-coder, hermes, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek, kimi, mistral, qwen3-coder, glm, hermes, llama3, pythonic)"
     );
 }
 

@@ -26,11 +26,14 @@
 //! missing closing tag, a control token lost in decoding, Groq's
 //! `<function=NAME={…}</function>`) is read, with a note of kind
 //! [`NoteKind::Repaired`](crate::NoteKind::Repaired) naming the variant.
-//! Where the family's values are not JSON (Qwen3-Coder's parameters), the
+//! Where the family's values are not JSON (Qwen3-Coder's parameters, GLM's
+//! argument values), the
 //! tool's input schema types them.
 
 mod deepseek;
+mod glm;
 mod hermes;
+mod kimi;
 mod llama;
 mod mistral;
 mod pythonic;
@@ -66,6 +69,10 @@ pub enum Family {
     /// Mistral: `[TOOL_CALLS][{…}]`, `[TOOL_CALLS]NAME[ARGS]{…}`,
     /// `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}`.
     Mistral,
+    /// GLM-4.5, 4.6, 4.7: `<tool_call>NAME\n<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`.
+    Glm,
+    /// Kimi K2: `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
+    Kimi,
     /// DeepSeek V3, R1 and V3.1: `<｜tool▁call▁begin｜>…<｜tool▁sep｜>…<｜tool▁call▁end｜>`.
     DeepSeek,
 }
@@ -87,11 +94,13 @@ pub struct FamilyInfo {
 
 /// Every family, in the order [`Family::detect`] tries them.
 ///
-/// The order handles the prefixes families share: DeepSeek's and Mistral's
-/// control tokens are their own; Qwen3-Coder comes before Hermes (both open
-/// with `<tool_call>`) and before Llama 3 (both write `<function=NAME>`;
-/// Qwen3-Coder's is followed by `<parameter=` or `</function>`, Llama's by
-/// JSON). Hermes matches `<tool_call>` exactly, so Gemma 4's `<|tool_call>`
+/// The order handles the prefixes families share: DeepSeek's, Kimi's and
+/// Mistral's control tokens are their own; Qwen3-Coder and GLM come before
+/// Hermes (all three open with `<tool_call>`: Qwen3-Coder's is followed by
+/// `<function=`, GLM's by a bare name and `<arg_key>` or `</tool_call>`,
+/// Hermes' by JSON), and Qwen3-Coder before Llama 3 (both write
+/// `<function=NAME>`; Qwen3-Coder's is followed by `<parameter=` or
+/// `</function>`, Llama's by JSON). Hermes matches `<tool_call>` exactly, so Gemma 4's `<|tool_call>`
 /// and Granite's `<|tool_call|>` are not taken for it. Bare JSON (Llama 3,
 /// or a Mistral list whose `[TOOL_CALLS]` was lost) and pythonic lists come
 /// last: they are only recognised when the text starts with them.
@@ -103,6 +112,14 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜> (V3.1: NAME<｜tool▁sep｜>{…})",
         detect: deepseek::detect,
         parse: deepseek::parse,
+    },
+    FamilyInfo {
+        family: Family::Kimi,
+        id: "kimi",
+        models: "Kimi K2, K2 Thinking",
+        markup: "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>",
+        detect: kimi::detect,
+        parse: kimi::parse,
     },
     FamilyInfo {
         family: Family::Mistral,
@@ -119,6 +136,14 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
         detect: qwen3_coder::detect,
         parse: qwen3_coder::parse,
+    },
+    FamilyInfo {
+        family: Family::Glm,
+        id: "glm",
+        models: "GLM-4.5, 4.6, 4.7",
+        markup: "<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>",
+        detect: glm::detect,
+        parse: glm::parse,
     },
     FamilyInfo {
         family: Family::Hermes,
