@@ -81,6 +81,16 @@ pub enum Command {
     ///
     /// Example: toolbridge check --tools examples/check/tools.json examples/responses/anthropic.json
     Check(CheckArgs),
+    /// Print the tool calls in an open-weight model's raw text (Hermes/Qwen
+    /// <tool_call>, Qwen3-Coder, GLM, Llama 3, pythonic, Mistral [TOOL_CALLS], DeepSeek, Kimi K2).
+    ///
+    /// Prints one line per call and the prose outside the calls; notes on
+    /// stderr say what garbled markup was recovered. The family is detected
+    /// from the text unless `--family` names it; `--tools` types values the
+    /// markup leaves untyped (Qwen3-Coder parameters) from the tools' schemas.
+    ///
+    /// Example: toolbridge text examples/text/qwen3_coder.txt --tools examples/tools/weather.json --json
+    Text(TextArgs),
     /// List the supported formats.
     Formats(FormatsArgs),
     /// Print the JSON Schema of the toolbridge tool file.
@@ -269,6 +279,24 @@ pub struct CheckArgs {
     /// (ellmer's list); rejected calls print as without it.
     #[arg(long = "as", value_name = "LANGUAGE", value_parser = ["elisp", "llm", "r"], conflicts_with_all = ["json", "reply"])]
     pub native: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TextArgs {
+    /// The model's text; `-` (or none, with text piped in) reads standard input.
+    #[arg(value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// The model family whose markup the text is in: auto, deepseek,
+    /// kimi, mistral, qwen3-coder, glm, hermes, llama3 or pythonic.
+    #[arg(long, value_name = "FAMILY", default_value = "auto")]
+    pub family: String,
+    /// Tool files whose schemas type the values and fit the arguments.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+    /// Print one JSON object per call, {"id", "name", "arguments"} (or
+    /// "error" and "raw"), then {"content": prose}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

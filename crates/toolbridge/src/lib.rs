@@ -48,6 +48,7 @@ mod error;
 mod json;
 pub mod call;
 pub mod schema;
+pub mod text;
 mod codec;
 mod format;
 mod registry;

@@ -7,6 +7,7 @@ mod formats;
 mod lint;
 mod repair;
 mod stream;
+mod text;
 
 use std::process::ExitCode;
 
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Stream(args) => stream::run(&args),
         Command::Repair(args) => repair::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Text(args) => text::run(&args),
         Command::Formats(args) => formats::run(&args),
         Command::Schema => {
             output::emit(None, toolbridge::tool::file::FILE_SCHEMA)?;

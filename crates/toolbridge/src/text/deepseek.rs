@@ -1,0 +1,90 @@
+//! DeepSeek V3, R1 and V3.1, in tokens spelled with U+FF5C `｜` and U+2581
+//! `▁` (vLLM `deepseekv3_tool_parser.py`, `deepseekv31_tool_parser.py`):
+//!
+//! - V3 / R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
+//! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
+
+use super::scan::{recovered, Finder, Out};
+
+const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
+const CALLS_END: &str = "<｜tool▁calls▁end｜>";
+const BEGIN: &str = "<｜tool▁call▁begin｜>";
+const SEP: &str = "<｜tool▁sep｜>";
+const END: &str = "<｜tool▁call▁end｜>";
+
+pub(super) fn detect(text: &str) -> bool {
+    text.contains("tool▁call▁begin") || text.contains("tool▁calls▁begin")
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    let mut begins = Finder::new(text, BEGIN);
+    let mut ends = Finder::new(text, END);
+    let mut pos = 0;
+    while let Some(begin) = begins.from(pos) {
+        prose(&text[pos..begin], out);
+        let body = begin + BEGIN.len();
+        let next_begin = begins.from(body).unwrap_or(text.len());
+        let mut notes = Vec::new();
+        let body_end = match ends.from(body).filter(|&end| end <= next_begin) {
+            Some(end) => {
+                pos = end + END.len();
+                end
+            }
+            None => {
+                notes.push(recovered(
+                    "missing-close-tag",
+                    "the call's <｜tool▁call▁end｜> is missing",
+                ));
+                let end = text[body..next_begin]
+                    .find(CALLS_END)
+                    .map_or(next_begin, |at| body + at);
+                pos = end;
+                end
+            }
+        };
+        call(&text[body..body_end], &text[begin..pos], out, notes);
+    }
+    prose(&text[pos..], out);
+}
+
+/// Prose, without the section tokens around the calls.
+fn prose(text: &str, out: &mut Out<'_>) {
+    for piece in text.split(CALLS_BEGIN).flat_map(|piece| piece.split(CALLS_END)) {
+        out.prose.push_str(piece);
+    }
+}
+
+/// One call's body, between `<｜tool▁call▁begin｜>` and `<｜tool▁call▁end｜>`.
+fn call(body: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
+    let Some((head, rest)) = body.split_once(SEP) else {
+        out.not_a_call(BEGIN, markup, "it has no <｜tool▁sep｜>");
+        return;
+    };
+    let (name, arguments) = if head.trim() == "function" {
+        // V3 / R1: the name on the line after the separator, then a fenced JSON block.
+        let (name, fenced) = rest.split_once('\n').unwrap_or((rest, ""));
+        (name.trim(), unfence(fenced))
+    } else {
+        (head.trim(), rest.trim())
+    };
+    if name.is_empty() {
+        out.not_a_call(BEGIN, markup, "it names no tool");
+        return;
+    }
+    out.call_text(
+        name,
+        None,
+        if arguments.is_empty() { "{}" } else { arguments },
+        notes,
+    );
+}
+
+/// The JSON inside a Markdown code fence (` ```json … ``` `).
+fn unfence(text: &str) -> &str {
+    let text = text.trim();
+    let text = text
+        .strip_prefix("```json")
+        .or_else(|| text.strip_prefix("```"))
+        .unwrap_or(text);
+    text.strip_suffix("```").unwrap_or(text).trim()
+}

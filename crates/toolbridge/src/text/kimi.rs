@@ -1,0 +1,96 @@
+//! Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX
+//! <|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>`
+//! (vLLM `kimi_k2_tool_parser.py`, which takes `functions.NAME:IDX` as the
+//! call's id and the part between `.` and `:` as the name; it also accepts
+//! the singular `<|tool_call_section_begin|>`).
+
+use super::scan::{json_at, recovered, Finder, Out};
+
+const SECTION_TOKENS: [&str; 4] = [
+    "<|tool_calls_section_begin|>",
+    "<|tool_calls_section_end|>",
+    "<|tool_call_section_begin|>",
+    "<|tool_call_section_end|>",
+];
+const BEGIN: &str = "<|tool_call_begin|>";
+const ARGUMENTS: &str = "<|tool_call_argument_begin|>";
+const END: &str = "<|tool_call_end|>";
+
+pub(super) fn detect(text: &str) -> bool {
+    text.contains(BEGIN) || text.contains("<|tool_calls_section_begin|>")
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    let mut begins = Finder::new(text, BEGIN);
+    let mut ends = Finder::new(text, END);
+    let mut pos = 0;
+    while let Some(begin) = begins.from(pos) {
+        prose(&text[pos..begin], out);
+        let body = begin + BEGIN.len();
+        let next_begin = begins.from(body).unwrap_or(text.len());
+        let mut notes = Vec::new();
+        let body_end = match ends.from(body).filter(|&end| end <= next_begin) {
+            Some(end) => {
+                pos = end + END.len();
+                end
+            }
+            None => {
+                notes.push(recovered(
+                    "missing-close-tag",
+                    "the call's <|tool_call_end|> is missing",
+                ));
+                let end = SECTION_TOKENS
+                    .iter()
+                    .filter_map(|token| text[body..next_begin].find(token))
+                    .min()
+                    .map_or(next_begin, |at| body + at);
+                pos = end;
+                end
+            }
+        };
+        call(&text[body..body_end], &text[begin..pos], out, notes);
+    }
+    prose(&text[pos..], out);
+}
+
+/// Prose, without the section tokens around the calls.
+fn prose(text: &str, out: &mut Out<'_>) {
+    let mut rest = text;
+    while let Some((at, token)) = SECTION_TOKENS
+        .iter()
+        .filter_map(|token| rest.find(token).map(|at| (at, token)))
+        .min()
+    {
+        out.prose.push_str(&rest[..at]);
+        rest = &rest[at + token.len()..];
+    }
+    out.prose.push_str(rest);
+}
+
+/// One call's body: `functions.NAME:IDX<|tool_call_argument_begin|>{…}`.
+fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>) {
+    let (head, arguments) = match body.split_once(ARGUMENTS) {
+        Some((head, arguments)) => (head.trim(), arguments.trim()),
+        None => {
+            // Decoded with special tokens skipped, the separator is gone: the JSON starts at `{`.
+            let at = body.find('{').unwrap_or(body.len());
+            notes.push(recovered(
+                "missing-control-token",
+                "the <|tool_call_argument_begin|> token is missing; the JSON after the name was read",
+            ));
+            (body[..at].trim(), body[at..].trim())
+        }
+    };
+    let name = head.strip_prefix("functions.").unwrap_or(head);
+    let name = name.rsplit_once(':').map_or(name, |(name, _)| name);
+    if name.is_empty() {
+        out.not_a_call(BEGIN, markup, "it names no tool");
+        return;
+    }
+    let arguments = match json_at(arguments) {
+        Some(json) if json.rest.trim().is_empty() => json.text,
+        _ if arguments.is_empty() => "{}",
+        _ => arguments,
+    };
+    out.call_text(name, Some(head), arguments, notes);
+}

@@ -1,0 +1,299 @@
+//! Raw-text tool calls of open-weight models.
+//!
+//! Served without a tool parser (llama.cpp, vLLM without `--tool-call-parser`,
+//! MLX, a raw completion endpoint, a Groq `tool_use_failed` answer), a model's
+//! tool calls arrive as text in its own markup. [`parse`] reads that text
+//! into the assistant's prose and the same [`ToolCall`]s the provider
+//! formats give; [`Family::detect`] names the family from the text alone.
+//! The markups and their quirks are the ones the inference servers' own
+//! parsers read (vLLM `vllm/entrypoints/openai/tool_parsers/`, ollama
+//! `model/parsers/`, mistral.rs `mistralrs-core/src/tools/parsers/`).
+//!
+//! ```
+//! use toolbridge::text::{parse, Family};
+//! let text = "Let me look.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>";
+//! assert_eq!(Family::detect(text), Some(Family::Hermes));
+//! let parsed = parse(text, Family::Hermes, None)?;
+//! assert_eq!(parsed.prose, "Let me look.");
+//! assert_eq!(parsed.calls[0].name, "get_weather");
+//! assert_eq!(parsed.calls[0].arguments, Ok(serde_json::json!({"city": "Paris"})));
+//! # Ok::<(), toolbridge::Error>(())
+//! ```
+//!
+//! Reasoning blocks (`<think>…</think>`, `[THINK]…[/THINK]`) stay in the
+//! prose; a call inside a closed one is not a call, inside one that never
+//! closes it is. Garbled markup that still says plainly what was meant (a
+//! missing closing tag, a control token lost in decoding, Groq's
+//! `<function=NAME={…}</function>`) is read, with a note of kind
+//! [`NoteKind::Repaired`](crate::NoteKind::Repaired) naming the variant.
+//! Where the family's values are not JSON (Qwen3-Coder's parameters, GLM's
+//! argument values), the
+//! tool's input schema types them.
+
+mod deepseek;
+mod glm;
+mod hermes;
+mod kimi;
+mod llama;
+mod mistral;
+mod pythonic;
+mod qwen3_coder;
+mod reasoning;
+mod scan;
+mod typed;
+
+use std::fmt;
+
+use crate::call::ToolCall;
+use crate::error::{Error, ErrorKind, Result};
+use crate::limits::Limits;
+use crate::note::Note;
+use crate::tool::Tool;
+
+use reasoning::Segment;
+use scan::Out;
+
+/// A family of models that write tool calls in one markup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Family {
+    /// Hermes, Qwen2.5, Qwen3: `<tool_call>{"name": …, "arguments": {…}}</tool_call>`.
+    Hermes,
+    /// Qwen3-Coder, Qwen3.5: `<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>`.
+    Qwen3Coder,
+    /// Llama 3.1–3.3: `<|python_tag|>{"name": …, "parameters": {…}}`, bare
+    /// JSON, or `<function=NAME>{…}</function>`.
+    Llama3,
+    /// Llama 4 and Llama 3.2 pythonic: `[fn(a=1, b="x")]`.
+    Pythonic,
+    /// Mistral: `[TOOL_CALLS][{…}]`, `[TOOL_CALLS]NAME[ARGS]{…}`,
+    /// `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}`.
+    Mistral,
+    /// GLM-4.5, 4.6, 4.7: `<tool_call>NAME\n<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`.
+    Glm,
+    /// Kimi K2: `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
+    Kimi,
+    /// DeepSeek V3, R1 and V3.1: `<｜tool▁call▁begin｜>…<｜tool▁sep｜>…<｜tool▁call▁end｜>`.
+    DeepSeek,
+}
+
+/// One row of [`FAMILIES`].
+#[derive(Debug)]
+pub struct FamilyInfo {
+    /// The family.
+    pub family: Family,
+    /// Its name on the command line (`hermes`, `mistral`, …).
+    pub id: &'static str,
+    /// The models that write it.
+    pub models: &'static str,
+    /// The markup of one call.
+    pub markup: &'static str,
+    detect: fn(&str) -> bool,
+    parse: fn(&str, &mut Out<'_>),
+}
+
+/// Every family, in the order [`Family::detect`] tries them.
+///
+/// The order handles the prefixes families share: DeepSeek's, Kimi's and
+/// Mistral's control tokens are their own; Qwen3-Coder and GLM come before
+/// Hermes (all three open with `<tool_call>`: Qwen3-Coder's is followed by
+/// `<function=`, GLM's by a bare name and `<arg_key>` or `</tool_call>`,
+/// Hermes' by JSON), and Qwen3-Coder before Llama 3 (both write
+/// `<function=NAME>`; Qwen3-Coder's is followed by `<parameter=` or
+/// `</function>`, Llama's by JSON). Hermes matches `<tool_call>` exactly, so Gemma 4's `<|tool_call>`
+/// and Granite's `<|tool_call|>` are not taken for it. Bare JSON (Llama 3,
+/// or a Mistral list whose `[TOOL_CALLS]` was lost) and pythonic lists come
+/// last: they are only recognised when the text starts with them.
+pub static FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        family: Family::DeepSeek,
+        id: "deepseek",
+        models: "DeepSeek V3, R1, V3.1",
+        markup: "<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜> (V3.1: NAME<｜tool▁sep｜>{…})",
+        detect: deepseek::detect,
+        parse: deepseek::parse,
+    },
+    FamilyInfo {
+        family: Family::Kimi,
+        id: "kimi",
+        models: "Kimi K2, K2 Thinking",
+        markup: "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>",
+        detect: kimi::detect,
+        parse: kimi::parse,
+    },
+    FamilyInfo {
+        family: Family::Mistral,
+        id: "mistral",
+        models: "Mistral v0.3, Nemo, Small 3.2, Magistral, Devstral, Ministral",
+        markup: "[TOOL_CALLS][{\"name\": …, \"arguments\": {…}}] or [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}",
+        detect: mistral::detect,
+        parse: mistral::parse,
+    },
+    FamilyInfo {
+        family: Family::Qwen3Coder,
+        id: "qwen3-coder",
+        models: "Qwen3-Coder, Qwen3.5",
+        markup: "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
+        detect: qwen3_coder::detect,
+        parse: qwen3_coder::parse,
+    },
+    FamilyInfo {
+        family: Family::Glm,
+        id: "glm",
+        models: "GLM-4.5, 4.6, 4.7",
+        markup: "<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>",
+        detect: glm::detect,
+        parse: glm::parse,
+    },
+    FamilyInfo {
+        family: Family::Hermes,
+        id: "hermes",
+        models: "Hermes 2/3, Qwen2.5, Qwen3, Granite 4",
+        markup: "<tool_call>{\"name\": …, \"arguments\": {…}}</tool_call>",
+        detect: hermes::detect,
+        parse: hermes::parse,
+    },
+    FamilyInfo {
+        family: Family::Llama3,
+        id: "llama3",
+        models: "Llama 3.1, 3.2, 3.3",
+        markup: "<|python_tag|>{\"name\": …, \"parameters\": {…}}, bare JSON, or <function=NAME>{…}</function>",
+        detect: llama::detect,
+        parse: llama::parse,
+    },
+    FamilyInfo {
+        family: Family::Pythonic,
+        id: "pythonic",
+        models: "Llama 4, Llama 3.2 (pythonic template)",
+        markup: "[fn(a=1, b=\"x\"), g()]",
+        detect: pythonic::detect,
+        parse: pythonic::parse,
+    },
+];
+
+impl Family {
+    /// The family's row in [`FAMILIES`].
+    pub fn info(self) -> &'static FamilyInfo {
+        FAMILIES
+            .iter()
+            .find(|info| info.family == self)
+            .expect("every family has a row")
+    }
+
+    /// The family's name on the command line.
+    pub fn id(self) -> &'static str {
+        self.info().id
+    }
+
+    /// The family named `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnknownFormat`] naming the known families.
+    pub fn from_id(id: &str) -> Result<Family> {
+        FAMILIES
+            .iter()
+            .find(|info| info.id == id)
+            .map(|info| info.family)
+            .ok_or_else(|| {
+                let known: Vec<&str> = FAMILIES.iter().map(|info| info.id).collect();
+                Error::new(
+                    ErrorKind::UnknownFormat,
+                    format!("no model family is called {id:?} (known: {})", known.join(", ")),
+                )
+            })
+    }
+
+    /// The family whose markup the text holds, trying [`FAMILIES`] in
+    /// order; text in closed reasoning blocks is not looked at. `None`
+    /// when the text holds no markup of any family (it is all prose).
+    ///
+    /// ```
+    /// use toolbridge::text::Family;
+    /// assert_eq!(Family::detect("[TOOL_CALLS]add[ARGS]{\"a\": 1}"), Some(Family::Mistral));
+    /// assert_eq!(Family::detect("<tool_call><function=f></function></tool_call>"), Some(Family::Qwen3Coder));
+    /// assert_eq!(Family::detect("<think><tool_call>{}</tool_call></think>Hello"), None);
+    /// ```
+    pub fn detect(text: &str) -> Option<Family> {
+        let segments = reasoning::segments(text);
+        FAMILIES
+            .iter()
+            .find(|info| {
+                segments.iter().any(|segment| match segment {
+                    Segment::Text(text) => (info.detect)(text),
+                    Segment::Reasoning(_) => false,
+                })
+            })
+            .map(|info| info.family)
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// What [`parse`] found in a text.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Parsed {
+    /// The text outside the calls, markup removed, trimmed at both ends;
+    /// reasoning blocks stay in it as they were written.
+    pub prose: String,
+    /// The calls, in order: ids are the model's own (Mistral's `[CALL_ID]`,
+    /// a JSON `"id"`) or `call_<n>` for the call at position `n`.
+    pub calls: Vec<ToolCall>,
+    /// What was recovered or left out in the text as a whole; notes about
+    /// one call are in its [`ToolCall::notes`].
+    pub notes: Vec<Note>,
+}
+
+/// Reads the prose and the tool calls in `text`, written in `family`'s
+/// markup, with the default [`Limits`].
+///
+/// `tools`, when given, type the values the markup does not (a Qwen3-Coder
+/// parameter is a string, an integer, … as the tool's schema says), and fit
+/// every call's arguments to its tool's schema (see
+/// [`repair`](crate::call::repair)).
+///
+/// # Errors
+///
+/// [`ErrorKind::LimitExceeded`] for text longer than [`Limits::max_bytes`].
+pub fn parse(text: &str, family: Family, tools: Option<&[Tool]>) -> Result<Parsed> {
+    parse_with_limits(text, family, tools, &Limits::default())
+}
+
+/// [`parse`] with other limits: text at most [`Limits::max_bytes`], at
+/// most [`Limits::max_tools`] calls (the rest are counted in a note),
+/// arguments at most [`Limits::max_depth`] deep.
+///
+/// # Errors
+///
+/// [`ErrorKind::LimitExceeded`] for text longer than [`Limits::max_bytes`].
+pub fn parse_with_limits(
+    text: &str,
+    family: Family,
+    tools: Option<&[Tool]>,
+    limits: &Limits,
+) -> Result<Parsed> {
+    if text.len() > limits.max_bytes {
+        return Err(Error::new(
+            ErrorKind::LimitExceeded,
+            format!("the text is larger than {} bytes", limits.max_bytes),
+        ));
+    }
+    let mut out = Out::new(family, tools, limits);
+    for segment in reasoning::segments(text) {
+        match segment {
+            Segment::Reasoning(block) => out.prose.push_str(block),
+            Segment::Text(text) => (family.info().parse)(text, &mut out),
+        }
+    }
+    out.finish();
+    Ok(Parsed {
+        prose: out.prose.trim().to_string(),
+        calls: out.calls,
+        notes: out.notes,
+    })
+}

@@ -1,0 +1,257 @@
+//! Llama 4 and Llama 3.2's pythonic template: a Python list of calls with
+//! keyword arguments, `[get_weather(city="Paris", days=3), now()]`, in
+//! Llama 4 between `<|python_start|>` and `<|python_end|>` (vLLM
+//! `pythonic_tool_parser.py`, `llama4_pythonic_tool_parser.py`, which read
+//! it with Python's `ast`). Values are Python literals: strings in either
+//! quote, numbers, `True`/`False`/`None`, lists, tuples and dicts.
+
+use serde_json::{Map, Number, Value};
+
+use super::scan::Out;
+
+const START: &str = "<|python_start|>";
+const END: &str = "<|python_end|>";
+
+pub(super) fn detect(text: &str) -> bool {
+    let text = text.trim_start();
+    let text = text.strip_prefix(START).unwrap_or(text).trim_start();
+    text.strip_prefix('[').is_some_and(|rest| {
+        let rest = rest.trim_start();
+        let name = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(rest.len());
+        name > 0 && rest[name..].trim_start().starts_with('(')
+    })
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    if !detect(text) {
+        out.prose.push_str(text);
+        return;
+    }
+    let trimmed = text.trim_start();
+    let (body, tagged) = match trimmed.strip_prefix(START) {
+        Some(body) => (body.trim_start(), true),
+        None => (trimmed, false),
+    };
+    let mut reader = Reader {
+        text: body,
+        pos: 0,
+        depth: 0,
+        max_depth: out.limits.max_depth,
+    };
+    match reader.calls() {
+        Ok(calls) => {
+            for (name, arguments) in calls {
+                out.call_value(&name, None, Value::Object(arguments), Vec::new());
+            }
+            let mut rest = &body[reader.pos..];
+            if tagged {
+                rest = rest.trim_start().strip_prefix(END).unwrap_or(rest);
+            }
+            out.prose.push_str(rest);
+        }
+        Err(why) => out.not_a_call("[", text, &why),
+    }
+}
+
+/// A reader of Python literals, `depth` bounded by the limits.
+struct Reader<'t> {
+    text: &'t str,
+    pos: usize,
+    depth: usize,
+    max_depth: usize,
+}
+
+type Calls = Vec<(String, Map<String, Value>)>;
+
+impl Reader<'_> {
+    fn rest(&self) -> &str {
+        &self.text[self.pos..]
+    }
+
+    fn skip_space(&mut self) {
+        let rest = self.rest();
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        self.skip_space();
+        if self.rest().starts_with(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn fail<T>(&self, what: &str) -> Result<T, String> {
+        if self.pos >= self.text.len() {
+            Err(format!(
+                "the call list ends early (cut off?) where {what} was expected"
+            ))
+        } else {
+            Err(format!(
+                "{what} was expected at byte {} of the call list",
+                self.pos
+            ))
+        }
+    }
+
+    fn calls(&mut self) -> Result<Calls, String> {
+        let mut calls = Vec::new();
+        if !self.eat('[') {
+            return self.fail("[");
+        }
+        loop {
+            let name = self.name();
+            if name.is_empty() {
+                return self.fail("a function name");
+            }
+            if !self.eat('(') {
+                return self.fail("(");
+            }
+            let mut arguments = Map::new();
+            while !self.eat(')') {
+                let key = self.name();
+                if key.is_empty() || !self.eat('=') {
+                    return self.fail("a keyword argument (name=value)");
+                }
+                let value = self.value()?;
+                arguments.insert(key, value);
+                if !self.eat(',') && !self.rest().trim_start().starts_with(')') {
+                    return self.fail(", or )");
+                }
+            }
+            calls.push((name, arguments));
+            if self.eat(']') {
+                return Ok(calls);
+            }
+            if !self.eat(',') {
+                return self.fail(", or ]");
+            }
+        }
+    }
+
+    fn name(&mut self) -> String {
+        self.skip_space();
+        let rest = self.rest();
+        let len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '-'))
+            .unwrap_or(rest.len());
+        let name = rest[..len].to_string();
+        self.pos += len;
+        name
+    }
+
+    fn value(&mut self) -> Result<Value, String> {
+        self.skip_space();
+        if self.depth >= self.max_depth {
+            return Err(format!("the values nest deeper than {}", self.max_depth));
+        }
+        let Some(first) = self.rest().chars().next() else {
+            return self.fail("a value");
+        };
+        match first {
+            '"' | '\'' => self.string(first).map(Value::String),
+            '[' | '(' => {
+                let close = if first == '[' { ']' } else { ')' };
+                self.pos += 1;
+                self.depth += 1;
+                let mut items = Vec::new();
+                while !self.eat(close) {
+                    items.push(self.value()?);
+                    if !self.eat(',') && !self.rest().trim_start().starts_with(close) {
+                        return self.fail(&format!(", or {close}"));
+                    }
+                }
+                self.depth -= 1;
+                Ok(Value::Array(items))
+            }
+            '{' => {
+                self.pos += 1;
+                self.depth += 1;
+                let mut map = Map::new();
+                while !self.eat('}') {
+                    self.skip_space();
+                    let key = match self.value()? {
+                        Value::String(key) => key,
+                        other => other.to_string(),
+                    };
+                    if !self.eat(':') {
+                        return self.fail(":");
+                    }
+                    map.insert(key, self.value()?);
+                    if !self.eat(',') && !self.rest().trim_start().starts_with('}') {
+                        return self.fail(", or }");
+                    }
+                }
+                self.depth -= 1;
+                Ok(Value::Object(map))
+            }
+            _ => {
+                let word = self.name();
+                match word.as_str() {
+                    "True" | "true" => Ok(Value::Bool(true)),
+                    "False" | "false" => Ok(Value::Bool(false)),
+                    "None" | "null" => Ok(Value::Null),
+                    _ => self.number(&word),
+                }
+            }
+        }
+    }
+
+    fn number(&mut self, word: &str) -> Result<Value, String> {
+        let mut text = word.to_string();
+        // A name stops at '.', '-' and '+' in exponents are not in it: read on.
+        while let Some(c) = self
+            .rest()
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '+' | '-' | '.') || c.is_ascii_alphanumeric())
+        {
+            text.push(c);
+            self.pos += c.len_utf8();
+        }
+        let text = text.replace('_', "");
+        if let Ok(integer) = text.parse::<i64>() {
+            return Ok(Value::Number(integer.into()));
+        }
+        match text.parse::<f64>().ok().and_then(Number::from_f64) {
+            Some(number) => Ok(Value::Number(number)),
+            None => self.fail("a Python literal"),
+        }
+    }
+
+    fn string(&mut self, quote: char) -> Result<String, String> {
+        self.pos += 1;
+        let mut value = String::new();
+        let mut chars = self.rest().char_indices();
+        while let Some((at, c)) = chars.next() {
+            match c {
+                _ if c == quote => {
+                    self.pos += at + 1;
+                    return Ok(value);
+                }
+                '\\' => match chars.next() {
+                    Some((_, 'n')) => value.push('\n'),
+                    Some((_, 't')) => value.push('\t'),
+                    Some((_, 'r')) => value.push('\r'),
+                    Some((_, '0')) => value.push('\0'),
+                    Some((_, 'u')) => {
+                        let hex: String = chars.by_ref().take(4).map(|(_, c)| c).collect();
+                        match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                            Some(c) => value.push(c),
+                            None => return self.fail("a \\u escape of four hex digits"),
+                        }
+                    }
+                    Some((_, other)) => value.push(other),
+                    None => break,
+                },
+                _ => value.push(c),
+            }
+        }
+        self.pos = self.text.len();
+        self.fail("the end of a string")
+    }
+}

@@ -1,0 +1,173 @@
+//! Qwen3-Coder and Qwen3.5: `<tool_call><function=NAME><parameter=K>V
+//! </parameter></function></tool_call>`, values as raw text (vLLM
+//! `qwen3coder_tool_parser.py`, ollama `model/parsers/qwen3coder.go`). A
+//! value is the text between the tags with one leading and one trailing
+//! line break removed (the template writes each on its own line); the
+//! tool's schema types it ([`typed`](super::typed)). Without a schema
+//! (no tools given, or a parameter the tool does not have) a value stays
+//! a string, ollama's rule, and a note says so.
+
+use serde_json::{Map, Value};
+
+use crate::note::{Note, NoteKind};
+use crate::pointer::Pointer;
+
+use super::scan::{recovered, Finder, Out};
+use super::typed;
+
+const OPEN: &str = "<tool_call>";
+const CLOSE: &str = "</tool_call>";
+const FUNCTION: &str = "<function=";
+const FUNCTION_END: &str = "</function>";
+const PARAMETER: &str = "<parameter=";
+const PARAMETER_END: &str = "</parameter>";
+
+pub(super) fn detect(text: &str) -> bool {
+    let Some(at) = text.find(FUNCTION) else {
+        return false;
+    };
+    let after = &text[at + FUNCTION.len()..];
+    let Some(end) = after.find('>') else {
+        return false;
+    };
+    let body = after[end + 1..].trim_start();
+    body.starts_with(PARAMETER) || body.starts_with(FUNCTION_END)
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    let mut functions = Finder::new(text, FUNCTION);
+    let mut function_ends = Finder::new(text, FUNCTION_END);
+    let mut parameters = Finder::new(text, PARAMETER);
+    let mut parameter_ends = Finder::new(text, PARAMETER_END);
+    let mut pos = 0;
+    while let Some(start) = functions.from(pos) {
+        let mut notes = Vec::new();
+        // The <tool_call> wrapper, when the text before the function ends with it.
+        let before = text[pos..start].trim_end();
+        match before.strip_suffix(OPEN) {
+            Some(prose) => out.prose.push_str(prose),
+            None => {
+                out.prose.push_str(&text[pos..start]);
+                notes.push(recovered(
+                    "missing-open-tag",
+                    "the <tool_call> before <function=…> is missing",
+                ));
+            }
+        }
+        let name_start = start + FUNCTION.len();
+        let Some(name_len) = text[name_start..].find(['>', '\n']) else {
+            out.not_a_call(FUNCTION, &text[start..], "the name has no end");
+            return;
+        };
+        let name = text[name_start..name_start + name_len].trim();
+        let body_start = name_start + name_len + 1;
+        let next_function = functions.from(body_start).unwrap_or(text.len());
+        let body_end = match function_ends.from(body_start).filter(|&end| end <= next_function) {
+            Some(end) => end,
+            None => {
+                notes.push(recovered(
+                    "missing-close-tag",
+                    "the call's </function> is missing",
+                ));
+                text[body_start..next_function]
+                    .find(CLOSE)
+                    .map_or(next_function, |at| body_start + at)
+            }
+        };
+        let mut arguments = Map::new();
+        let mut untyped = Vec::new();
+        let mut at = body_start;
+        while let Some(param) = parameters.from(at).filter(|&param| param < body_end) {
+            let key_start = param + PARAMETER.len();
+            let Some(key_len) = text[key_start..body_end].find('>') else {
+                notes.push(recovered(
+                    "missing-bracket",
+                    "a <parameter= has no closing >; it was left out",
+                ));
+                break;
+            };
+            let key = text[key_start..key_start + key_len].trim().to_string();
+            let value_start = key_start + key_len + 1;
+            let next_param = parameters.from(value_start).filter(|&next| next < body_end);
+            let value_end = match parameter_ends
+                .from(value_start)
+                .filter(|&end| end < next_param.unwrap_or(body_end))
+            {
+                Some(end) => {
+                    at = end + PARAMETER_END.len();
+                    end
+                }
+                None => {
+                    notes.push(recovered(
+                        "missing-close-tag",
+                        format!("the </parameter> of {key:?} is missing; its value ends at the next tag"),
+                    ));
+                    at = next_param.unwrap_or(body_end);
+                    at
+                }
+            };
+            let raw = strip_line_breaks(&text[value_start..value_end]);
+            let schema = out.schema(name);
+            let property = schema
+                .and_then(|schema| schema.get("properties"))
+                .and_then(|p| p.get(&key));
+            if property.is_none() {
+                untyped.push(key.clone());
+            }
+            let value = typed::value(&key, raw, property, out.limits, &mut notes);
+            if arguments.insert(key.clone(), value).is_some() {
+                notes.push(Note::new(
+                    NoteKind::Dropped { keyword: key.clone() },
+                    Pointer::root().key("arguments").key(&key),
+                    format!("the parameter {key:?} was given twice; the last value was kept"),
+                ));
+            }
+        }
+        if !untyped.is_empty() {
+            notes.push(Note::new(
+                NoteKind::Kept {
+                    key: untyped.join(", "),
+                },
+                Pointer::root().key("arguments"),
+                format!(
+                    "no schema types {} ({}); kept as strings",
+                    if untyped.len() == 1 {
+                        "this parameter"
+                    } else {
+                        "these parameters"
+                    },
+                    untyped.join(", ")
+                ),
+            ));
+        }
+        pos = body_end;
+        if text[pos..].starts_with(FUNCTION_END) {
+            pos += FUNCTION_END.len();
+        }
+        let after = text[pos..].trim_start();
+        if let Some(rest) = after.strip_prefix(CLOSE) {
+            pos = text.len() - rest.len();
+        } else if before.ends_with(OPEN) {
+            notes.push(recovered(
+                "missing-close-tag",
+                "the call's </tool_call> is missing",
+            ));
+        }
+        let raw = text[body_start..body_end].to_string();
+        out.push(
+            name,
+            None,
+            Ok((Value::Object(arguments), Vec::new())),
+            Some(raw),
+            notes,
+        );
+    }
+    out.prose.push_str(&text[pos..]);
+}
+
+/// The value without the line break the template puts after the opening
+/// tag and before the closing one.
+fn strip_line_breaks(value: &str) -> &str {
+    let value = value.strip_prefix('\n').unwrap_or(value);
+    value.strip_suffix('\n').unwrap_or(value)
+}

@@ -1,0 +1,341 @@
+//! What every family's parser shares: the output being built (prose, calls,
+//! notes), the extent of a JSON value in text, and arguments read from text.
+
+use serde_json::{Map, Value};
+
+use crate::call::{repair, ArgumentsError, ArgumentsErrorKind, ToolCall};
+use crate::limits::Limits;
+use crate::note::{Note, NoteKind};
+use crate::pointer::Pointer;
+use crate::tool::Tool;
+
+use super::Family;
+
+/// The prose, calls and notes of one text, as the family's parser finds them.
+pub(super) struct Out<'a> {
+    pub prose: String,
+    pub calls: Vec<ToolCall>,
+    pub notes: Vec<Note>,
+    pub family: Family,
+    pub limits: &'a Limits,
+    tools: Option<&'a [Tool]>,
+    refused: usize,
+}
+
+impl<'a> Out<'a> {
+    pub fn new(family: Family, tools: Option<&'a [Tool]>, limits: &'a Limits) -> Out<'a> {
+        Out {
+            prose: String::new(),
+            calls: Vec::new(),
+            notes: Vec::new(),
+            family,
+            limits,
+            tools,
+            refused: 0,
+        }
+    }
+
+    /// The input schema of the tool named `name`, when tools were given.
+    pub fn schema(&self, name: &str) -> Option<&'a Value> {
+        self.tools?
+            .iter()
+            .find(|tool| tool.name == name)
+            .map(|tool| &tool.input_schema)
+    }
+
+    /// Markup that holds no readable call: kept in the prose, with a note
+    /// saying why it is not a call.
+    pub fn not_a_call(&mut self, markup: &str, text: &str, why: &str) {
+        self.prose.push_str(text);
+        self.notes.push(Note::new(
+            NoteKind::Unsupported {
+                keyword: markup.into(),
+            },
+            Pointer::root(),
+            format!(
+                "{} markup {} was kept in the prose: {why}",
+                self.family,
+                excerpt(text)
+            ),
+        ));
+    }
+
+    /// A call whose arguments are the JSON text `raw` (repaired and fitted to
+    /// the tool's schema, each fix noted under `/arguments`).
+    pub fn call_text(&mut self, name: &str, id: Option<&str>, raw: &str, notes: Vec<Note>) {
+        let arguments = self.arguments_from_text(name, raw);
+        self.push(name, id, arguments, Some(raw.to_string()), notes);
+    }
+
+    /// A call whose arguments were already read as a value: fitted to the
+    /// tool's schema when there is one.
+    pub fn call_value(&mut self, name: &str, id: Option<&str>, arguments: Value, notes: Vec<Note>) {
+        let arguments = match (self.schema(name), &arguments) {
+            (Some(_), Value::Object(_)) => self.arguments_from_text(name, &arguments.to_string()),
+            (_, Value::Object(_)) => Ok((arguments, Vec::new())),
+            _ => Err(ArgumentsError::new(
+                ArgumentsErrorKind::NotAnObject,
+                format!("the arguments are {}, not an object", json_type(&arguments)),
+                arguments.to_string(),
+            )),
+        };
+        self.push(name, id, arguments, None, notes);
+    }
+
+    /// A call from an envelope object holding the name and the arguments
+    /// under one of `keys` (Hermes' `arguments`, Llama's `parameters`); a
+    /// value that is no such envelope is returned.
+    pub fn call_envelope(&mut self, envelope: Value, notes: Vec<Note>) -> Result<(), Value> {
+        let Value::Object(mut object) = envelope else {
+            return Err(envelope);
+        };
+        let Some(Value::String(name)) = object.get("name").cloned() else {
+            return Err(Value::Object(object));
+        };
+        let id = match object.get("id") {
+            Some(Value::String(id)) => Some(id.clone()),
+            _ => None,
+        };
+        let arguments = ["arguments", "parameters"]
+            .iter()
+            .find_map(|key| object.remove(*key));
+        match arguments {
+            Some(Value::String(text)) => self.call_text(&name, id.as_deref(), &text, notes),
+            Some(value) => self.call_value(&name, id.as_deref(), value, notes),
+            None => {
+                let mut notes = notes;
+                notes.push(Note::new(
+                    NoteKind::Defaulted {
+                        field: "arguments".into(),
+                    },
+                    Pointer::root().key("arguments"),
+                    "the call has no \"arguments\" or \"parameters\"; its arguments are {}",
+                ));
+                self.call_value(&name, id.as_deref(), Value::Object(Map::new()), notes)
+            }
+        }
+        Ok(())
+    }
+
+    fn arguments_from_text(&self, name: &str, raw: &str) -> Result<(Value, Vec<Note>), ArgumentsError> {
+        match repair(raw, self.schema(name), self.limits) {
+            Ok(repaired) if repaired.value.is_object() => {
+                let arguments = Pointer::root().key("arguments");
+                let notes = repaired
+                    .notes
+                    .into_iter()
+                    .map(|note| Note::new(note.kind, arguments.join(&note.at), note.message))
+                    .collect();
+                Ok((repaired.value, notes))
+            }
+            Ok(repaired) => Err(ArgumentsError::new(
+                ArgumentsErrorKind::NotAnObject,
+                format!("the arguments are {}, not an object", json_type(&repaired.value)),
+                raw,
+            )),
+            Err(err) => Err(ArgumentsError::new(
+                ArgumentsErrorKind::InvalidJson,
+                err.to_string(),
+                raw,
+            )),
+        }
+    }
+
+    /// Adds one call: the provider's id or `call_<n>`, made unique.
+    pub fn push(
+        &mut self,
+        name: &str,
+        id: Option<&str>,
+        arguments: Result<(Value, Vec<Note>), ArgumentsError>,
+        raw: Option<String>,
+        mut notes: Vec<Note>,
+    ) {
+        if self.calls.len() >= self.limits.max_tools {
+            self.refused += 1;
+            return;
+        }
+        let sent = id.filter(|id| !id.is_empty());
+        let base = sent.map_or_else(|| format!("call_{}", self.calls.len()), str::to_string);
+        let mut unique = base.clone();
+        let mut suffix = 2;
+        // Ids repeat rarely; a linear check over the calls so far is bounded by max_tools.
+        while self.calls.iter().any(|call| call.id == unique) {
+            unique = format!("{base}_{suffix}");
+            suffix += 1;
+        }
+        if unique != base {
+            notes.push(Note::new(
+                NoteKind::Renamed {
+                    from: base.clone(),
+                    to: unique.clone(),
+                },
+                Pointer::root().key("id"),
+                format!("an earlier call has the id {base:?} too; this call's id is {unique:?}"),
+            ));
+        }
+        let mut call = ToolCall::new(unique, name, Value::Null);
+        call.provider_id = sent.map(str::to_string);
+        call.raw_arguments = raw;
+        call.arguments = arguments.map(|(value, found)| {
+            notes.extend(found);
+            value
+        });
+        call.notes = notes;
+        self.calls.push(call);
+    }
+
+    /// Says how many calls past the limit were not read.
+    pub fn finish(&mut self) {
+        if self.refused > 0 {
+            self.notes.push(Note::new(
+                NoteKind::OverLimit {
+                    limit: format!("{} calls", self.limits.max_tools),
+                },
+                Pointer::root(),
+                format!(
+                    "{} more calls were not read: the text holds more than {} calls",
+                    self.refused, self.limits.max_tools
+                ),
+            ));
+        }
+    }
+}
+
+/// The next place of a tag at or after a position, cached so that the tag
+/// is searched through the text once in all, however many times it is asked
+/// for (a tag that is missing is not searched for again after each opening
+/// tag: many unclosed tags stay linear).
+pub(super) struct Finder<'t> {
+    text: &'t str,
+    tag: &'static str,
+    at: Option<usize>,
+}
+
+impl<'t> Finder<'t> {
+    /// A finder of `tag` in `text`.
+    pub fn new(text: &'t str, tag: &'static str) -> Finder<'t> {
+        Finder {
+            text,
+            tag,
+            at: text.find(tag),
+        }
+    }
+
+    /// The first place of the tag at or after `from`.
+    pub fn from(&mut self, from: usize) -> Option<usize> {
+        if let Some(at) = self.at {
+            if at < from {
+                self.at = self
+                    .text
+                    .get(from..)
+                    .and_then(|rest| rest.find(self.tag))
+                    .map(|found| found + from);
+            }
+        }
+        self.at
+    }
+}
+
+/// A note that markup was garbled and read anyway (`fix` names the variant).
+pub(super) fn recovered(fix: &str, message: impl Into<String>) -> Note {
+    Note::new(NoteKind::Repaired { fix: fix.into() }, Pointer::root(), message)
+}
+
+/// The start of `text`, quoted, for a note.
+pub(super) fn excerpt(text: &str) -> String {
+    let cut: String = text.chars().take(40).collect();
+    if cut.len() < text.len() {
+        format!("{:?}…", cut)
+    } else {
+        format!("{cut:?}")
+    }
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The end (exclusive) of the JSON object or array starting at `text[0]`,
+/// found by counting brackets outside strings; `None` when the text ends
+/// first (a truncated value) or does not start with `{` or `[`.
+pub(super) fn json_extent(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if !matches!(bytes.first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (at, &byte) in bytes.iter().enumerate() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(at + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A JSON value at the start of `text` (after whitespace): its text and the
+/// rest after it. Without its end (truncated), the whole rest is the value
+/// and `truncated` is true.
+pub(super) struct Json<'t> {
+    pub text: &'t str,
+    pub rest: &'t str,
+    pub truncated: bool,
+}
+
+/// The JSON object or array at the start of `text`, if it starts with one.
+pub(super) fn json_at(text: &str) -> Option<Json<'_>> {
+    let text = text.trim_start();
+    if !text.starts_with(['{', '[']) {
+        return None;
+    }
+    Some(match json_extent(text) {
+        Some(end) => Json {
+            text: &text[..end],
+            rest: &text[end..],
+            truncated: false,
+        },
+        None => Json {
+            text,
+            rest: "",
+            truncated: true,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_extent_skips_brackets_in_strings() {
+        assert_eq!(json_extent(r#"{"a": "}{\"]"} tail"#), Some(14));
+        assert_eq!(json_extent(r#"[{"a": [1]}, 2]x"#), Some(15));
+        assert_eq!(json_extent(r#"{"a": "#), None);
+        assert_eq!(json_extent("x{}"), None);
+    }
+}

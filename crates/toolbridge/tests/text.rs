@@ -1,0 +1,421 @@
+//! Raw-text tool calls of open-weight models: one fixture per markup and
+//! garbled variant, written from the families' chat templates and the
+//! inference servers' parsers (vLLM `vllm/entrypoints/openai/tool_parsers/`,
+//! ollama `model/parsers/`), with the exact calls, prose and notes expected.
+
+use serde_json::json;
+use toolbridge::text::{parse, parse_with_limits, Family};
+use toolbridge::{Limits, Tool};
+
+/// `id name arguments` per call, then `prose: …`, then each note as `fix-or-kind: message`.
+fn read(text: &str, family: Family, tools: Option<&[Tool]>) -> Vec<String> {
+    assert_eq!(Family::detect(text), Some(family), "detected family of {text:?}");
+    let parsed = parse(text, family, tools).unwrap();
+    let mut lines = Vec::new();
+    for call in &parsed.calls {
+        match &call.arguments {
+            Ok(arguments) => lines.push(format!("{} {} {arguments}", call.id, call.name)),
+            Err(error) => lines.push(format!("{} {} error: {error}", call.id, call.name)),
+        }
+        for note in &call.notes {
+            lines.push(format!("  {}", note));
+        }
+    }
+    lines.push(format!("prose: {:?}", parsed.prose));
+    for note in &parsed.notes {
+        lines.push(format!("note: {note}"));
+    }
+    lines
+}
+
+fn weather() -> Vec<Tool> {
+    vec![Tool::new(
+        "get_weather",
+        json!({"type": "object", "properties": {
+            "city": {"type": "string"}, "days": {"type": "integer"},
+            "metric": {"type": "boolean"}, "ratio": {"type": "number"},
+            "tags": {"type": "array", "items": {"type": "string"}}}}),
+    )]
+}
+
+#[test]
+fn hermes_one_call_with_prose_before_and_after() {
+    let text = "Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Z\\u00fcrich \\\"old town\\\"\"}}\n</tool_call>\nDone.";
+    assert_eq!(
+        read(text, Family::Hermes, None),
+        [
+            r#"call_0 get_weather {"city":"Zürich \"old town\""}"#,
+            "prose: \"Let me check.\\n\\nDone.\""
+        ]
+    );
+}
+
+#[test]
+fn hermes_parallel_calls_no_arguments_and_a_missing_close_tag() {
+    let text = "<tool_call>{\"name\": \"now\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}";
+    assert_eq!(
+        read(text, Family::Hermes, None),
+        [
+            "call_0 now {}",
+            r#"call_1 get_weather {"city":"Oslo"}"#,
+            "  change: the call's </tool_call> is missing; the call ends with its JSON (at /)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+#[test]
+fn hermes_truncated_call_is_repaired_and_noted() {
+    let text = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par";
+    assert_eq!(
+        read(text, Family::Hermes, None),
+        [
+            r#"call_0 get_weather {"city":"Par"}"#,
+            "  change: the call's </tool_call> is missing; the call ends with its JSON (at /)",
+            "  change: the text ends inside a string; the string was closed (line 1, column 47) (at /arguments/city)",
+            "  change: the text ends early; 2 open brackets were closed (line 1, column 51) (at /arguments)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+#[test]
+fn a_call_in_a_closed_reasoning_block_is_not_a_call_in_an_unclosed_one_it_is() {
+    let closed = "<think>I could call <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think>No call needed.";
+    assert_eq!(Family::detect(closed), None);
+    let parsed = parse(closed, Family::Hermes, None).unwrap();
+    assert!(parsed.calls.is_empty());
+    assert_eq!(parsed.prose, closed);
+    let open = "<think>Calling now <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>";
+    assert_eq!(
+        read(open, Family::Hermes, None),
+        ["call_0 a {}", "prose: \"<think>Calling now\""]
+    );
+    // Qwen3's template opens <think> in the prompt: text before a lone </think> is reasoning.
+    let lone = "maybe <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think>\n\nHi";
+    assert!(parse(lone, Family::Hermes, None).unwrap().calls.is_empty());
+}
+
+#[test]
+fn qwen3_coder_values_are_typed_by_the_schema() {
+    let text = "I'll look.\n<tool_call>\n<function=get_weather>\n<parameter=city>\n1984\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=metric>\nTrue\n</parameter>\n<parameter=ratio>\n0.5\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>\n</tool_call>";
+    let tools = weather();
+    assert_eq!(
+        read(text, Family::Qwen3Coder, Some(&tools)),
+        [
+            r#"call_0 get_weather {"city":"1984","days":3,"metric":true,"ratio":0.5,"tags":["a","b"]}"#,
+            "  change: \"True\" was read as the boolean the schema asks for (at /arguments/metric)",
+            "prose: \"I'll look.\"",
+        ]
+    );
+}
+
+#[test]
+fn qwen3_coder_without_a_schema_keeps_strings_and_says_so() {
+    let text = "<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</function>\n</tool_call>\n<tool_call>\n<function=now>\n</function>\n</tool_call>";
+    assert_eq!(
+        read(text, Family::Qwen3Coder, None),
+        [
+            r#"call_0 add {"a":"1","b":"2"}"#,
+            "  change: the </parameter> of \"b\" is missing; its value ends at the next tag (at /)",
+            "  info: no schema types these parameters (a, b); kept as strings (at /arguments)",
+            "call_1 now {}",
+            "prose: \"\"",
+        ]
+    );
+}
+
+#[test]
+fn qwen3_coder_integer_from_a_float_and_a_non_integer_kept() {
+    let text = "<tool_call><function=get_weather><parameter=days>2.0</parameter><parameter=ratio>lots</parameter></function></tool_call>";
+    let tools = weather();
+    assert_eq!(
+        read(text, Family::Qwen3Coder, Some(&tools)),
+        [
+            r#"call_0 get_weather {"days":2,"ratio":"lots"}"#,
+            "  change: \"2.0\" was read as the integer the schema asks for (at /arguments/days)",
+            "  info: \"lots\" is not of the type the schema gives (number); it was kept as a string for validation to report (at /arguments/ratio)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+#[test]
+fn llama3_python_tag_bare_json_and_function_tags() {
+    let tagged = "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}; {\"name\": \"now\", \"parameters\": {}}<|eom_id|>";
+    assert_eq!(
+        read(tagged, Family::Llama3, None),
+        [
+            r#"call_0 get_weather {"city":"Paris"}"#,
+            "call_1 now {}",
+            "prose: \"\""
+        ]
+    );
+    let bare = "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"東京\"}}";
+    assert_eq!(
+        read(bare, Family::Llama3, None),
+        [r#"call_0 get_weather {"city":"東京"}"#, "prose: \"\""]
+    );
+    let function = "Sure. <function=get_weather>{\"city\": \"Rome\"}</function> Anything else?";
+    assert_eq!(
+        read(function, Family::Llama3, None),
+        [
+            r#"call_0 get_weather {"city":"Rome"}"#,
+            "prose: \"Sure.  Anything else?\""
+        ]
+    );
+}
+
+#[test]
+fn llama3_groq_garbled_function_shape_is_read_and_noted() {
+    // The shape Groq returns in `tool_use_failed` errors' `failed_generation`.
+    let text = "<function=read={\"path\": \"a.txt\"}</function>";
+    assert_eq!(
+        read(text, Family::Llama3, None),
+        [
+            r#"call_0 read {"path":"a.txt"}"#,
+            "  change: the call was written <function=NAME={…} (as Groq reports in tool_use_failed) and read as <function=NAME>{…} (at /)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+#[test]
+fn mistral_list_name_args_call_id_and_lost_tokens() {
+    let list = "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lyon\"}, \"id\": \"abc123DEF\"}, {\"name\": \"now\", \"arguments\": {}}]";
+    assert_eq!(
+        read(list, Family::Mistral, None),
+        [
+            r#"abc123DEF get_weather {"city":"Lyon"}"#,
+            "call_1 now {}",
+            "prose: \"\""
+        ]
+    );
+    let args =
+        "Checking.[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Nice\"}[TOOL_CALLS]now[CALL_ID]x9Y8z7W6v[ARGS]{}";
+    assert_eq!(
+        read(args, Family::Mistral, None),
+        [
+            r#"call_0 get_weather {"city":"Nice"}"#,
+            "x9Y8z7W6v now {}",
+            "prose: \"Checking.\""
+        ]
+    );
+    let lost = "[TOOL_CALLS]add{\"a\": 1, \"b\": 2}";
+    assert_eq!(
+        read(lost, Family::Mistral, None),
+        [
+            r#"call_0 add {"a":1,"b":2}"#,
+            "  change: the [ARGS] token is missing (decoded with special tokens skipped); the JSON after the name was read (at /)",
+            "prose: \"\"",
+        ]
+    );
+    let bare = "[{\"name\": \"now\", \"arguments\": {}}]";
+    assert_eq!(
+        read(bare, Family::Mistral, None),
+        [
+            "call_0 now {}",
+            "  change: the [TOOL_CALLS] token is missing (decoded with special tokens skipped); the list of calls was read (at /)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+#[test]
+fn mistral_arguments_are_fitted_to_the_schema() {
+    let tools = weather();
+    assert_eq!(
+        read("[TOOL_CALLS]get_weather[ARGS]{\"days\": \"3\"}", Family::Mistral, Some(&tools)),
+        [
+            r#"call_0 get_weather {"days":3}"#,
+            "  change: the string \"3\" was read as the number 3, as the schema expects an integer (at /arguments/days)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+#[test]
+fn pythonic_calls_with_python_literals() {
+    let text = "[get_weather(city='San Francisco', days=3, metric=True, tags=[\"a\", 'b\\'c']), now()]";
+    assert_eq!(
+        read(text, Family::Pythonic, None),
+        [
+            r#"call_0 get_weather {"city":"San Francisco","days":3,"metric":true,"tags":["a","b'c"]}"#,
+            "call_1 now {}",
+            "prose: \"\"",
+        ]
+    );
+    let llama4 = "<|python_start|>[search(query=\"caf\\u00e9\", limit=None, opts={'x': -1.5})]<|python_end|>";
+    assert_eq!(
+        read(llama4, Family::Pythonic, None),
+        [
+            r#"call_0 search {"query":"café","limit":null,"opts":{"x":-1.5}}"#,
+            "prose: \"\""
+        ]
+    );
+    let cut = "[get_weather(city='Par";
+    let parsed = parse(cut, Family::Pythonic, None).unwrap();
+    assert!(parsed.calls.is_empty());
+    assert_eq!(parsed.prose, cut);
+    assert_eq!(
+        parsed.notes[0].to_string(),
+        "error: pythonic markup \"[get_weather(city='Par\" was kept in the prose: the call list ends early (cut off?) where the end of a string was expected (at /)"
+    );
+}
+
+#[test]
+fn deepseek_v3_and_v31() {
+    let v3 = "Let me see.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Berlin\"}\n```<｜tool▁call▁end｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>now\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+    assert_eq!(
+        read(v3, Family::DeepSeek, None),
+        [
+            r#"call_0 get_weather {"city":"Berlin"}"#,
+            "call_1 now {}",
+            "prose: \"Let me see.\""
+        ]
+    );
+    let v31 = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Kraków\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+    assert_eq!(
+        read(v31, Family::DeepSeek, None),
+        [r#"call_0 get_weather {"city":"Kraków"}"#, "prose: \"\""]
+    );
+    let cut = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Kra";
+    assert_eq!(
+        read(cut, Family::DeepSeek, None),
+        [
+            r#"call_0 get_weather {"city":"Kra"}"#,
+            "  change: the call's <｜tool▁call▁end｜> is missing (at /)",
+            "  change: the text ends inside a string; the string was closed (line 1, column 10) (at /arguments/city)",
+            "  change: the text ends early; the open bracket was closed (line 1, column 14) (at /arguments)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+#[test]
+fn glm_arg_key_arg_value_typed_by_the_schema() {
+    let text = "Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>42</arg_value>\n<arg_key>days</arg_key>\n<arg_value>7</arg_value>\n</tool_call>";
+    let tools = weather();
+    assert_eq!(
+        read(text, Family::Glm, Some(&tools)),
+        [
+            r#"call_0 get_weather {"city":"42","days":7}"#,
+            "prose: \"Checking.\""
+        ]
+    );
+    // GLM-4.7 drops the line breaks; a no-argument call; a missing </arg_value> and </tool_call>.
+    let text = "<tool_call>now</tool_call><tool_call>add<arg_key>a</arg_key><arg_value>1";
+    assert_eq!(
+        read(text, Family::Glm, None),
+        [
+            "call_0 now {}",
+            r#"call_1 add {"a":"1"}"#,
+            "  change: the call's </tool_call> is missing (at /)",
+            "  change: the </arg_value> of \"a\" is missing; its value ends at the next tag (at /)",
+            "  info: no schema types a; kept as strings (at /arguments)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+#[test]
+fn kimi_k2_calls_with_their_ids() {
+    let text = "<think>Weather, then time.</think>Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Seoul\"}<|tool_call_end|><|tool_call_begin|>functions.now:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+    assert_eq!(
+        read(text, Family::Kimi, None),
+        [
+            r#"functions.get_weather:0 get_weather {"city":"Seoul"}"#,
+            "functions.now:1 now {}",
+            "prose: \"<think>Weather, then time.</think>Sure.\"",
+        ]
+    );
+    // Kimi K2 Thinking calls inside a <think> that never closes.
+    let open = "<think>I need the time.<|tool_calls_section_begin|><|tool_call_begin|>functions.now:0<|tool_call_argument_begin|>{}<|tool_call_end|>";
+    assert_eq!(
+        read(open, Family::Kimi, None),
+        ["functions.now:0 now {}", "prose: \"<think>I need the time.\""]
+    );
+}
+
+#[test]
+fn detection_order_handles_shared_prefixes() {
+    assert_eq!(
+        Family::detect("<|tool_call>call:f{}<tool_call|>"),
+        None,
+        "Gemma 4 is not Hermes"
+    );
+    assert_eq!(
+        Family::detect("<function=f>{\"a\": 1}</function>"),
+        Some(Family::Llama3)
+    );
+    assert_eq!(
+        Family::detect("<function=f>\n<parameter=a>1</parameter></function>"),
+        Some(Family::Qwen3Coder)
+    );
+    assert_eq!(Family::detect("[f(a=1)]"), Some(Family::Pythonic));
+    assert_eq!(
+        Family::detect("<tool_call>f\n<arg_key>a</arg_key>"),
+        Some(Family::Glm)
+    );
+    assert_eq!(
+        Family::detect("<tool_call>\n{\"name\": \"f\"}</tool_call>"),
+        Some(Family::Hermes)
+    );
+    assert_eq!(Family::detect("Just prose [with brackets] and {braces}."), None);
+    assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
+    assert_eq!(
+        Family::from_id("gemma").unwrap_err().to_string(),
+        "unknown format: no model family is called \"gemma\" (known: deepseek, kimi, mistral, qwen3-coder, glm, hermes, llama3, pythonic)"
+    );
+}
+
+#[test]
+fn adversarial_text_stays_linear_and_bounded() {
+    let families = [
+        Family::Hermes,
+        Family::Qwen3Coder,
+        Family::Llama3,
+        Family::Mistral,
+        Family::Pythonic,
+        Family::DeepSeek,
+    ];
+    let pieces = [
+        "<tool_call>",
+        "<function=a>",
+        "<parameter=b>",
+        "<|python_tag|>",
+        "[TOOL_CALLS]",
+        "<｜tool▁call▁begin｜>",
+        "<think>",
+        "</think>",
+        "[f(a=[",
+    ];
+    for piece in pieces {
+        let text = piece.repeat(20_000);
+        for family in families {
+            let started = std::time::Instant::now();
+            let parsed = parse(&text, family, None).unwrap();
+            assert!(
+                started.elapsed().as_secs() < 5,
+                "{family} on {piece:?} took {:?}",
+                started.elapsed()
+            );
+            drop(parsed);
+        }
+    }
+    let limits = Limits::default().with_max_tools(2);
+    let text = "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>".repeat(3);
+    let parsed = parse_with_limits(&text, Family::Hermes, None, &limits).unwrap();
+    assert_eq!(parsed.calls.len(), 2);
+    assert_eq!(
+        parsed.notes[0].to_string(),
+        "error: 1 more calls were not read: the text holds more than 2 calls (at /)"
+    );
+    let small = Limits::default().with_max_bytes(4);
+    assert_eq!(
+        parse_with_limits("hello", Family::Hermes, None, &small)
+            .unwrap_err()
+            .to_string(),
+        "limit exceeded: the text is larger than 4 bytes"
+    );
+}
