@@ -85,6 +85,37 @@ pub(crate) fn check_depth(text: &str, max_depth: usize) -> Result<()> {
 }
 
 /// "a number", "an object", … for a value.
+/// The end (exclusive) of the bracketed value (`{…}` or `[…]`) starting at
+/// `bytes[start]`, counting brackets outside double-quoted strings; `None`
+/// when the bytes end first. A byte scan, for text that is not yet known to
+/// be JSON (repair, raw model text).
+pub(crate) fn bracket_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (at, &byte) in bytes.iter().enumerate().skip(start) {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(at + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 pub(crate) fn describe(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",

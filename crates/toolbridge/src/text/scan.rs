@@ -270,32 +270,7 @@ pub(super) fn json_extent(text: &str) -> Option<usize> {
     if !matches!(bytes.first(), Some(b'{' | b'[')) {
         return None;
     }
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (at, &byte) in bytes.iter().enumerate() {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Some(at + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    crate::json::bracket_end(bytes, 0)
 }
 
 /// A JSON value at the start of `text` (after whitespace): its text and the

@@ -266,30 +266,7 @@ fn value_starts_text(text: &str, at: usize) -> bool {
 /// Where the bracketed value starting at `start` ends, counting brackets
 /// outside double-quoted strings (the end of the text if it never closes).
 fn balanced_end(bytes: &[u8], start: usize) -> usize {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for (at, &byte) in bytes.iter().enumerate().skip(start) {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return at + 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    bytes.len()
+    crate::json::bracket_end(bytes, start).unwrap_or(bytes.len())
 }
 
 /// Arguments sent as a JSON string holding JSON (`"{\"a\": 1}"`) are
