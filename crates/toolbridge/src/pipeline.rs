@@ -139,25 +139,25 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Read> {
         });
     }
     let doc = json::parse(text, opts.limits.max_depth).map_err(located)?;
-    read_document(doc, opts).map_err(located)
+    read_document(doc, opts, &|| json::parse(text, opts.limits.max_depth)).map_err(located)
 }
 
 /// Reads the tools in an already parsed JSON document.
 pub fn read_value(doc: &Value, opts: &ReadOptions) -> Result<Read> {
-    read_document(doc.clone(), opts)
+    read_document(doc.clone(), opts, &|| Ok(doc.clone()))
 }
 
 /// [`read_value`] on a document the reader may take apart: each tool entry
-/// is moved out of it into its reader.
-fn read_document(doc: Value, opts: &ReadOptions) -> Result<Read> {
+/// is moved out of it into its reader. `again` gives the document once more,
+/// only when a detected format's tools fail and its fallback is tried (so a
+/// document that reads pays for no spare copy).
+fn read_document(doc: Value, opts: &ReadOptions, again: &dyn Fn() -> Result<Value>) -> Result<Read> {
     let mut notes = Notes::new();
     let (format, shape, places) = find_entries(&doc, opts, &mut notes)?;
     let fallback = opts.from.is_none().then(|| format.info().fallback).flatten();
-    let spare = fallback.map(|_| doc.clone());
     let tools = read_entries(doc, places, format, opts);
-    if let (Some(other), Some(spare), Some(Err(failure))) =
-        (fallback, spare, tools.iter().find(|tool| tool.is_err()))
-    {
+    if let (Some(other), Some(Err(failure))) = (fallback, tools.iter().find(|tool| tool.is_err())) {
+        let spare = again()?;
         let other_opts = opts.clone().with_from(other);
         let mut other_notes = Notes::new();
         if let Ok((_, other_shape, other_places)) = find_entries(&spare, &other_opts, &mut other_notes) {
