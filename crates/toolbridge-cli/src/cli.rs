@@ -103,9 +103,15 @@ pub struct InputArgs {
     /// in) reads standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Read the input as this format instead of detecting it.
+    /// Read the input as this format instead of detecting it; `defun` reads
+    /// Emacs Lisp `defun` / `cl-defun` forms as tools (name from the symbol,
+    /// description from the docstring, parameters from the lambda list).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
+    /// Keep only the tool named NAME (with `--from defun`: the function
+    /// whose symbol is NAME, the only one read).
+    #[arg(long, value_name = "NAME")]
+    pub only: Option<String>,
 }
 
 #[derive(Debug, Args)]

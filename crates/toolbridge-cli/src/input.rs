@@ -17,9 +17,23 @@ pub struct Inputs {
     pub errors: Vec<anyhow::Error>,
 }
 
+/// How the inputs are read: detected, as one format, or as Emacs Lisp
+/// functions (`--from defun`).
+#[derive(Clone, Copy)]
+enum Source {
+    Detected,
+    Format(Format),
+    Defuns,
+}
+
 /// Reads every file (directories: their tool files, sorted by name).
 pub fn load(args: &InputArgs) -> Result<Inputs> {
-    let from = args.from.as_deref().map(Format::from_id).transpose()?;
+    let from = match args.from.as_deref() {
+        None => Source::Detected,
+        Some("defun") => Source::Defuns,
+        Some(id) => Source::Format(Format::from_id(id)?),
+    };
+    let only = args.only.as_deref();
     let limits = Limits::default();
     let mut inputs = Inputs {
         reads: Vec::new(),
@@ -34,13 +48,34 @@ pub fn load(args: &InputArgs) -> Result<Inputs> {
     } else {
         &args.files[..]
     };
+    let mut absent = Vec::new();
     for path in expand(files)? {
-        match read_one(&path, from, &limits) {
+        match read_one(&path, from, only, &limits) {
             Ok(read) => inputs.reads.push(read),
+            // `--from defun --only NAME` reads only that function: a file
+            // without it is not an error when another file has it.
+            Err(err) if only.is_some() && is_not_a_tool(&err) => absent.push(err),
             Err(err) => inputs.errors.push(err),
         }
     }
+    if let Some(name) = only {
+        match from {
+            Source::Defuns if inputs.reads.is_empty() => inputs.errors.extend(absent),
+            Source::Defuns => {}
+            _ => {
+                if let Err(err) = toolbridge::keep_only(&mut inputs.reads, name) {
+                    inputs.reads.clear();
+                    inputs.errors.push(err.into());
+                }
+            }
+        }
+    }
     Ok(inputs)
+}
+
+fn is_not_a_tool(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<toolbridge::Error>()
+        .is_some_and(|err| err.kind() == toolbridge::ErrorKind::NotATool)
 }
 
 fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
@@ -79,7 +114,7 @@ fn is_tool_file(path: &Path) -> bool {
             .any(|info| info.extension.eq_ignore_ascii_case(extension))
 }
 
-fn read_one(path: &Path, from: Option<Format>, limits: &Limits) -> Result<toolbridge::Read> {
+fn read_one(path: &Path, from: Source, only: Option<&str>, limits: &Limits) -> Result<toolbridge::Read> {
     let stdin = path == Path::new("-");
     let origin = if stdin {
         "<stdin>".to_string()
@@ -102,13 +137,14 @@ fn read_one(path: &Path, from: Option<Format>, limits: &Limits) -> Result<toolbr
         }
         fs::read_to_string(path).with_context(|| format!("cannot read {origin}"))?
     };
-    let mut options = ReadOptions::default()
+    let options = ReadOptions::default()
         .with_limits(limits.clone())
         .with_origin(origin.clone());
-    if let Some(format) = from {
-        options = options.with_from(format);
-    }
-    Ok(toolbridge::read(&text, &options)?)
+    Ok(match from {
+        Source::Defuns => toolbridge::Read::from_defuns(&text, only, &options)?,
+        Source::Format(format) => toolbridge::read(&text, &options.with_from(format))?,
+        Source::Detected => toolbridge::read(&text, &options)?,
+    })
 }
 
 /// Reads a provider's whole response (a file, or stdin) as JSON, with its
@@ -170,6 +206,7 @@ pub fn call_options(tools: &[PathBuf], provider: Format) -> Result<toolbridge::c
     let inputs = load(&InputArgs {
         files: tools.to_vec(),
         from: None,
+        only: None,
     })?;
     if let Some(err) = inputs.errors.into_iter().next() {
         return Err(err.context("cannot read the --tools files"));

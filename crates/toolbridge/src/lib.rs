@@ -61,8 +61,8 @@ pub use limits::Limits;
 pub use note::{Converted, Level, Note, NoteKind, Notes};
 pub use options::{Format, Output, ReadOptions, Shape, WriteOptions};
 pub use pipeline::{
-    convert, convert_read, lint, lint_read, read, read_value, write, write_tool, Conversion, Finding, Found,
-    Options, Place, Read, Report, Written, WrittenTool,
+    convert, convert_read, keep_only, lint, lint_read, read, read_value, write, write_tool, Conversion,
+    Finding, Found, Options, Place, Read, Report, Written, WrittenTool,
 };
 pub use pointer::Pointer;
 pub use registry::{FormatInfo, FORMATS};

@@ -57,6 +57,35 @@ impl Read {
         Ok(Converted { value: tools, notes })
     }
 
+    /// Reads tools from Emacs Lisp `defun` / `cl-defun` forms (seed 001's
+    /// `json-schema-from-defun`, see [`read_defuns`](crate::read_defuns)),
+    /// or only the function whose symbol is `only`; the tools count as
+    /// read from [`Format::Gptel`], their symbol kept as the gptel
+    /// `:function`.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_defuns`](crate::read_defuns), with the options' origin.
+    pub fn from_defuns(text: &str, only: Option<&str>, opts: &ReadOptions) -> Result<Read> {
+        let (tools, notes) = crate::format::elisp::defun::read_defun_tools(text, only, &opts.limits)
+            .map_err(|err| match &opts.origin {
+                Some(origin) => err.with_origin(origin.clone()),
+                None => err,
+            })?;
+        let shape = if tools.len() == 1 {
+            Shape::Single
+        } else {
+            Shape::List
+        };
+        Ok(Read {
+            format: Format::Gptel,
+            shape,
+            tools: tools.into_iter().map(Ok).collect(),
+            notes,
+            origin: opts.origin.clone(),
+        })
+    }
+
     /// The tools that were read without error.
     pub fn ok_tools(&self) -> impl Iterator<Item = &Tool> {
         self.tools
@@ -90,6 +119,49 @@ impl Read {
         }
         findings
     }
+}
+
+/// Keeps only the tool named `name` (its canonical name) in `reads`: what
+/// `--only NAME` asks for. The other tools, read or not, are left out on
+/// purpose, so they get no note.
+///
+/// # Errors
+///
+/// [`ErrorKind::NotATool`] when no read holds a tool named `name`, naming
+/// the closest name and the tools that were read.
+pub fn keep_only(reads: &mut [Read], name: &str) -> Result<()> {
+    let found = reads
+        .iter()
+        .any(|read| read.ok_tools().any(|tool| tool.name == name));
+    if !found {
+        let names: Vec<&str> = reads
+            .iter()
+            .flat_map(|read| read.ok_tools().map(|tool| tool.name.as_str()))
+            .collect();
+        let mut detail = format!("no tool is named `{name}`");
+        if let Some(closest) = crate::suggest::closest(name, names.iter().copied()) {
+            detail.push_str(&format!(" (did you mean `{closest}`?)"));
+        }
+        if names.is_empty() {
+            detail.push_str("; no tool was read");
+        } else {
+            let listed: Vec<String> = names.iter().take(20).map(|name| format!("`{name}`")).collect();
+            let more = names.len().saturating_sub(20);
+            detail.push_str(&format!("; the tools are {}", listed.join(", ")));
+            if more > 0 {
+                detail.push_str(&format!(" and {more} more"));
+            }
+        }
+        return Err(Error::new(ErrorKind::NotATool, detail));
+    }
+    for read in reads {
+        read.tools
+            .retain(|tool| tool.as_ref().is_ok_and(|tool| tool.value.name == name));
+        if !read.tools.is_empty() {
+            read.shape = Shape::Single;
+        }
+    }
+    Ok(())
 }
 
 /// Reads the tools in `text` (JSON).

@@ -340,3 +340,35 @@ LIMIT caps the answers; AGE is in hours.  MODE is a string.
         ]
     );
 }
+
+/// `Read::from_defuns` keeps each function's notes with its tool and the
+/// file's own notes apart; `keep_only` keeps one tool across reads, and
+/// names the closest tool when none matches.
+#[test]
+fn defuns_read_as_a_document_and_keep_only_picks_one_tool() {
+    let text = "(defun my-add (count &optional step)\n  \"Add STEP to COUNT.\nCOUNT is an integer.\"\n  (+ count (or step 1)))\n(defun my-log (&rest parts) \"Log PARTS.\")\n";
+    let options = toolbridge::ReadOptions::default().with_origin("add.el".to_string());
+    let read = toolbridge::Read::from_defuns(text, None, &options).unwrap();
+    assert_eq!(read.format, toolbridge::Format::Gptel);
+    assert_eq!(read.notes.len(), 1);
+    assert_eq!(
+        read.notes[0].message,
+        "(defun my-log …) was left out: (defun my-log (&rest parts)) takes &rest arguments, which a tool's fixed parameters cannot describe"
+    );
+    let tool = read.tools[0].as_ref().unwrap();
+    assert_eq!(tool.value.name, "my_add");
+    let notes: Vec<String> = tool.notes.iter().map(|note| note.message.clone()).collect();
+    assert_eq!(
+        notes,
+        ["the type of `step` is assumed to be string: no (declare (type …)), cl-check-type, default or docstring says"]
+    );
+
+    let mut reads = vec![read];
+    let err = toolbridge::keep_only(&mut reads, "my_ad").unwrap_err();
+    assert_eq!(
+        err.detail(),
+        "no tool is named `my_ad` (did you mean `my_add`?); the tools are `my_add`"
+    );
+    toolbridge::keep_only(&mut reads, "my_add").unwrap();
+    assert_eq!(reads[0].ok_tools().count(), 1);
+}

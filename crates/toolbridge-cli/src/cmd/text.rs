@@ -75,6 +75,7 @@ fn load_tools(args: &TextArgs) -> Result<Option<Vec<Tool>>> {
     let inputs = input::load(&InputArgs {
         files: args.tools.clone(),
         from: None,
+        only: None,
     })?;
     if let Some(err) = inputs.errors.into_iter().next() {
         return Err(err.context("cannot read the --tools files"));

@@ -34,6 +34,22 @@ use crate::tool::{ActionRun, Run, Tool};
 /// `only`); [`ErrorKind::InvalidTool`] if the function named `only` cannot
 /// be a tool; [`ErrorKind::LimitExceeded`] past `limits`.
 pub fn read_defuns(text: &str, only: Option<&str>, limits: &Limits) -> Result<Converted<Vec<Tool>>> {
+    let (tools, mut notes) = read_defun_tools(text, only, limits)?;
+    let mut value = Vec::with_capacity(tools.len());
+    for tool in tools {
+        notes.extend(tool.notes);
+        value.push(tool.value);
+    }
+    Ok(Converted { value, notes })
+}
+
+/// [`read_defuns`] with each tool's notes kept with it, and the notes about
+/// the file as a whole (forms that did not read, functions left out) apart.
+pub(crate) fn read_defun_tools(
+    text: &str,
+    only: Option<&str>,
+    limits: &Limits,
+) -> Result<(Vec<Converted<Tool>>, Vec<Note>)> {
     if text.len() > limits.max_bytes {
         return Err(Error::new(
             ErrorKind::LimitExceeded,
@@ -70,10 +86,10 @@ pub fn read_defuns(text: &str, only: Option<&str>, limits: &Limits) -> Result<Co
         }
         let at = Pointer::root().index(tools.len());
         match read_one(text, head, items, &at) {
-            Ok((tool, tool_notes)) => {
-                tools.push(tool);
-                notes.extend(tool_notes);
-            }
+            Ok((tool, tool_notes)) => tools.push(Converted {
+                value: tool,
+                notes: tool_notes,
+            }),
             Err(err) if only.is_some() => return Err(err),
             Err(err) => notes.push(Note::new(
                 NoteKind::Dropped {
@@ -102,7 +118,7 @@ pub fn read_defuns(text: &str, only: Option<&str>, limits: &Limits) -> Result<Co
         };
         return Err(Error::new(ErrorKind::NotATool, detail));
     }
-    Ok(Converted { value: tools, notes })
+    Ok((tools, notes))
 }
 
 fn defun_parts(form: &Sexp) -> Option<(&'static str, &[Sexp])> {
@@ -159,7 +175,7 @@ fn read_one(text: &str, head: &str, items: &[Sexp], at: &Pointer) -> Result<(Too
             .find(|(var, _)| *var == param.symbol)
             .and_then(|(_, ty)| lisp_type(ty))
             .or_else(|| param.default.as_ref().and_then(default_type))
-            .or_else(|| sentence.as_deref().and_then(|s| docstring_type(s, &param.symbol)));
+            .or_else(|| doc.as_deref().and_then(|d| stated_type(d, &param.symbol)));
         if schema.is_none() {
             notes.push(Note::new(
                 NoteKind::Defaulted { field: "type".into() },
@@ -421,6 +437,16 @@ fn mention(doc: &str, symbol: &str) -> Option<String> {
     sentences(doc)
         .into_iter()
         .find(|sentence| has_word(sentence, &upper))
+}
+
+/// The type the first docstring sentence that states one gives `symbol`
+/// ("Add STEP to COUNT. COUNT is an integer." types COUNT).
+fn stated_type(doc: &str, symbol: &str) -> Option<Value> {
+    let upper = symbol.to_uppercase();
+    sentences(doc)
+        .iter()
+        .filter(|sentence| has_word(sentence, &upper))
+        .find_map(|sentence| docstring_type(sentence, symbol))
 }
 
 fn sentences(doc: &str) -> Vec<String> {
