@@ -173,6 +173,54 @@ fn strict_nulls_are_absent_again_and_defaults_then_apply() {
     );
 }
 
+/// The input schema's own `default` of an optional parameter the call
+/// leaves out is set (after the tool's Syllable defaults, which win), noted,
+/// and validated; a required parameter's default is not a stand-in.
+#[test]
+fn schema_defaults_fill_omitted_optional_parameters() {
+    let schema = json!({"type": "object", "required": ["city", "days"], "properties": {
+        "city": {"type": "string"},
+        "days": {"type": "integer", "default": 3},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "celsius"},
+        "hourly": {"type": "boolean", "default": false},
+        "lang": {"type": "string", "default": "en"}}});
+    let mut forecast = tool("forecast", schema);
+    forecast.defaults = Some(
+        [(
+            "lang".to_string(),
+            toolbridge::tool::ParameterDefault::Value(json!("fr")),
+        )]
+        .into_iter()
+        .collect(),
+    );
+    let toolbox = Toolbox::new([forecast]).unwrap();
+    let checked = toolbox.check(&call(
+        "forecast",
+        json!({"city": "Paris", "days": 2, "hourly": true}),
+    ));
+    assert_eq!(
+        accepted(&checked),
+        (
+            json!({"city": "Paris", "days": 2, "hourly": true, "lang": "fr", "unit": "celsius"}),
+            vec![
+                "/lang `lang` was not given; the tool's default \"fr\" was used".to_string(),
+                "/unit `unit` was not given; its schema's default \"celsius\" was used".to_string(),
+            ]
+        )
+    );
+    let checked = toolbox.check(&call("forecast", json!({"city": "Paris"})));
+    assert_eq!(
+        checked.rejection().unwrap().violations[0].message,
+        "missing required parameter `days` (integer)"
+    );
+    let toolbox = toolbox.with_options(CheckOptions::default().with_schema_defaults(false));
+    let checked = toolbox.check(&call("forecast", json!({"city": "Paris", "days": 2})));
+    assert_eq!(
+        accepted(&checked).0,
+        json!({"city": "Paris", "days": 2, "lang": "fr"})
+    );
+}
+
 #[test]
 fn a_gemini_call_of_a_free_form_object_comes_back_as_the_object() {
     // Gemini refuses an OBJECT without properties, so the writer sent the

@@ -48,6 +48,11 @@ pub struct CheckOptions {
     /// (as compact JSON, roughly) and [`max_depth`](Limits::max_depth)
     /// deep; a transform's `format` expands to at most `max_bytes`.
     pub limits: Limits,
+    /// Set an optional top-level parameter the call left out to its
+    /// schema's `default`, with a note (default on). JSON Schema calls
+    /// `default` an annotation, but it is also what the model was told
+    /// happens when it leaves the parameter out.
+    pub schema_defaults: bool,
 }
 
 impl Default for CheckOptions {
@@ -55,6 +60,7 @@ impl Default for CheckOptions {
         CheckOptions {
             coerce: true,
             limits: Limits::default(),
+            schema_defaults: true,
         }
     }
 }
@@ -63,6 +69,12 @@ impl CheckOptions {
     /// Turns coercion on or off.
     pub fn with_coerce(mut self, coerce: bool) -> CheckOptions {
         self.coerce = coerce;
+        self
+    }
+
+    /// Turns applying the input schema's `default`s on or off.
+    pub fn with_schema_defaults(mut self, schema_defaults: bool) -> CheckOptions {
+        self.schema_defaults = schema_defaults;
         self
     }
 
@@ -94,7 +106,10 @@ impl CheckOptions {
 ///    only `when` parameter `key` equals `value`; the entries in the order
 ///    the tool declares them, each seeing what the ones before it set; a
 ///    transform that cannot apply (a missing field, an operator besides
-///    `eq`) is skipped with a note;
+///    `eq`) is skipped with a note; then the input schema's own `default`
+///    of each optional top-level parameter still absent (unless
+///    [`CheckOptions::schema_defaults`] is off), validated like the rest: a
+///    handler sees the value the schema promises the model it gets;
 /// 4. **coercion** (on unless [`CheckOptions::coerce`] is off), only for
 ///    arguments that do not fit: `"5"` → `5` for an integer, `"true"` →
 ///    `true`, a scalar → `[scalar]` for an array, an enum value's case;
@@ -145,6 +160,8 @@ struct Entry {
     /// The top-level parameters, when an undeclared one is neither forbidden
     /// by the schema (the validator reports those) nor allowed by it.
     declared: Option<Vec<String>>,
+    /// The optional top-level parameters whose schema has a `default`.
+    schema_defaults: Vec<(String, Value)>,
 }
 
 impl std::fmt::Debug for Entry {
@@ -260,6 +277,7 @@ impl Toolbox {
             entries.push(Entry {
                 signature: signature::signature(&tool.name, &tool.input_schema),
                 declared: declared(&tool.input_schema),
+                schema_defaults: defaults::schema_defaults(&tool.input_schema),
                 validator,
                 inverse: None,
                 tool,
@@ -362,6 +380,9 @@ impl Toolbox {
         }
         let limits = &self.options.limits;
         defaults::apply_defaults(&entry.tool, &mut arguments, limits, &mut notes);
+        if self.options.schema_defaults {
+            defaults::apply_schema_defaults(&entry.schema_defaults, &mut arguments, &mut notes);
+        }
         let mut value = Value::Object(arguments);
         // The common case, a valid call, is validated once and builds no errors.
         let mut valid = entry.validator.is_valid(&value);
