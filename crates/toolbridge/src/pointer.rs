@@ -72,6 +72,17 @@ impl Pointer {
             && (self.0.len() == other.0.len() || self.0.as_bytes()[other.0.len()] == b'/')
     }
 
+    /// The unescaped reference tokens, borrowed where nothing was escaped.
+    pub(crate) fn steps(&self) -> impl Iterator<Item = std::borrow::Cow<'_, str>> + '_ {
+        self.0.split('/').skip(1).map(|token| {
+            if token.contains('~') {
+                std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+            } else {
+                std::borrow::Cow::Borrowed(token)
+            }
+        })
+    }
+
     /// The unescaped reference tokens of the pointer.
     pub fn tokens(&self) -> impl Iterator<Item = String> + '_ {
         self.0

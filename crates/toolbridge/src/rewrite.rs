@@ -8,6 +8,7 @@
 //! [`Inverse`] turns the model's arguments back into the shape the canonical
 //! schema describes.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::Serialize;
@@ -94,6 +95,17 @@ impl Inverse {
     /// assert!(unrestored.is_empty());
     /// ```
     pub fn restore(&self, arguments: &mut Value) -> Vec<Unrestored> {
+        self.restore_noting(arguments, &mut Vec::new())
+    }
+
+    /// [`restore`](Inverse::restore), also recording in `changed` each
+    /// place it changed (a removed `null`, a decoded string, the unwrapped
+    /// root), so a caller can say where without comparing copies.
+    pub(crate) fn restore_noting(
+        &self,
+        arguments: &mut Value,
+        changed: &mut Vec<Pointer>,
+    ) -> Vec<Unrestored> {
         let mut unrestored = Vec::new();
         if !self.may_change(arguments) {
             return unrestored;
@@ -102,19 +114,28 @@ impl Inverse {
         // absent and as the string "null" when it is a present `null`.
         for rewrite in &self.rewrites {
             if let Rewrite::NullMeansAbsent { at } = rewrite {
-                remove_null_at(arguments, at);
+                let tokens: Vec<Cow<'_, str>> = at.steps().collect();
+                remove_null_at_tokens(arguments, &tokens, &mut Vec::new(), changed);
             }
         }
         for rewrite in &self.rewrites {
             if let Rewrite::JsonEncoded { at, object } = rewrite {
-                let tokens: Vec<String> = at.tokens().collect();
-                decode_at(arguments, &tokens, Pointer::root(), *object, &mut unrestored);
+                let tokens: Vec<Cow<'_, str>> = at.steps().collect();
+                let mut decoding = Decoding {
+                    object: *object,
+                    unrestored: &mut unrestored,
+                    changed,
+                };
+                decode_at(arguments, &tokens, Pointer::root(), &mut decoding);
             }
         }
         for rewrite in &self.rewrites {
             if let Rewrite::Nested { key } = rewrite {
                 match arguments.get_mut(key.as_str()).map(Value::take) {
-                    Some(inner @ Value::Object(_)) => *arguments = inner,
+                    Some(inner @ Value::Object(_)) => {
+                        *arguments = inner;
+                        changed.push(Pointer::root());
+                    }
                     Some(other) => {
                         unrestored.push(Unrestored {
                             at: Pointer::root().key(key),
@@ -153,58 +174,98 @@ impl Inverse {
     }
 }
 
-/// Whether `value` has a `null` anywhere in it.
+/// Whether `value` may have a `null` in it: true when it has one, or is
+/// nested deeper than the walk goes (without allocating, and with the
+/// recursion bounded for values that did not come from parsed text).
 fn holds_null(value: &Value) -> bool {
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
+    fn walk(value: &Value, depth: usize) -> bool {
         match value {
-            Value::Null => return true,
-            Value::Array(items) => stack.extend(items),
-            Value::Object(members) => stack.extend(members.values()),
-            _ => {}
+            Value::Null => true,
+            _ if depth == 0 => true,
+            Value::Array(items) => items.iter().any(|item| walk(item, depth - 1)),
+            Value::Object(members) => members.values().any(|member| walk(member, depth - 1)),
+            _ => false,
         }
     }
-    false
+    walk(value, 64)
 }
 
 /// Removes a `null` member at `place` (with `*` and `**` steps).
 pub(crate) fn remove_null_at(value: &mut Value, place: &Pointer) {
-    let tokens: Vec<String> = place.tokens().collect();
-    remove_null_at_tokens(value, &tokens);
+    let tokens: Vec<Cow<'_, str>> = place.steps().collect();
+    remove_null_at_tokens(value, &tokens, &mut Vec::new(), &mut Vec::new());
 }
 
-fn remove_null_at_tokens(value: &mut Value, tokens: &[String]) {
+/// One step of the concrete path walked so far (a place is built from
+/// them only when something is removed).
+enum Step<'a> {
+    Key(&'a str),
+    Owned(String),
+    Index(usize),
+}
+
+fn place_of(path: &[Step<'_>], last: &str) -> Pointer {
+    let mut place = Pointer::root();
+    for step in path {
+        place = match step {
+            Step::Key(key) => place.key(key),
+            Step::Owned(key) => place.key(key),
+            Step::Index(index) => place.index(*index),
+        };
+    }
+    place.key(last)
+}
+
+fn remove_null_at_tokens<'t>(
+    value: &mut Value,
+    tokens: &'t [Cow<'t, str>],
+    path: &mut Vec<Step<'t>>,
+    removed: &mut Vec<Pointer>,
+) {
     let Some((first, rest)) = tokens.split_first() else {
         return;
     };
     if first == "**" {
-        remove_null_at_tokens(value, rest);
+        remove_null_at_tokens(value, rest, path, removed);
         match value {
-            Value::Object(object) => object
-                .values_mut()
-                .for_each(|child| remove_null_at_tokens(child, tokens)),
-            Value::Array(items) => items
-                .iter_mut()
-                .for_each(|item| remove_null_at_tokens(item, tokens)),
+            Value::Object(object) => {
+                for (key, child) in object.iter_mut() {
+                    path.push(Step::Owned(key.clone()));
+                    remove_null_at_tokens(child, tokens, path, removed);
+                    path.pop();
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter_mut().enumerate() {
+                    path.push(Step::Index(index));
+                    remove_null_at_tokens(item, tokens, path, removed);
+                    path.pop();
+                }
+            }
             _ => {}
         }
         return;
     }
     match value {
         Value::Object(object)
-            if rest.is_empty() && object.get(first.as_str()).is_some_and(Value::is_null) =>
+            if rest.is_empty() && object.get(first.as_ref()).is_some_and(Value::is_null) =>
         {
-            object.shift_remove(first.as_str());
+            object.shift_remove(first.as_ref());
+            removed.push(place_of(path, first));
         }
         Value::Object(_) if rest.is_empty() => {}
         Value::Object(object) => {
-            if let Some(child) = object.get_mut(first.as_str()) {
-                remove_null_at_tokens(child, rest);
+            if let Some(child) = object.get_mut(first.as_ref()) {
+                path.push(Step::Key(first));
+                remove_null_at_tokens(child, rest, path, removed);
+                path.pop();
             }
         }
         Value::Array(items) if first == "*" => {
-            for item in items {
-                remove_null_at_tokens(item, rest);
+            for (index, item) in items.iter_mut().enumerate() {
+                path.push(Step::Index(index));
+                remove_null_at_tokens(item, rest, path, removed);
+                path.pop();
             }
         }
         _ => {}
@@ -215,43 +276,44 @@ fn remove_null_at_tokens(value: &mut Value, tokens: &[String]) {
 /// which sits at `here` in the arguments. A `**` step visits the children
 /// before the node itself, so that what a string decodes to is not searched
 /// again.
-fn decode_at(
-    value: &mut Value,
-    tokens: &[String],
-    here: Pointer,
+/// What decoding strings records as it goes.
+struct Decoding<'a> {
     object: bool,
-    unrestored: &mut Vec<Unrestored>,
-) {
+    unrestored: &'a mut Vec<Unrestored>,
+    changed: &'a mut Vec<Pointer>,
+}
+
+fn decode_at(value: &mut Value, tokens: &[Cow<'_, str>], here: Pointer, decoding: &mut Decoding<'_>) {
     let Some((first, rest)) = tokens.split_first() else {
-        decode(value, &here, object, unrestored);
+        decode(value, &here, decoding);
         return;
     };
     if first == "**" {
         match value {
             Value::Object(members) => {
                 for (key, child) in members.iter_mut() {
-                    decode_at(child, tokens, here.key(key), object, unrestored);
+                    decode_at(child, tokens, here.key(key), decoding);
                 }
             }
             Value::Array(items) => {
                 for (index, item) in items.iter_mut().enumerate() {
-                    decode_at(item, tokens, here.index(index), object, unrestored);
+                    decode_at(item, tokens, here.index(index), decoding);
                 }
             }
             _ => {}
         }
-        decode_at(value, rest, here, object, unrestored);
+        decode_at(value, rest, here, decoding);
         return;
     }
     match value {
         Value::Object(members) => {
-            if let Some(child) = members.get_mut(first.as_str()) {
-                decode_at(child, rest, here.key(first), object, unrestored);
+            if let Some(child) = members.get_mut(first.as_ref()) {
+                decode_at(child, rest, here.key(first), decoding);
             }
         }
         Value::Array(items) if first == "*" => {
             for (index, item) in items.iter_mut().enumerate() {
-                decode_at(item, rest, here.index(index), object, unrestored);
+                decode_at(item, rest, here.index(index), decoding);
             }
         }
         _ => {}
@@ -261,15 +323,19 @@ fn decode_at(
 /// Replaces a string holding JSON by the value it holds. Anything else is
 /// left alone: `null` (an absent optional value), or the value itself (a
 /// model that sent the object rather than its encoding).
-fn decode(value: &mut Value, at: &Pointer, object: bool, unrestored: &mut Vec<Unrestored>) {
+fn decode(value: &mut Value, at: &Pointer, decoding: &mut Decoding<'_>) {
     let Value::String(text) = value else {
         return;
     };
+    let (object, unrestored) = (decoding.object, &mut *decoding.unrestored);
     let expected = if object { "a JSON object" } else { "JSON" };
     // serde_json refuses nesting past 128 levels, so this is bounded by
     // the string the model sent.
     match serde_json::from_str::<Value>(text) {
-        Ok(decoded) if !object || decoded.is_object() => *value = decoded,
+        Ok(decoded) if !object || decoded.is_object() => {
+            *value = decoded;
+            decoding.changed.push(at.clone());
+        }
         Ok(_) => unrestored.push(Unrestored {
             at: at.clone(),
             message: format!("expected a string holding {expected}, and this one holds another kind of value; it was left as it is"),

@@ -10,6 +10,7 @@ mod render;
 mod reply;
 mod signature;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::Serialize;
@@ -358,6 +359,23 @@ impl Toolbox {
     /// Checks one call. Never panics; untrusted arguments are bounded by
     /// the [limits](CheckOptions::limits).
     pub fn check(&self, call: &ToolCall) -> Checked {
+        self.check_arguments(call, None)
+    }
+
+    /// [`check`](Toolbox::check) for a call the caller no longer needs: its
+    /// arguments are moved, not copied (what a dispatcher holding the calls
+    /// it parsed wants).
+    pub fn check_owned(&self, mut call: ToolCall) -> Checked {
+        let arguments = match &mut call.arguments {
+            Ok(arguments) => Some(std::mem::take(arguments)),
+            Err(_) => None,
+        };
+        self.check_arguments(&call, arguments)
+    }
+
+    /// Checks `call`, whose arguments are `owned` when the caller gave
+    /// them up (else they are copied from the call).
+    fn check_arguments(&self, call: &ToolCall, owned: Option<Value>) -> Checked {
         let mut notes = Vec::new();
         let Some(entry) = self.resolve(call, &mut notes) else {
             return Checked::Rejected(self.unknown_tool(call, notes));
@@ -371,7 +389,7 @@ impl Toolbox {
                 notes,
             })
         };
-        let mut arguments = match self.read_arguments(entry, call, &mut notes) {
+        let mut arguments = match self.read_arguments(entry, call, owned, &mut notes) {
             Ok(arguments) => arguments,
             Err(violation) => return reject(vec![violation], notes),
         };
@@ -497,18 +515,24 @@ impl Toolbox {
         &self,
         entry: &Entry,
         call: &ToolCall,
+        owned: Option<Value>,
         notes: &mut Vec<Note>,
     ) -> std::result::Result<Map<String, Value>, Violation> {
         let limits = &self.options.limits;
         let unreadable = |got: String, message: String| {
             Violation::new(Pointer::root(), "arguments", "a JSON object", got, message)
         };
-        let value = match &call.arguments {
+        let given = match (owned, &call.arguments) {
+            (Some(value), _) => Ok(Cow::Owned(value)),
+            (None, Ok(value)) => Ok(Cow::Borrowed(value)),
+            (None, Err(error)) => Err(error),
+        };
+        let value = match given {
             Ok(value) => {
-                if let Err(reason) = within(value, limits) {
+                if let Err(reason) = within(&value, limits) {
                     return Err(unreadable(reason.clone(), format!("the arguments are {reason}")));
                 }
-                value.clone()
+                value.into_owned()
             }
             Err(error) => {
                 let schema = self.options.coerce.then_some(&entry.tool.input_schema);
@@ -542,14 +566,11 @@ impl Toolbox {
 /// Undoes the writer's rewrites, noting the places that changed.
 fn restore(inverse: &Inverse, arguments: &mut Map<String, Value>, notes: &mut Vec<Note>) {
     let mut value = Value::Object(std::mem::take(arguments));
-    if !inverse.may_change(&value) {
-        if let Value::Object(map) = value {
-            *arguments = map;
-        }
-        return;
+    let mut changed = Vec::new();
+    let unrestored = inverse.restore_noting(&mut value, &mut changed);
+    if let Value::Object(map) = value {
+        *arguments = map;
     }
-    let before = value.clone();
-    let unrestored = inverse.restore(&mut value);
     for problem in unrestored {
         notes.push(Note::new(
             NoteKind::Normalized {
@@ -562,55 +583,27 @@ fn restore(inverse: &Inverse, arguments: &mut Map<String, Value>, notes: &mut Ve
             ),
         ));
     }
-    let mut changed = Vec::new();
-    differences(&before, &value, &Pointer::root(), &mut changed);
-    if let Value::Object(map) = value {
-        *arguments = map;
-    }
-    if !changed.is_empty() {
-        let places: Vec<&str> = changed.iter().map(Pointer::as_str).collect();
-        notes.push(Note::new(
-            NoteKind::Normalized {
-                field: "arguments".into(),
-            },
-            changed[0].clone(),
-            format!(
-                "the arguments were put back into the canonical schema's shape, undoing how the tool \
-                 was written as `{}` (at {})",
-                inverse.written_name,
-                places.join(", ")
-            ),
-        ));
-    }
-}
-
-/// The places where `after` differs from `before` (at most 8).
-fn differences(before: &Value, after: &Value, at: &Pointer, out: &mut Vec<Pointer>) {
-    if out.len() >= 8 || before == after {
+    if changed.is_empty() {
         return;
     }
-    match (before, after) {
-        (Value::Object(old), Value::Object(new)) => {
-            for (key, old_value) in old {
-                match new.get(key) {
-                    Some(new_value) => differences(old_value, new_value, &at.key(key), out),
-                    None if out.len() < 8 => out.push(at.key(key)),
-                    None => {}
-                }
-            }
-            for key in new.keys().filter(|key| !old.contains_key(*key)) {
-                if out.len() < 8 {
-                    out.push(at.key(key));
-                }
-            }
-        }
-        (Value::Array(old), Value::Array(new)) if old.len() == new.len() => {
-            for (index, (old_item, new_item)) in old.iter().zip(new).enumerate() {
-                differences(old_item, new_item, &at.index(index), out);
-            }
-        }
-        _ => out.push(at.clone()),
+    const LISTED: usize = 8;
+    let mut places: Vec<String> = changed.iter().take(LISTED).map(Pointer::to_string).collect();
+    if changed.len() > LISTED {
+        places.push("…".into());
     }
+    let message = format!(
+        "the arguments were put back into the canonical schema's shape, undoing how the tool \
+         was written as `{}` (at {})",
+        inverse.written_name,
+        places.join(", ")
+    );
+    notes.push(Note::new(
+        NoteKind::Normalized {
+            field: "arguments".into(),
+        },
+        changed.swap_remove(0),
+        message,
+    ));
 }
 
 /// Fits arguments that do not match to the schema (through the repair's
