@@ -26,26 +26,30 @@ impl Pointer {
 
     /// The pointer one level down, at object key `key` (escaped here).
     pub fn key(&self, key: &str) -> Pointer {
-        let mut text = String::with_capacity(self.0.len() + key.len() + 1);
-        text.push_str(&self.0);
-        text.push('/');
-        if key.bytes().any(|byte| byte == b'~' || byte == b'/') {
-            for c in key.chars() {
-                match c {
-                    '~' => text.push_str("~0"),
-                    '/' => text.push_str("~1"),
-                    c => text.push(c),
+        with_buffer(|text| {
+            text.push_str(&self.0);
+            text.push('/');
+            if key.bytes().any(|byte| byte == b'~' || byte == b'/') {
+                for c in key.chars() {
+                    match c {
+                        '~' => text.push_str("~0"),
+                        '/' => text.push_str("~1"),
+                        c => text.push(c),
+                    }
                 }
+            } else {
+                text.push_str(key);
             }
-        } else {
-            text.push_str(key);
-        }
-        Pointer(Arc::from(text))
+        })
     }
 
     /// The pointer one level down, at array index `index`.
     pub fn index(&self, index: usize) -> Pointer {
-        Pointer(Arc::from(format!("{}/{index}", self.0)))
+        with_buffer(|text| {
+            use std::fmt::Write as _;
+            text.push_str(&self.0);
+            let _ = write!(text, "/{index}");
+        })
     }
 
     /// Appends another pointer (relative to this one).
@@ -90,6 +94,31 @@ impl Pointer {
             .skip(1)
             .map(|token| token.replace("~1", "/").replace("~0", "~"))
     }
+}
+
+/// A pointer built in a reused per-thread buffer, so that making one costs
+/// the one allocation of its `Arc<str>` (not a `String` and then a copy):
+/// the schema walks make a pointer per node.
+fn with_buffer(build: impl FnOnce(&mut String)) -> Pointer {
+    thread_local! {
+        static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    BUFFER.with(|buffer| match buffer.try_borrow_mut() {
+        Ok(mut text) => {
+            text.clear();
+            build(&mut text);
+            let pointer = Pointer(Arc::from(text.as_str()));
+            if text.capacity() > 4096 {
+                *text = String::new();
+            }
+            pointer
+        }
+        Err(_) => {
+            let mut text = String::new();
+            build(&mut text);
+            Pointer(Arc::from(text))
+        }
+    })
 }
 
 impl fmt::Display for Pointer {
