@@ -60,14 +60,18 @@ pub(super) async fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    match (&run.working_directory, base) {
-        (Some(dir), base) => {
-            command.current_dir(resolve_against(Path::new(dir), base));
+    let directory = match (&run.working_directory, base) {
+        (Some(dir), base) => Some(resolve_against(Path::new(dir), base)),
+        (None, base) => base.map(Path::to_path_buf),
+    };
+    if let Some(directory) = directory {
+        if !directory.is_dir() {
+            return Output::error(format!(
+                "tool {name:?}: the working directory {} is not a directory",
+                directory.display()
+            ));
         }
-        (None, Some(base)) => {
-            command.current_dir(base);
-        }
-        (None, None) => {}
+        command.current_dir(directory);
     }
     let mut child = match command.spawn() {
         Ok(child) => child,

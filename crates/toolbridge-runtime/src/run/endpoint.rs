@@ -354,7 +354,7 @@ fn fill_slots(template: &str, arguments: &mut Map<String, Value>) -> Result<Stri
             continue;
         };
         let value = arguments
-            .remove(name)
+            .shift_remove(name)
             .ok_or_else(|| format!("the URL's {{{name}}} slot has no argument"))?;
         out.push_str(&encode_segment(&scalar_text(&value)));
         rest = &after[name.len() + 1..];
