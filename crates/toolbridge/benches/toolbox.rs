@@ -23,6 +23,7 @@ fn example_tools() -> Vec<Tool> {
     let mut paths: Vec<_> = fs::read_dir(dir)
         .unwrap()
         .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_file())
         .collect();
     paths.sort();
     paths
