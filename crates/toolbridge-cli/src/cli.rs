@@ -126,6 +126,17 @@ pub struct InputArgs {
     pub only: Option<String>,
 }
 
+impl InputArgs {
+    /// `files`, each format detected, every tool kept.
+    pub fn files(files: Vec<PathBuf>) -> InputArgs {
+        InputArgs {
+            files,
+            from: None,
+            only: None,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct NoteArgs {
     /// How to print notes on stderr: text, json (one JSON object per line) or none.

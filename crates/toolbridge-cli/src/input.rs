@@ -203,11 +203,7 @@ pub fn call_options(tools: &[PathBuf], provider: Format) -> Result<toolbridge::c
     if tools.is_empty() {
         return Ok(options);
     }
-    let inputs = load(&InputArgs {
-        files: tools.to_vec(),
-        from: None,
-        only: None,
-    })?;
+    let inputs = load(&InputArgs::files(tools.to_vec()))?;
     if let Some(err) = inputs.errors.into_iter().next() {
         return Err(err.context("cannot read the --tools files"));
     }

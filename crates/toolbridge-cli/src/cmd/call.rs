@@ -127,10 +127,7 @@ pub fn run(args: &CallArgs) -> Result<ExitCode> {
 
 /// The tools of the file; any that cannot be read stops the call.
 fn load(file: &Path) -> Result<Vec<Tool>> {
-    let inputs = input::load(&InputArgs {
-        files: vec![file.to_path_buf()],
-        from: None,
-    })?;
+    let inputs = input::load(&InputArgs::files(vec![file.to_path_buf()]))?;
     if let Some(err) = inputs.errors.into_iter().next() {
         return Err(err);
     }

@@ -128,11 +128,7 @@ fn native(
 
 /// The tools of the `--tools` files; any that cannot be read stops the check.
 fn load_tools(args: &CheckArgs) -> Result<Vec<Tool>> {
-    let inputs = input::load(&InputArgs {
-        files: args.tools.clone(),
-        from: None,
-        only: None,
-    })?;
+    let inputs = input::load(&InputArgs::files(args.tools.clone()))?;
     if let Some(err) = inputs.errors.into_iter().next() {
         return Err(err.context("cannot read the --tools files"));
     }

@@ -72,11 +72,7 @@ fn load_tools(args: &TextArgs) -> Result<Option<Vec<Tool>>> {
     if args.tools.is_empty() {
         return Ok(None);
     }
-    let inputs = input::load(&InputArgs {
-        files: args.tools.clone(),
-        from: None,
-        only: None,
-    })?;
+    let inputs = input::load(&InputArgs::files(args.tools.clone()))?;
     if let Some(err) = inputs.errors.into_iter().next() {
         return Err(err.context("cannot read the --tools files"));
     }
