@@ -4,7 +4,7 @@
 //! - V3 / R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 //! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 
-use super::scan::{recovered, Finder, Out};
+use super::scan::{delimited_calls, Out};
 
 const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
 const CALLS_END: &str = "<｜tool▁calls▁end｜>";
@@ -17,34 +17,7 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    let mut begins = Finder::new(text, BEGIN);
-    let mut ends = Finder::new(text, END);
-    let mut pos = 0;
-    while let Some(begin) = begins.from(pos) {
-        prose(&text[pos..begin], out);
-        let body = begin + BEGIN.len();
-        let next_begin = begins.from(body).unwrap_or(text.len());
-        let mut notes = Vec::new();
-        let body_end = match ends.from(body).filter(|&end| end <= next_begin) {
-            Some(end) => {
-                pos = end + END.len();
-                end
-            }
-            None => {
-                notes.push(recovered(
-                    "missing-close-tag",
-                    "the call's <｜tool▁call▁end｜> is missing",
-                ));
-                let end = text[body..next_begin]
-                    .find(CALLS_END)
-                    .map_or(next_begin, |at| body + at);
-                pos = end;
-                end
-            }
-        };
-        call(&text[body..body_end], &text[begin..pos], out, notes);
-    }
-    prose(&text[pos..], out);
+    delimited_calls(text, BEGIN, END, out, |body| body.find(CALLS_END), prose, call);
 }
 
 /// Prose, without the section tokens around the calls.

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-use super::scan::{recovered, Finder, Out};
+use super::scan::{delimited_calls, recovered, Out};
 use super::typed;
 
 const OPEN: &str = "<tool_call>";
@@ -31,31 +31,15 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    let mut opens = Finder::new(text, OPEN);
-    let mut closes = Finder::new(text, CLOSE);
-    let mut pos = 0;
-    while let Some(open) = opens.from(pos) {
-        out.prose.push_str(&text[pos..open]);
-        let body = open + OPEN.len();
-        let next_open = opens.from(body).unwrap_or(text.len());
-        let mut notes = Vec::new();
-        let body_end = match closes.from(body).filter(|&close| close <= next_open) {
-            Some(close) => {
-                pos = close + CLOSE.len();
-                close
-            }
-            None => {
-                notes.push(recovered(
-                    "missing-close-tag",
-                    "the call's </tool_call> is missing",
-                ));
-                pos = next_open;
-                next_open
-            }
-        };
-        call(&text[body..body_end], &text[open..pos], out, notes);
-    }
-    out.prose.push_str(&text[pos..]);
+    delimited_calls(
+        text,
+        OPEN,
+        CLOSE,
+        out,
+        |_| None,
+        |prose, out| out.prose.push_str(prose),
+        call,
+    );
 }
 
 /// One call: the name, then key/value pairs.

@@ -236,6 +236,50 @@ impl<'t> Finder<'t> {
     }
 }
 
+/// The calls of a markup that opens each call with `open` and closes it
+/// with `close` (DeepSeek, Kimi, GLM, Gemma 4, LFM2, …): the text between
+/// calls goes to `prose`, each call's body (and its whole markup, for a
+/// note) to `call`. A call whose `close` is missing ends where `stop` says
+/// in the text up to the next `open` (a section token), or at that next
+/// `open`, with a note. Each tag is searched through the text once
+/// ([`Finder`]), so many unclosed calls stay linear.
+pub(super) fn delimited_calls<'t>(
+    text: &'t str,
+    open: &'static str,
+    close: &'static str,
+    out: &mut Out<'_>,
+    stop: impl Fn(&str) -> Option<usize>,
+    mut prose: impl FnMut(&'t str, &mut Out<'_>),
+    mut call: impl FnMut(&'t str, &'t str, &mut Out<'_>, Vec<Note>),
+) {
+    let mut opens = Finder::new(text, open);
+    let mut closes = Finder::new(text, close);
+    let mut pos = 0;
+    while let Some(start) = opens.from(pos) {
+        prose(&text[pos..start], out);
+        let body = start + open.len();
+        let next_open = opens.from(body).unwrap_or(text.len());
+        let mut notes = Vec::new();
+        let body_end = match closes.from(body).filter(|&end| end <= next_open) {
+            Some(end) => {
+                pos = end + close.len();
+                end
+            }
+            None => {
+                notes.push(recovered(
+                    "missing-close-tag",
+                    format!("the call's {close} is missing"),
+                ));
+                let end = stop(&text[body..next_open]).map_or(next_open, |at| body + at);
+                pos = end;
+                end
+            }
+        };
+        call(&text[body..body_end], &text[start..pos], out, notes);
+    }
+    prose(&text[pos..], out);
+}
+
 /// A note that markup was garbled and read anyway (`fix` names the variant).
 pub(super) fn recovered(fix: &str, message: impl Into<String>) -> Note {
     Note::new(NoteKind::Repaired { fix: fix.into() }, Pointer::root(), message)
