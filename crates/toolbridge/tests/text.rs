@@ -4,7 +4,7 @@
 //! ollama `model/parsers/`), with the exact calls, prose and notes expected.
 
 use serde_json::json;
-use toolbridge::text::{parse, parse_with_limits, Family};
+use toolbridge::text::{parse, parse_with_limits, Family, FAMILIES};
 use toolbridge::{Limits, Tool};
 
 /// `id name arguments` per call, then `prose: …`, then each note as `fix-or-kind: message`.
@@ -341,8 +341,35 @@ fn kimi_k2_calls_with_their_ids() {
 fn detection_order_handles_shared_prefixes() {
     assert_eq!(
         Family::detect("<|tool_call>call:f{}<tool_call|>"),
-        None,
+        Some(Family::Gemma4),
         "Gemma 4 is not Hermes"
+    );
+    assert_eq!(
+        Family::detect("<|tool_call|>[{\"name\": \"f\", \"arguments\": {}}]"),
+        Some(Family::Granite)
+    );
+    assert_eq!(
+        Family::detect("<tool_call>[{\"name\": \"f\", \"arguments\": {}}]</tool_call>"),
+        Some(Family::Granite),
+        "Granite 3.1's list is neither GLM's name nor Hermes' object"
+    );
+    assert_eq!(
+        Family::detect("<tool_calls>[{\"name\": \"f\", \"arguments\": {}}]</tool_calls>"),
+        Some(Family::Hunyuan),
+        "<tool_calls> is not <tool_call>"
+    );
+    assert_eq!(
+        Family::detect("<|tool_call_start|>[f()]<|tool_call_end|>"),
+        Some(Family::Lfm2),
+        "LFM2 shares <|tool_call_end|> with Kimi"
+    );
+    assert_eq!(
+        Family::detect("<|channel|>commentary to=functions.f <|constrain|>json<|message|>{}<|call|>"),
+        Some(Family::Harmony)
+    );
+    assert_eq!(
+        Family::detect("functools[{\"name\": \"f\"}]"),
+        Some(Family::Phi4Mini)
     );
     assert_eq!(
         Family::detect("<function=f>{\"a\": 1}</function>"),
@@ -365,20 +392,12 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek, kimi, mistral, qwen3-coder, glm, hermes, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, harmony, gemma4, minimax, command-r7b, hunyuan, lfm2, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
     );
 }
 
 #[test]
 fn adversarial_text_stays_linear_and_bounded() {
-    let families = [
-        Family::Hermes,
-        Family::Qwen3Coder,
-        Family::Llama3,
-        Family::Mistral,
-        Family::Pythonic,
-        Family::DeepSeek,
-    ];
     let pieces = [
         "<tool_call>",
         "<function=a>",
@@ -389,10 +408,23 @@ fn adversarial_text_stays_linear_and_bounded() {
         "<think>",
         "</think>",
         "[f(a=[",
+        "<|tool_call>call:f{a:[",
+        "<|\"|>",
+        "<|channel|>",
+        "<|message|>",
+        "<invoke name=\"f\">",
+        "<parameter name=",
+        "<｜DSML｜invoke name=",
+        "<|START_ACTION|>[",
+        "functools[",
+        "<|tool_call_start|>",
+        "<tool_calls>",
+        "<|tool_call|>",
+        "<|python_tag|>brave_search.call(",
     ];
     for piece in pieces {
         let text = piece.repeat(20_000);
-        for family in families {
+        for family in FAMILIES.iter().map(|info| info.family) {
             let started = std::time::Instant::now();
             let parsed = parse(&text, family, None).unwrap();
             assert!(

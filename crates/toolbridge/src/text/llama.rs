@@ -1,11 +1,16 @@
 //! Llama 3.1–3.3: `<|python_tag|>{"name": …, "parameters": {…}}` (calls
 //! separated by `;`), the same JSON bare, or the custom-tool form
 //! `<function=NAME>{…}</function>` (Meta's prompt format docs; vLLM
-//! `llama_tool_parser.py`). Groq's `tool_use_failed` answers carry the
+//! `llama_tool_parser.py`). The built-in tools follow `<|python_tag|>` too:
+//! `brave_search.call(query="…")` and `wolfram_alpha.call(query="…")`, and
+//! for `code_interpreter` the Python code itself, up to `<|eom_id|>`
+//! (Meta's `llama3_1` prompt format; llama.cpp `common/chat.cpp`,
+//! `common_chat_parse_llama_3_1`, reads the same `NAME.call(ARG=VALUE)`). Groq's `tool_use_failed` answers carry the
 //! garbled `<function=NAME={…}</function>` and `<function=NAME{…}` shapes.
 
 use crate::call::repair;
 
+use super::pythonic;
 use super::scan::{json_at, recovered, Finder, Out};
 
 const PYTHON_TAG: &str = "<|python_tag|>";
@@ -39,13 +44,9 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         out.prose.push_str(&text[pos..at]);
         if python {
             let start = at + PYTHON_TAG.len();
-            let taken = json_calls(&text[start..], out);
+            let mut taken = json_calls(&text[start..], out);
             if taken == 0 {
-                out.not_a_call(
-                    PYTHON_TAG,
-                    PYTHON_TAG,
-                    "no JSON call follows it (a built-in tool call is not read)",
-                );
+                taken = builtin_call(&text[start..], out);
             }
             pos = start + taken;
         } else {
@@ -138,4 +139,36 @@ fn function_call(text: &str, out: &mut Out<'_>) -> usize {
     }
     out.call_text(name, None, arguments, notes);
     text.len() - rest.len()
+}
+
+/// A built-in tool's call after `<|python_tag|>`: `NAME.call(key=value, …)`,
+/// or else the code for `code_interpreter`, up to the end-of-message token;
+/// returns how much of `text` it took.
+fn builtin_call(text: &str, out: &mut Out<'_>) -> usize {
+    let start = text.len() - text.trim_start().len();
+    if let Ok(((name, arguments), taken)) = pythonic::read_call(&text[start..], out.limits.max_depth) {
+        if let Some(name) = name.strip_suffix(".call").filter(|name| !name.is_empty()) {
+            out.call_value(name, None, serde_json::Value::Object(arguments), Vec::new());
+            return start + taken;
+        }
+    }
+    let end = END_TOKENS
+        .iter()
+        .filter_map(|token| text.find(token))
+        .min()
+        .unwrap_or(text.len());
+    let code = text[..end].trim();
+    if code.is_empty() {
+        out.not_a_call(PYTHON_TAG, PYTHON_TAG, "nothing follows it");
+        return 0;
+    }
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("code".into(), serde_json::Value::String(code.to_string()));
+    out.call_value(
+        "code_interpreter",
+        None,
+        serde_json::Value::Object(arguments),
+        Vec::new(),
+    );
+    end
 }

@@ -30,12 +30,22 @@
 //! argument values), the
 //! tool's input schema types them.
 
+mod command_r7b;
 mod deepseek;
+mod dsml;
+mod gemma4;
 mod glm;
+mod granite;
+mod harmony;
 mod hermes;
+mod hunyuan;
+mod invoke;
 mod kimi;
+mod lfm2;
 mod llama;
+mod minimax;
 mod mistral;
+mod phi4_mini;
 mod pythonic;
 mod qwen3_coder;
 mod reasoning;
@@ -75,6 +85,24 @@ pub enum Family {
     Kimi,
     /// DeepSeek V3, R1 and V3.1: `<｜tool▁call▁begin｜>…<｜tool▁sep｜>…<｜tool▁call▁end｜>`.
     DeepSeek,
+    /// DeepSeek V3.2 and V4 (DSML): `<｜DSML｜invoke name="NAME"><｜DSML｜parameter name="K" string="true">V</｜DSML｜parameter></｜DSML｜invoke>`.
+    DeepSeekDsml,
+    /// gpt-oss (Harmony): `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`.
+    Harmony,
+    /// Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>}<tool_call|>`.
+    Gemma4,
+    /// Granite 3.0 and 3.1: `<|tool_call|>[{"name": …, "arguments": {…}}]`.
+    Granite,
+    /// Hunyuan A13B: `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls>`.
+    Hunyuan,
+    /// MiniMax-M2: `<minimax:tool_call><invoke name="NAME"><parameter name="K">V</parameter></invoke></minimax:tool_call>`.
+    MiniMax,
+    /// Command R7B: `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|>`.
+    CommandR7b,
+    /// Phi-4-mini: `functools[{"name": …, "arguments": {…}}]`.
+    Phi4Mini,
+    /// LFM2: `<|tool_call_start|>[fn(a=1)]<|tool_call_end|>`.
+    Lfm2,
 }
 
 /// One row of [`FAMILIES`].
@@ -94,17 +122,34 @@ pub struct FamilyInfo {
 
 /// Every family, in the order [`Family::detect`] tries them.
 ///
-/// The order handles the prefixes families share: DeepSeek's, Kimi's and
-/// Mistral's control tokens are their own; Qwen3-Coder and GLM come before
-/// Hermes (all three open with `<tool_call>`: Qwen3-Coder's is followed by
-/// `<function=`, GLM's by a bare name and `<arg_key>` or `</tool_call>`,
-/// Hermes' by JSON), and Qwen3-Coder before Llama 3 (both write
-/// `<function=NAME>`; Qwen3-Coder's is followed by `<parameter=` or
-/// `</function>`, Llama's by JSON). Hermes matches `<tool_call>` exactly, so Gemma 4's `<|tool_call>`
-/// and Granite's `<|tool_call|>` are not taken for it. Bare JSON (Llama 3,
-/// or a Mistral list whose `[TOOL_CALLS]` was lost) and pythonic lists come
-/// last: they are only recognised when the text starts with them.
+/// The order handles the prefixes families share. Control tokens that are
+/// a family's own come first: DSML's `<｜DSML｜`, DeepSeek's, Kimi's,
+/// Harmony's `<|channel|>`/`<|message|>`, Gemma 4's `<|tool_call>`,
+/// MiniMax's `<minimax:tool_call>`, Command R7B's `<|START_ACTION|>`,
+/// Hunyuan's `<tool_calls>`, LFM2's `<|tool_call_start|>` (Kimi's
+/// `<|tool_call_end|>` closes LFM2's calls too, so Kimi is told by its
+/// `<|tool_call_begin|>`), Mistral's `[TOOL_CALLS]`. Then the families
+/// that all open with `<tool_call>`: Granite 3.1 (a JSON list follows it;
+/// Granite 3.0's `<|tool_call|>` is its own), Qwen3-Coder
+/// (`<function=` follows), GLM (a bare name and `<arg_key>` or
+/// `</tool_call>`), and Hermes last of them (JSON follows); Qwen3-Coder
+/// also comes before Llama 3 (both write `<function=NAME>`; Qwen3-Coder's
+/// is followed by `<parameter=` or `</function>`, Llama's by JSON).
+/// Hermes matches `<tool_call>` exactly, so Gemma 4's `<|tool_call>`,
+/// Granite's `<|tool_call|>` and Hunyuan's `<tool_calls>` are not taken
+/// for it. Phi-4-mini's `functools[` comes before the bare forms. Bare
+/// JSON (Llama 3, or a Mistral list whose `[TOOL_CALLS]` was lost) and
+/// pythonic lists come last: they are only recognised when the text
+/// starts with them.
 pub static FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        family: Family::DeepSeekDsml,
+        id: "deepseek-dsml",
+        models: "DeepSeek V3.2, V4",
+        markup: "<｜DSML｜function_calls><｜DSML｜invoke name=\"NAME\"><｜DSML｜parameter name=\"K\" string=\"true\">V</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls> (V4: <｜DSML｜tool_calls>)",
+        detect: dsml::detect,
+        parse: dsml::parse,
+    },
     FamilyInfo {
         family: Family::DeepSeek,
         id: "deepseek",
@@ -122,12 +167,68 @@ pub static FAMILIES: &[FamilyInfo] = &[
         parse: kimi::parse,
     },
     FamilyInfo {
+        family: Family::Harmony,
+        id: "harmony",
+        models: "gpt-oss (OpenAI Harmony format)",
+        markup: "<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>",
+        detect: harmony::detect,
+        parse: harmony::parse,
+    },
+    FamilyInfo {
+        family: Family::Gemma4,
+        id: "gemma4",
+        models: "Gemma 4",
+        markup: "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:1}<tool_call|>",
+        detect: gemma4::detect,
+        parse: gemma4::parse,
+    },
+    FamilyInfo {
+        family: Family::MiniMax,
+        id: "minimax",
+        models: "MiniMax-M2",
+        markup: "<minimax:tool_call><invoke name=\"NAME\"><parameter name=\"K\">V</parameter></invoke></minimax:tool_call>",
+        detect: minimax::detect,
+        parse: minimax::parse,
+    },
+    FamilyInfo {
+        family: Family::CommandR7b,
+        id: "command-r7b",
+        models: "Command R7B, Command A",
+        markup: "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": …, \"parameters\": {…}}]<|END_ACTION|>",
+        detect: command_r7b::detect,
+        parse: command_r7b::parse,
+    },
+    FamilyInfo {
+        family: Family::Hunyuan,
+        id: "hunyuan",
+        models: "Hunyuan A13B",
+        markup: "<tool_calls>[{\"name\": …, \"arguments\": {…}}]</tool_calls>",
+        detect: hunyuan::detect,
+        parse: hunyuan::parse,
+    },
+    FamilyInfo {
+        family: Family::Lfm2,
+        id: "lfm2",
+        models: "LFM2 (Liquid)",
+        markup: "<|tool_call_start|>[fn(a=1, b=\"x\")]<|tool_call_end|>",
+        detect: lfm2::detect,
+        parse: lfm2::parse,
+    },
+    FamilyInfo {
         family: Family::Mistral,
         id: "mistral",
         models: "Mistral v0.3, Nemo, Small 3.2, Magistral, Devstral, Ministral",
         markup: "[TOOL_CALLS][{\"name\": …, \"arguments\": {…}}] or [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}",
         detect: mistral::detect,
         parse: mistral::parse,
+    },
+    FamilyInfo {
+        family: Family::Granite,
+        id: "granite",
+        models: "Granite 3.0, 3.1 (Granite 4 writes Hermes)",
+        markup: "<|tool_call|>[{\"name\": …, \"arguments\": {…}}] (3.1: <tool_call>[…])",
+        detect: granite::detect,
+        parse: granite::parse,
     },
     FamilyInfo {
         family: Family::Qwen3Coder,
@@ -154,10 +255,18 @@ pub static FAMILIES: &[FamilyInfo] = &[
         parse: hermes::parse,
     },
     FamilyInfo {
+        family: Family::Phi4Mini,
+        id: "phi4-mini",
+        models: "Phi-4-mini",
+        markup: "functools[{\"name\": …, \"arguments\": {…}}]",
+        detect: phi4_mini::detect,
+        parse: phi4_mini::parse,
+    },
+    FamilyInfo {
         family: Family::Llama3,
         id: "llama3",
         models: "Llama 3.1, 3.2, 3.3",
-        markup: "<|python_tag|>{\"name\": …, \"parameters\": {…}}, bare JSON, or <function=NAME>{…}</function>",
+        markup: "<|python_tag|>{\"name\": …, \"parameters\": {…}}, bare JSON, or <function=NAME>{…}</function>; built-ins <|python_tag|>brave_search.call(query=\"…\")",
         detect: llama::detect,
         parse: llama::parse,
     },

@@ -55,6 +55,36 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     }
 }
 
+/// The Python list of calls `[f(a=1), g()]` at the start of `text` (after
+/// whitespace) and how many bytes it took, or why it is not one (LFM2
+/// writes this list between its own tokens).
+pub(super) fn read_list(text: &str, max_depth: usize) -> Result<(Calls, usize), String> {
+    let mut reader = Reader {
+        text,
+        pos: 0,
+        depth: 0,
+        max_depth,
+    };
+    let calls = reader.calls()?;
+    Ok((calls, reader.pos))
+}
+
+/// One Python call `f(a=1)` at the start of `text` (after whitespace) and
+/// how many bytes it took (Llama 3's built-in `brave_search.call(…)`).
+pub(super) fn read_call(
+    text: &str,
+    max_depth: usize,
+) -> Result<((String, Map<String, Value>), usize), String> {
+    let mut reader = Reader {
+        text,
+        pos: 0,
+        depth: 0,
+        max_depth,
+    };
+    let call = reader.call()?;
+    Ok((call, reader.pos))
+}
+
 /// A reader of Python literals, `depth` bounded by the limits.
 struct Reader<'t> {
     text: &'t str,
@@ -63,7 +93,7 @@ struct Reader<'t> {
     max_depth: usize,
 }
 
-type Calls = Vec<(String, Map<String, Value>)>;
+pub(super) type Calls = Vec<(String, Map<String, Value>)>;
 
 impl Reader<'_> {
     fn rest(&self) -> &str {
@@ -104,26 +134,7 @@ impl Reader<'_> {
             return self.fail("[");
         }
         loop {
-            let name = self.name();
-            if name.is_empty() {
-                return self.fail("a function name");
-            }
-            if !self.eat('(') {
-                return self.fail("(");
-            }
-            let mut arguments = Map::new();
-            while !self.eat(')') {
-                let key = self.name();
-                if key.is_empty() || !self.eat('=') {
-                    return self.fail("a keyword argument (name=value)");
-                }
-                let value = self.value()?;
-                arguments.insert(key, value);
-                if !self.eat(',') && !self.rest().trim_start().starts_with(')') {
-                    return self.fail(", or )");
-                }
-            }
-            calls.push((name, arguments));
+            calls.push(self.call()?);
             if self.eat(']') {
                 return Ok(calls);
             }
@@ -131,6 +142,30 @@ impl Reader<'_> {
                 return self.fail(", or ]");
             }
         }
+    }
+
+    /// One `name(key=value, …)`.
+    fn call(&mut self) -> Result<(String, Map<String, Value>), String> {
+        let name = self.name();
+        if name.is_empty() {
+            return self.fail("a function name");
+        }
+        if !self.eat('(') {
+            return self.fail("(");
+        }
+        let mut arguments = Map::new();
+        while !self.eat(')') {
+            let key = self.name();
+            if key.is_empty() || !self.eat('=') {
+                return self.fail("a keyword argument (name=value)");
+            }
+            let value = self.value()?;
+            arguments.insert(key, value);
+            if !self.eat(',') && !self.rest().trim_start().starts_with(')') {
+                return self.fail(", or )");
+            }
+        }
+        Ok((name, arguments))
     }
 
     fn name(&mut self) -> String {

@@ -280,6 +280,80 @@ pub(super) fn delimited_calls<'t>(
     prose(&text[pos..], out);
 }
 
+/// The calls of a markup that writes them as a JSON list after an opening
+/// token (Granite's `<|tool_call|>`, Phi-4-mini's `functools`, Hunyuan's
+/// `<tool_calls>`, Command R7B's `<|START_ACTION|>`), closed by `close`
+/// when the markup has a closing token. `envelope` turns one item into
+/// `{"name", "arguments", "id"}` (see [`Out::call_envelope`]).
+pub(super) fn listed_calls(
+    text: &str,
+    open: &'static str,
+    close: Option<&'static str>,
+    out: &mut Out<'_>,
+    envelope: fn(Value) -> Value,
+) {
+    let mut opens = Finder::new(text, open);
+    let mut pos = 0;
+    while let Some(start) = opens.from(pos) {
+        out.prose.push_str(&text[pos..start]);
+        let after = &text[start + open.len()..];
+        let Some(json) = json_at(after) else {
+            out.not_a_call(open, open, "no JSON list of calls follows it");
+            pos = start + open.len();
+            continue;
+        };
+        let end = text.len() - json.rest.len();
+        let mut notes = Vec::new();
+        if json.truncated {
+            notes.push(recovered(
+                "truncated-call",
+                "the text ends inside the list of calls",
+            ));
+        }
+        pos = end;
+        if let Some(close) = close {
+            match json.rest.trim_start().strip_prefix(close) {
+                Some(rest) => pos = text.len() - rest.len(),
+                None => notes.push(recovered(
+                    "missing-close-tag",
+                    format!("the calls' {close} is missing"),
+                )),
+            }
+        }
+        let Ok(repaired) = repair(json.text, None, out.limits) else {
+            out.not_a_call(open, &text[start..pos], "the list of calls is not JSON");
+            continue;
+        };
+        notes.extend(repaired.notes);
+        let items = match repaired.value {
+            Value::Array(items) => items,
+            object @ Value::Object(_) => {
+                notes.push(recovered(
+                    "object-not-list",
+                    "one call object was written where a list of calls belongs",
+                ));
+                vec![object]
+            }
+            _ => Vec::new(),
+        };
+        let items: Vec<Value> = items.into_iter().map(envelope).collect();
+        let is_call = |item: &Value| item.get("name").is_some_and(Value::is_string);
+        if items.is_empty() || !items.iter().all(is_call) {
+            out.not_a_call(
+                open,
+                &text[start..pos],
+                "the list holds no {\"name\", \"arguments\"} objects",
+            );
+            continue;
+        }
+        for item in items {
+            let result = out.call_envelope(item, std::mem::take(&mut notes));
+            debug_assert!(result.is_ok(), "every item is a call");
+        }
+    }
+    out.prose.push_str(&text[pos..]);
+}
+
 /// A note that markup was garbled and read anyway (`fix` names the variant).
 pub(super) fn recovered(fix: &str, message: impl Into<String>) -> Note {
     Note::new(NoteKind::Repaired { fix: fix.into() }, Pointer::root(), message)

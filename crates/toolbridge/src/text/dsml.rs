@@ -1,0 +1,35 @@
+//! DeepSeek V3.2 and V4, "DSML": `<｜DSML｜function_calls>` (V3.2) or
+//! `<｜DSML｜tool_calls>` (V4) blocks of `<｜DSML｜invoke name="NAME">`
+//! elements, one `<｜DSML｜parameter name="KEY" string="true|false">VALUE
+//! </｜DSML｜parameter>` per argument: `string="true"` gives the text as
+//! written, `string="false"` a JSON value (vLLM `deepseekv32_tool_parser.py`
+//! and `deepseekv4_tool_parser.py`; DeepSeek-V4's `encoding/encoding_dsv4.py`
+//! writes the V4 template). A parameter without `string=` is typed by the
+//! tool's schema.
+
+use super::invoke::{self, Markup, Values};
+use super::scan::Out;
+
+const MARKUP: Markup = Markup {
+    blocks: &[
+        "<｜DSML｜function_calls>",
+        "</｜DSML｜function_calls>",
+        "<｜DSML｜tool_calls>",
+        "</｜DSML｜tool_calls>",
+    ],
+    invoke: "<｜DSML｜invoke name=",
+    invoke_end: "</｜DSML｜invoke>",
+    parameter: "<｜DSML｜parameter name=",
+    parameter_end: "</｜DSML｜parameter>",
+    values: Values::StringAttribute,
+};
+
+pub(super) fn detect(text: &str) -> bool {
+    text.contains("<｜DSML｜invoke")
+        || text.contains("<｜DSML｜function_calls>")
+        || text.contains("<｜DSML｜tool_calls>")
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    invoke::parse(text, out, &MARKUP);
+}

@@ -1,0 +1,17 @@
+//! Hunyuan A13B: `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls>`
+//! (vLLM `hunyuan_a13b_tool_parser.py`; a block inside a closed
+//! `<think>` is not a call, as everywhere here).
+
+use super::scan::{listed_calls, Out};
+
+const OPEN: &str = "<tool_calls>";
+const CLOSE: &str = "</tool_calls>";
+
+pub(super) fn detect(text: &str) -> bool {
+    text.find(OPEN)
+        .is_some_and(|at| text[at + OPEN.len()..].trim_start().starts_with(['[', '{']))
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    listed_calls(text, OPEN, Some(CLOSE), out, |item| item);
+}
