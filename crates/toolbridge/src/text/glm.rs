@@ -91,6 +91,10 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
         if property.is_none() {
             untyped.push(key.clone());
         }
+        // ollama's glm46.go reads values through qwen3coder.go's parseValue,
+        // which drops one line break at each end; vLLM strips all whitespace.
+        let raw = raw.strip_prefix('\n').unwrap_or(raw);
+        let raw = raw.strip_suffix('\n').unwrap_or(raw);
         let value = typed::value(&key, raw, property, out.limits, &mut notes);
         arguments.insert(key, value);
         rest = next;

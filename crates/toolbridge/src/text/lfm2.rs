@@ -33,7 +33,15 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 fn calls(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>) {
     let trimmed = body.trim();
     let read = if trimmed.starts_with('[') {
-        pythonic::read_list(trimmed, out.limits.max_depth)
+        pythonic::read_list(trimmed, out.limits.max_depth).map(|(calls, taken, truncated)| {
+            if truncated {
+                notes.push(recovered(
+                    "truncated-call",
+                    "the text ends inside the list of calls; the open strings and brackets were closed",
+                ));
+            }
+            (calls, taken)
+        })
     } else {
         pythonic::read_call(trimmed, out.limits.max_depth).map(|(call, taken)| {
             notes.push(recovered(

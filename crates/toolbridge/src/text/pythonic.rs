@@ -7,15 +7,32 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::scan::Out;
+use super::scan::{recovered, Out};
 
 const START: &str = "<|python_start|>";
 const END: &str = "<|python_end|>";
 
 pub(super) fn detect(text: &str) -> bool {
-    let text = text.trim_start();
-    let text = text.strip_prefix(START).unwrap_or(text).trim_start();
-    text.strip_prefix('[').is_some_and(|rest| {
+    list_start(text).is_some()
+}
+
+/// Where the list of calls begins: at the start of the text (after
+/// whitespace, with or without `<|python_start|>`), or at a
+/// `<|python_start|>` after prose (Llama 4 may write a sentence first).
+fn list_start(text: &str) -> Option<usize> {
+    let trimmed = text.trim_start();
+    let lead = text.len() - trimmed.len();
+    let body = trimmed.strip_prefix(START).unwrap_or(trimmed);
+    if starts_list(body) {
+        return Some(lead);
+    }
+    let at = text.find(START)?;
+    starts_list(&text[at + START.len()..]).then_some(at)
+}
+
+/// Whether `text` starts (after whitespace) with `[name(`.
+fn starts_list(text: &str) -> bool {
+    text.trim_start().strip_prefix('[').is_some_and(|rest| {
         let rest = rest.trim_start();
         let name = rest
             .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
@@ -25,48 +42,104 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    if !detect(text) {
+    let Some(start) = list_start(text) else {
         out.prose.push_str(text);
         return;
-    }
-    let trimmed = text.trim_start();
-    let (body, tagged) = match trimmed.strip_prefix(START) {
+    };
+    out.prose.push_str(&text[..start]);
+    let from = &text[start..];
+    let (body, tagged) = match from.strip_prefix(START) {
         Some(body) => (body.trim_start(), true),
-        None => (trimmed, false),
+        None => (from, false),
     };
-    let mut reader = Reader {
-        text: body,
-        pos: 0,
-        depth: 0,
-        max_depth: out.limits.max_depth,
-    };
-    match reader.calls() {
-        Ok(calls) => {
-            for (name, arguments) in calls {
-                out.call_value(&name, None, Value::Object(arguments), Vec::new());
+    match read_list(body, out.limits.max_depth) {
+        Ok((calls, taken, truncated)) => {
+            let mut notes = Vec::new();
+            if truncated {
+                notes.push(recovered(
+                    "truncated-call",
+                    "the text ends inside the list of calls; the open strings and brackets were closed",
+                ));
             }
-            let mut rest = &body[reader.pos..];
+            for (name, arguments) in calls {
+                out.call_value(&name, None, Value::Object(arguments), std::mem::take(&mut notes));
+            }
+            let mut rest = &body[taken..];
             if tagged {
                 rest = rest.trim_start().strip_prefix(END).unwrap_or(rest);
             }
             out.prose.push_str(rest);
         }
-        Err(why) => out.not_a_call("[", text, &why),
+        Err(why) => out.not_a_call("[", from, &why),
     }
 }
 
+/// `text` cut off inside a list of calls, with its open string and
+/// brackets closed; `None` when it is not cut off.
+fn close_truncated(text: &str) -> Option<String> {
+    let mut open = Vec::new();
+    let mut quote = None;
+    let mut escaped = false;
+    for c in text.chars() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '[' => open.push(']'),
+                '(' => open.push(')'),
+                '{' => open.push('}'),
+                ']' | ')' | '}' => {
+                    open.pop();
+                }
+                _ => {}
+            },
+        }
+    }
+    if open.is_empty() {
+        return None;
+    }
+    let mut closed = text.strip_suffix('\\').unwrap_or(text).to_string();
+    if let Some(q) = quote {
+        closed.push(q);
+    }
+    closed.extend(open.iter().rev());
+    Some(closed)
+}
+
 /// The Python list of calls `[f(a=1), g()]` at the start of `text` (after
-/// whitespace) and how many bytes it took, or why it is not one (LFM2
-/// writes this list between its own tokens).
-pub(super) fn read_list(text: &str, max_depth: usize) -> Result<(Calls, usize), String> {
+/// whitespace), how many bytes it took, and whether the text ended inside
+/// it (then its open strings and brackets were closed), or why it is not
+/// one (LFM2 writes this list between its own tokens).
+pub(super) fn read_list(text: &str, max_depth: usize) -> Result<(Calls, usize, bool), String> {
     let mut reader = Reader {
         text,
         pos: 0,
         depth: 0,
         max_depth,
     };
-    let calls = reader.calls()?;
-    Ok((calls, reader.pos))
+    match reader.calls() {
+        Ok(calls) => Ok((calls, reader.pos, false)),
+        Err(why) if reader.pos >= text.len() => {
+            let Some(closed) = close_truncated(text) else {
+                return Err(why);
+            };
+            let mut reader = Reader {
+                text: &closed,
+                pos: 0,
+                depth: 0,
+                max_depth,
+            };
+            // What was added is only closers: the list ends at the text's end.
+            reader
+                .calls()
+                .map(|calls| (calls, text.len(), true))
+                .map_err(|_| why)
+        }
+        Err(why) => Err(why),
+    }
 }
 
 /// One Python call `f(a=1)` at the start of `text` (after whitespace) and

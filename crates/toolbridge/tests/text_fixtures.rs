@@ -1,0 +1,82 @@
+//! Every open-weight family's fixtures: `fixtures/text/<family>/<case>.txt`
+//! holds the model's raw text exactly (no header: every byte is the
+//! model's), the folder names the family (its id on the command line), and
+//! `fixtures/text/<family>/SOURCES.md` names the chat template and parser
+//! sources the texts were written from. Each family has at least `one`,
+//! `parallel`, `prose` (prose before and after the calls), `unicode`
+//! (unicode and escaped strings in the arguments), `no_arguments` and
+//! `truncated`; the snapshot holds the exact calls, prose and notes.
+//!
+//! Other tests (the streamed parser's split invariance) iterate over the
+//! same folder: parse each text with [`tools`]' schemas and the family its
+//! folder names.
+
+use serde_json::json;
+use toolbridge::text::{parse, Family};
+use toolbridge::Tool;
+
+/// The tools the fixtures call; their schemas type the values of the
+/// families that write raw text.
+fn tools() -> Vec<Tool> {
+    vec![
+        Tool::new(
+            "get_weather",
+            json!({"type": "object", "properties": {
+                "city": {"type": "string"}, "days": {"type": "integer"}},
+                "required": ["city"]}),
+        ),
+        Tool::new(
+            "search",
+            json!({"type": "object", "properties": {"query": {"type": "string"}}}),
+        ),
+        Tool::new("now", json!({"type": "object", "properties": {}})),
+    ]
+}
+
+/// `id name arguments` per call with its notes, then the prose and the
+/// text's own notes.
+fn render(text: &str, family: Family) -> String {
+    let parsed = parse(text, family, Some(&tools())).unwrap();
+    let mut lines = Vec::new();
+    for call in &parsed.calls {
+        match &call.arguments {
+            Ok(arguments) => lines.push(format!("{} {} {arguments}", call.id, call.name)),
+            Err(error) => lines.push(format!("{} {} error: {error}", call.id, call.name)),
+        }
+        for note in &call.notes {
+            lines.push(format!("  {note}"));
+        }
+    }
+    lines.push(format!("prose: {:?}", parsed.prose));
+    for note in &parsed.notes {
+        lines.push(format!("note: {note}"));
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn fixtures() {
+    insta::glob!("fixtures/text/*/*.txt", |path| {
+        let id = path.parent().unwrap().file_name().unwrap().to_str().unwrap();
+        let family = Family::from_id(id).unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        assert_eq!(Family::detect(&text), Some(family), "detected family of {path:?}");
+        insta::assert_snapshot!(render(&text, family));
+    });
+}
+
+#[test]
+fn every_family_has_every_case() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text");
+    for info in toolbridge::text::FAMILIES {
+        for case in ["one", "parallel", "prose", "unicode", "no_arguments", "truncated"] {
+            let path = root.join(info.id).join(format!("{case}.txt"));
+            assert!(path.is_file(), "{} has no {case} fixture", info.id);
+        }
+        assert!(
+            root.join(info.id).join("SOURCES.md").is_file(),
+            "{} names no sources",
+            info.id
+        );
+    }
+}
