@@ -82,7 +82,9 @@ pub enum Command {
     /// Example: toolbridge check --tools examples/check/tools.json examples/responses/anthropic.json
     Check(CheckArgs),
     /// Print the tool calls in an open-weight model's raw text (Hermes/Qwen
-    /// <tool_call>, Qwen3-Coder, GLM, Llama 3, pythonic, Mistral [TOOL_CALLS], DeepSeek, Kimi K2).
+    /// <tool_call>, Qwen3-Coder, GLM, Llama 3, pythonic, Mistral [TOOL_CALLS], DeepSeek,
+    /// DeepSeek DSML, Kimi K2, gpt-oss Harmony, Gemma 4, Granite, Hunyuan, MiniMax-M2,
+    /// Command R7B, Phi-4-mini, LFM2).
     ///
     /// Prints one line per call and the prose outside the calls; notes on
     /// stderr say what garbled markup was recovered. The family is detected
@@ -286,8 +288,10 @@ pub struct TextArgs {
     /// The model's text; `-` (or none, with text piped in) reads standard input.
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
-    /// The model family whose markup the text is in: auto, deepseek,
-    /// kimi, mistral, qwen3-coder, glm, hermes, llama3 or pythonic.
+    /// The model family whose markup the text is in: auto, deepseek-dsml,
+    /// deepseek, kimi, harmony, gemma4, minimax, command-r7b, hunyuan, lfm2,
+    /// mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3 or
+    /// pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto")]
     pub family: String,
     /// Tool files whose schemas type the values and fit the arguments.

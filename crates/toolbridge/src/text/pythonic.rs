@@ -144,10 +144,7 @@ pub(super) fn read_list(text: &str, max_depth: usize) -> Result<(Calls, usize, b
 
 /// One Python call `f(a=1)` at the start of `text` (after whitespace) and
 /// how many bytes it took (Llama 3's built-in `brave_search.call(…)`).
-pub(super) fn read_call(
-    text: &str,
-    max_depth: usize,
-) -> Result<((String, Map<String, Value>), usize), String> {
+pub(super) fn read_call(text: &str, max_depth: usize) -> Result<(Call, usize), String> {
     let mut reader = Reader {
         text,
         pos: 0,
@@ -166,7 +163,11 @@ struct Reader<'t> {
     max_depth: usize,
 }
 
-pub(super) type Calls = Vec<(String, Map<String, Value>)>;
+/// One call: the function's name and its keyword arguments.
+pub(super) type Call = (String, Map<String, Value>);
+
+/// The calls of a list, in order.
+pub(super) type Calls = Vec<Call>;
 
 impl Reader<'_> {
     fn rest(&self) -> &str {
@@ -218,7 +219,7 @@ impl Reader<'_> {
     }
 
     /// One `name(key=value, …)`.
-    fn call(&mut self) -> Result<(String, Map<String, Value>), String> {
+    fn call(&mut self) -> Result<Call, String> {
         let name = self.name();
         if name.is_empty() {
             return self.fail("a function name");
