@@ -581,3 +581,14 @@ fn minimax_values_typed_by_the_schema() {
         ]
     );
 }
+
+/// ollama `model/parsers/ministral.go` reads the name as everything before
+/// `[ARGS]`: a space after `[TOOL_CALLS]` was kept as prose before.
+#[test]
+fn mistral_space_after_tool_calls_token() {
+    let text = "[TOOL_CALLS] get_weather[ARGS]{\"city\": \"Oslo\"}";
+    assert_eq!(
+        read(text, Family::Mistral, None),
+        [r#"call_0 get_weather {"city":"Oslo"}"#, "prose: \"\""]
+    );
+}

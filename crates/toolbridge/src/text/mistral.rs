@@ -67,10 +67,13 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
         );
         return text.len() - json.rest.len();
     }
-    let name_end = text
+    // ollama's ministral.go takes everything before [ARGS] as the name: a
+    // space after [TOOL_CALLS] does not make the call prose.
+    let lead = text.len() - text.trim_start().len();
+    let name_end = text[lead..]
         .find(|c: char| c == '[' || c == '{' || c.is_whitespace())
-        .unwrap_or(text.len());
-    let name = &text[..name_end];
+        .map_or(text.len(), |at| lead + at);
+    let name = &text[lead..name_end];
     if name.is_empty() {
         out.not_a_call(CALLS, CALLS, "no tool name follows it");
         return 0;

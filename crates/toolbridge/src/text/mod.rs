@@ -6,8 +6,10 @@
 //! into the assistant's prose and the same [`ToolCall`]s the provider
 //! formats give; [`Family::detect`] names the family from the text alone.
 //! The markups and their quirks are the ones the inference servers' own
-//! parsers read (vLLM `vllm/entrypoints/openai/tool_parsers/`, ollama
-//! `model/parsers/`, mistral.rs `mistralrs-core/src/tools/parsers/`).
+//! parsers read (vLLM `vllm/tool_parsers/`, ollama `model/parsers/`,
+//! llama.cpp `common/chat.cpp`, mistral.rs
+//! `mistralrs-core/src/tools/parsers/`); each family's file names its
+//! sources.
 //!
 //! ```
 //! use toolbridge::text::{parse, Family};
@@ -27,8 +29,9 @@
 //! `<function=NAME={…}</function>`) is read, with a note of kind
 //! [`NoteKind::Repaired`](crate::NoteKind::Repaired) naming the variant.
 //! Where the family's values are not JSON (Qwen3-Coder's parameters, GLM's
-//! argument values), the
-//! tool's input schema types them.
+//! argument values, MiniMax-M2's and DSML's parameter elements, Gemma 4's
+//! values, pythonic and LFM2 literals), the tool's input schema types
+//! them, with a note when the text had to be coerced.
 
 mod command_r7b;
 mod deepseek;

@@ -324,7 +324,8 @@ pub(super) fn listed_calls(
             out.not_a_call(open, &text[start..pos], "the list of calls is not JSON");
             continue;
         };
-        notes.extend(repaired.notes);
+        let repairs = repaired.notes;
+        let listed = repaired.value.is_array();
         let items = match repaired.value {
             Value::Array(items) => items,
             object @ Value::Object(_) => {
@@ -346,8 +347,24 @@ pub(super) fn listed_calls(
             );
             continue;
         }
-        for item in items {
-            let result = out.call_envelope(item, std::mem::take(&mut notes));
+        // A repair inside item i is that call's note, at its place in the item.
+        let mut per_item: Vec<Vec<Note>> = vec![Vec::new(); items.len()];
+        per_item[0] = notes;
+        for note in repairs {
+            let tokens: Vec<String> = note.at.tokens().collect();
+            let item = tokens.first().and_then(|token| token.parse::<usize>().ok());
+            match item.filter(|&item| item < per_item.len() && listed) {
+                Some(item) => {
+                    let at = tokens[1..]
+                        .iter()
+                        .fold(Pointer::root(), |at, token| at.key(token));
+                    per_item[item].push(Note::new(note.kind, at, note.message));
+                }
+                None => per_item[0].push(note),
+            }
+        }
+        for (item, notes) in items.into_iter().zip(per_item) {
+            let result = out.call_envelope(item, notes);
             debug_assert!(result.is_ok(), "every item is a call");
         }
     }
