@@ -40,6 +40,7 @@ mod pythonic;
 mod qwen3_coder;
 mod reasoning;
 mod scan;
+mod stream;
 mod typed;
 
 use std::fmt;
@@ -52,6 +53,9 @@ use crate::tool::Tool;
 
 use reasoning::Segment;
 use scan::Out;
+use stream::markup::Streaming;
+
+pub use stream::TextStream;
 
 /// A family of models that write tool calls in one markup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -90,6 +94,9 @@ pub struct FamilyInfo {
     pub markup: &'static str,
     detect: fn(&str) -> bool,
     parse: fn(&str, &mut Out<'_>),
+    /// How the markup streams: the tokens that open a call, and a reader
+    /// of one call as it arrives (see `stream/markup.rs`).
+    stream: Streaming,
 }
 
 /// Every family, in the order [`Family::detect`] tries them.
@@ -112,6 +119,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜> (V3.1: NAME<｜tool▁sep｜>{…})",
         detect: deepseek::detect,
         parse: deepseek::parse,
+        stream: deepseek::STREAM,
     },
     FamilyInfo {
         family: Family::Kimi,
@@ -120,6 +128,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>",
         detect: kimi::detect,
         parse: kimi::parse,
+        stream: kimi::STREAM,
     },
     FamilyInfo {
         family: Family::Mistral,
@@ -128,6 +137,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "[TOOL_CALLS][{\"name\": …, \"arguments\": {…}}] or [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}",
         detect: mistral::detect,
         parse: mistral::parse,
+        stream: mistral::STREAM,
     },
     FamilyInfo {
         family: Family::Qwen3Coder,
@@ -136,6 +146,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
         detect: qwen3_coder::detect,
         parse: qwen3_coder::parse,
+        stream: qwen3_coder::STREAM,
     },
     FamilyInfo {
         family: Family::Glm,
@@ -144,6 +155,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>",
         detect: glm::detect,
         parse: glm::parse,
+        stream: glm::STREAM,
     },
     FamilyInfo {
         family: Family::Hermes,
@@ -152,6 +164,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_call>{\"name\": …, \"arguments\": {…}}</tool_call>",
         detect: hermes::detect,
         parse: hermes::parse,
+        stream: hermes::STREAM,
     },
     FamilyInfo {
         family: Family::Llama3,
@@ -160,6 +173,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<|python_tag|>{\"name\": …, \"parameters\": {…}}, bare JSON, or <function=NAME>{…}</function>",
         detect: llama::detect,
         parse: llama::parse,
+        stream: llama::STREAM,
     },
     FamilyInfo {
         family: Family::Pythonic,
@@ -168,6 +182,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "[fn(a=1, b=\"x\"), g()]",
         detect: pythonic::detect,
         parse: pythonic::parse,
+        stream: pythonic::STREAM,
     },
 ];
 
