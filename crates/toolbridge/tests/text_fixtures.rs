@@ -80,3 +80,44 @@ fn every_family_has_every_case() {
         );
     }
 }
+
+/// Streamed a character at a time, and in pieces of 2, 3, 5 and 7 bytes
+/// (cut back to character boundaries), every fixture gives the calls and
+/// the prose of its whole-text parse.
+#[test]
+fn fixtures_streamed_in_pieces_give_the_whole_parse() {
+    use toolbridge::call::CallEvent;
+    use toolbridge::text::TextStream;
+    let tools = tools();
+    insta::glob!("fixtures/text/*/*.txt", |path| {
+        let id = path.parent().unwrap().file_name().unwrap().to_str().unwrap();
+        let family = Family::from_id(id).unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        let whole = parse(&text, family, Some(&tools)).unwrap();
+        for size in [1, 2, 3, 5, 7] {
+            let mut stream = TextStream::new(Some(family), Some(&tools));
+            let mut events = Vec::new();
+            let mut at = 0;
+            while at < text.len() {
+                let mut end = (at + size).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                }
+                stream.push(&text[at..end], &mut events).unwrap();
+                at = end;
+            }
+            stream.finish(&mut events).unwrap();
+            let mut calls = Vec::new();
+            let mut prose = String::new();
+            for event in events {
+                match event {
+                    CallEvent::Finished { call, .. } => calls.push(call),
+                    CallEvent::Text { text } => prose.push_str(&text),
+                    _ => {}
+                }
+            }
+            assert_eq!(calls, whole.calls, "calls of {path:?} in pieces of {size}");
+            assert_eq!(prose.trim(), whole.prose, "prose of {path:?} in pieces of {size}");
+        }
+    });
+}

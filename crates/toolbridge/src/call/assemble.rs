@@ -105,6 +105,13 @@ pub enum CallEvent {
         /// The new text of the plan.
         text: String,
     },
+    /// Text the model wrote outside its calls: the prose of a raw-text
+    /// stream ([`TextStream`](crate::text::TextStream)). The provider
+    /// streams do not send it (their text is not a tool call).
+    Text {
+        /// The new text.
+        text: String,
+    },
     /// The provider ended a call (or the stream ended inside it).
     Finished {
         /// The call's position in the stream.

@@ -7,7 +7,10 @@
 
 use serde_json::Value;
 
-use super::scan::{listed_calls, Out};
+use super::listed::{listed_calls, List};
+use super::scan::Out;
+use super::stream::markup::Token;
+use super::stream::markup::{Region, Streaming};
 
 const OPEN: &str = "<|START_ACTION|>";
 const CLOSE: &str = "<|END_ACTION|>";
@@ -48,4 +51,27 @@ fn envelope(item: Value) -> Value {
         }
     }
     Value::Object(object)
+}
+
+/// Streamed: the JSON list after the opening token is a call region
+/// ([`List`]); the response tokens are regions of their own, which the parser removes.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[
+        OPEN,
+        "<|START_RESPONSE|>",
+        "<|END_RESPONSE|>",
+        "<|START_TEXT|>",
+        "<|END_TEXT|>",
+        "<|END_OF_TURN_TOKEN|>",
+    ],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => Box::new(List::new(OPEN.len(), Some(CLOSE))),
+        Some(token) => Box::new(Token(STREAM.opens[token].len())),
+        None => unreachable!("Command R7B has no bare markup"),
+    }
 }

@@ -5,6 +5,7 @@
 //! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 
 use super::scan::{delimited_calls, Out};
+use super::stream::markup::{Region, Streaming, Token, Until};
 
 const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
 const CALLS_END: &str = "<｜tool▁calls▁end｜>";
@@ -60,4 +61,22 @@ fn unfence(text: &str) -> &str {
         .or_else(|| text.strip_prefix("```"))
         .unwrap_or(text);
     text.strip_suffix("```").unwrap_or(text).trim()
+}
+
+/// Streamed: a call runs from `<｜tool▁call▁begin｜>` to
+/// `<｜tool▁call▁end｜>` (without it, to `<｜tool▁calls▁end｜>` or the next
+/// call); the section tokens are regions of their own, which the parser
+/// removes.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[BEGIN, CALLS_BEGIN, CALLS_END],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => Box::new(Until::new(BEGIN.len(), &[END], &[BEGIN], &[CALLS_END])),
+        Some(token) => Box::new(Token(STREAM.opens[token].len())),
+        None => unreachable!("DeepSeek has no bare markup"),
+    }
 }

@@ -9,8 +9,9 @@
 
 use super::invoke::{self, Markup, Values};
 use super::scan::Out;
+use super::stream::markup::{Region, Streaming};
 
-const MARKUP: Markup = Markup {
+static MARKUP: Markup = Markup {
     blocks: &[
         "<｜DSML｜function_calls>",
         "</｜DSML｜function_calls>",
@@ -32,4 +33,22 @@ pub(super) fn detect(text: &str) -> bool {
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     invoke::parse(text, out, &MARKUP);
+}
+
+/// Streamed: an invoke element is a call's region, a block token one of
+/// its own ([`invoke::region`]).
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[
+        "<｜DSML｜invoke name=",
+        "<｜DSML｜function_calls>",
+        "</｜DSML｜function_calls>",
+        "<｜DSML｜tool_calls>",
+        "</｜DSML｜tool_calls>",
+    ],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    invoke::region(&MARKUP, opened_by)
 }

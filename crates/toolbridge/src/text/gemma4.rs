@@ -5,11 +5,13 @@
 //! (ollama `model/parsers/gemma4.go`, vLLM `gemma4_tool_parser.py`). Its
 //! reasoning is a `<|channel>thought\n…<channel|>` block: kept in the
 //! prose, and a call inside a closed one is not a call. ollama drops the
-//! `<|tool_response>` token the model may write after a call; so does this.
+//! `<|tool_response>` token the model may write after a call; this drops
+//! it wherever it is in the prose.
 
 use serde_json::{Map, Number, Value};
 
 use super::scan::{delimited_calls, recovered, Finder, Out};
+use super::stream::markup::{Region, Streaming, Token, Until};
 
 const OPEN: &str = "<|tool_call>";
 const CLOSE: &str = "<tool_call|>";
@@ -45,11 +47,12 @@ fn calls(text: &str, out: &mut Out<'_>) {
         out,
         |_| None,
         |prose, out| {
-            let prose = prose
-                .trim_start()
-                .strip_prefix(RESPONSE)
-                .map_or(prose, str::trim_start);
-            out.prose.push_str(prose)
+            let mut rest = prose;
+            while let Some(at) = rest.find(RESPONSE) {
+                out.prose.push_str(&rest[..at]);
+                rest = &rest[at + RESPONSE.len()..];
+            }
+            out.prose.push_str(rest);
         },
         call,
     );
@@ -316,5 +319,24 @@ impl Reader<'_> {
         };
         self.pos += len;
         Ok(value)
+    }
+}
+
+/// Streamed: a call runs from `<|tool_call>` to `<tool_call|>` (or the next
+/// `<|tool_call>`); a thought channel from `<|channel>` to `<channel|>` is
+/// a region too, so a call inside it stays in it; `<|tool_response>` is a
+/// region of its own, which the parser removes.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[OPEN, CHANNEL, RESPONSE],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[])),
+        Some(1) => Box::new(Until::new(CHANNEL.len(), &[CHANNEL_END], &[], &[])),
+        Some(_) => Box::new(Token(RESPONSE.len())),
+        None => unreachable!("Gemma 4 has no bare markup"),
     }
 }

@@ -11,6 +11,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::scan::{delimited_calls, recovered, Out};
+use super::stream::markup::{Region, Streaming, Until};
 use super::typed;
 
 const OPEN: &str = "<tool_call>";
@@ -115,4 +116,16 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
         Some(body[name_end..].to_string()),
         notes,
     );
+}
+
+/// Streamed: a call runs from `<tool_call>` to `</tool_call>`, or to the
+/// next `<tool_call>` when its closing tag is missing.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[OPEN],
+    bare: None,
+    region,
+};
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]))
 }

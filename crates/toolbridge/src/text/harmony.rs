@@ -13,6 +13,7 @@
 //! block; other messages give their content to the prose, markup removed.
 
 use super::scan::{recovered, Finder, Out};
+use super::stream::markup::{could_be, first_of, End, Live, Region, Streaming};
 
 const START: &str = "<|start|>";
 const CHANNEL: &str = "<|channel|>";
@@ -116,5 +117,83 @@ fn message_of(header: &str, content: &str, whole: &str, closed: bool, out: &mut 
         },
         None if channel == Some("analysis") => out.prose.push_str(whole),
         None => out.prose.push_str(content),
+    }
+}
+
+/// Streamed: a message runs from its header token (`<|start|>` or
+/// `<|channel|>`, or the rest of a role header at the start of the text)
+/// to its end token, or to the next header token when that is missing.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[START, CHANNEL],
+    bare: Some(bare),
+    region,
+};
+
+/// Whether the text opens with the rest of a role header (` to=…`,
+/// `assistant…`) the prompt began.
+fn bare(head: &str, done: bool) -> Option<bool> {
+    for word in ["to=", "assistant"] {
+        if head.starts_with(word) {
+            return Some(true);
+        }
+        if !done && could_be(head, word) {
+            return None;
+        }
+    }
+    Some(false)
+}
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(Message {
+        content: None,
+        scanned: 0,
+    })
+}
+
+/// One message being read.
+struct Message {
+    /// Where its content starts, once `<|message|>` was seen.
+    content: Option<usize>,
+    scanned: usize,
+}
+
+impl Region for Message {
+    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
+        let content = match self.content {
+            Some(content) => content,
+            None => {
+                let from = self.scanned.saturating_sub(MESSAGE.len());
+                match first_of(text, from, &[MESSAGE]) {
+                    Some((at, _)) => {
+                        let content = at + MESSAGE.len();
+                        self.content = Some(content);
+                        self.scanned = content;
+                        content
+                    }
+                    None => {
+                        self.scanned = text.len();
+                        return if done { End::Call(text.len()) } else { End::More };
+                    }
+                }
+            }
+        };
+        let longest = ENDS
+            .iter()
+            .chain([&START, &CHANNEL])
+            .map(|tag| tag.len())
+            .max()
+            .unwrap_or(0);
+        let from = self.scanned.saturating_sub(longest).max(content);
+        let end = first_of(text, from, &ENDS);
+        let next = first_of(text, from, &[START, CHANNEL]).map(|(at, _)| at);
+        self.scanned = text.len();
+        match (end, next) {
+            (Some((at, which)), next) if next.is_none_or(|next| at < next) => {
+                End::Call(at + ENDS[which].len())
+            }
+            (_, Some(next)) => End::Call(next),
+            _ if done => End::Call(text.len()),
+            _ => End::More,
+        }
     }
 }

@@ -12,6 +12,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::scan::{delimited_calls, recovered, Out};
+use super::stream::markup::{Region, Token, Until};
 use super::typed;
 
 /// One family's spelling of the markup.
@@ -201,4 +202,21 @@ fn json_value(key: &str, raw: &str, property: Option<&Value>, out: &Out<'_>, not
 /// MiniMax-M2's value: trimmed, as vLLM's `minimax_m2_tool_parser.py` does.
 fn trim_value(raw: &str) -> &str {
     raw.trim()
+}
+
+/// Streamed: a call runs from its invoke element to `invoke_end` (without
+/// it, to a block token or the next invoke); a block token is a region of
+/// its own, which the parser removes. `opens` is the invoke prefix, then
+/// the block tokens.
+pub(super) fn region(markup: &'static Markup, opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => Box::new(Until::new(
+            markup.invoke.len(),
+            std::slice::from_ref(&markup.invoke_end),
+            std::slice::from_ref(&markup.invoke),
+            markup.blocks,
+        )),
+        Some(token) => Box::new(Token(markup.blocks[token - 1].len())),
+        None => unreachable!("the invoke markup has no bare form"),
+    }
 }

@@ -5,6 +5,7 @@
 //! the singular `<|tool_call_section_begin|>`).
 
 use super::scan::{delimited_calls, json_at, recovered, Out};
+use super::stream::markup::{Region, Streaming, Token, Until};
 
 const SECTION_TOKENS: [&str; 4] = [
     "<|tool_calls_section_begin|>",
@@ -72,4 +73,27 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
         _ => arguments,
     };
     out.call_text(name, Some(head), arguments, notes);
+}
+
+/// Streamed: a call runs from `<|tool_call_begin|>` to `<|tool_call_end|>`
+/// (without it, to a section token or the next call); a section token is
+/// a region of its own, which the parser removes.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[
+        BEGIN,
+        SECTION_TOKENS[0],
+        SECTION_TOKENS[1],
+        SECTION_TOKENS[2],
+        SECTION_TOKENS[3],
+    ],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => Box::new(Until::new(BEGIN.len(), &[END], &[BEGIN], &SECTION_TOKENS)),
+        Some(token) => Box::new(Token(STREAM.opens[token].len())),
+        None => unreachable!("Kimi has no bare markup"),
+    }
 }

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::pythonic;
 use super::scan::{delimited_calls, recovered, Out};
+use super::stream::markup::{Region, Streaming, Until};
 
 const OPEN: &str = "<|tool_call_start|>";
 const CLOSE: &str = "<|tool_call_end|>";
@@ -60,4 +61,17 @@ fn calls(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
         Ok(_) => out.not_a_call(OPEN, whole, "text follows the list of calls"),
         Err(why) => out.not_a_call(OPEN, whole, &why),
     }
+}
+
+/// Streamed: a call list runs from `<|tool_call_start|>` to
+/// `<|tool_call_end|>`, or to the next `<|tool_call_start|>` when its end
+/// token is missing.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[OPEN],
+    bare: None,
+    region,
+};
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]))
 }

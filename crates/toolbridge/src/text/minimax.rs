@@ -7,8 +7,9 @@
 
 use super::invoke::{self, Markup, Values};
 use super::scan::Out;
+use super::stream::markup::{Region, Streaming};
 
-const MARKUP: Markup = Markup {
+static MARKUP: Markup = Markup {
     blocks: &["<minimax:tool_call>", "</minimax:tool_call>"],
     invoke: "<invoke name=",
     invoke_end: "</invoke>",
@@ -23,4 +24,16 @@ pub(super) fn detect(text: &str) -> bool {
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     invoke::parse(text, out, &MARKUP);
+}
+
+/// Streamed: an invoke element is a call's region, a block token one of
+/// its own ([`invoke::region`]).
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &["<invoke name=", "<minimax:tool_call>", "</minimax:tool_call>"],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    invoke::region(&MARKUP, opened_by)
 }

@@ -45,6 +45,7 @@ mod hunyuan;
 mod invoke;
 mod kimi;
 mod lfm2;
+mod listed;
 mod llama;
 mod minimax;
 mod mistral;
@@ -53,6 +54,7 @@ mod pythonic;
 mod qwen3_coder;
 mod reasoning;
 mod scan;
+mod stream;
 mod typed;
 
 use std::fmt;
@@ -65,6 +67,9 @@ use crate::tool::Tool;
 
 use reasoning::Segment;
 use scan::Out;
+use stream::markup::Streaming;
+
+pub use stream::TextStream;
 
 /// A family of models that write tool calls in one markup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,6 +126,9 @@ pub struct FamilyInfo {
     pub markup: &'static str,
     detect: fn(&str) -> bool,
     parse: fn(&str, &mut Out<'_>),
+    /// How the markup streams: the tokens that open a call, and a reader
+    /// of one call as it arrives (see `stream/markup.rs`).
+    stream: Streaming,
 }
 
 /// Every family, in the order [`Family::detect`] tries them.
@@ -152,6 +160,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<｜DSML｜function_calls><｜DSML｜invoke name=\"NAME\"><｜DSML｜parameter name=\"K\" string=\"true\">V</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls> (V4: <｜DSML｜tool_calls>)",
         detect: dsml::detect,
         parse: dsml::parse,
+        stream: dsml::STREAM,
     },
     FamilyInfo {
         family: Family::DeepSeek,
@@ -160,6 +169,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜> (V3.1: NAME<｜tool▁sep｜>{…})",
         detect: deepseek::detect,
         parse: deepseek::parse,
+        stream: deepseek::STREAM,
     },
     FamilyInfo {
         family: Family::Kimi,
@@ -168,6 +178,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>",
         detect: kimi::detect,
         parse: kimi::parse,
+        stream: kimi::STREAM,
     },
     FamilyInfo {
         family: Family::Harmony,
@@ -176,6 +187,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>",
         detect: harmony::detect,
         parse: harmony::parse,
+        stream: harmony::STREAM,
     },
     FamilyInfo {
         family: Family::Gemma4,
@@ -184,6 +196,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:1}<tool_call|>",
         detect: gemma4::detect,
         parse: gemma4::parse,
+        stream: gemma4::STREAM,
     },
     FamilyInfo {
         family: Family::MiniMax,
@@ -192,6 +205,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<minimax:tool_call><invoke name=\"NAME\"><parameter name=\"K\">V</parameter></invoke></minimax:tool_call>",
         detect: minimax::detect,
         parse: minimax::parse,
+        stream: minimax::STREAM,
     },
     FamilyInfo {
         family: Family::CommandR7b,
@@ -200,6 +214,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": …, \"parameters\": {…}}]<|END_ACTION|>",
         detect: command_r7b::detect,
         parse: command_r7b::parse,
+        stream: command_r7b::STREAM,
     },
     FamilyInfo {
         family: Family::Hunyuan,
@@ -208,6 +223,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_calls>[{\"name\": …, \"arguments\": {…}}]</tool_calls>",
         detect: hunyuan::detect,
         parse: hunyuan::parse,
+        stream: hunyuan::STREAM,
     },
     FamilyInfo {
         family: Family::Lfm2,
@@ -216,6 +232,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<|tool_call_start|>[fn(a=1, b=\"x\")]<|tool_call_end|>",
         detect: lfm2::detect,
         parse: lfm2::parse,
+        stream: lfm2::STREAM,
     },
     FamilyInfo {
         family: Family::Mistral,
@@ -224,6 +241,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "[TOOL_CALLS][{\"name\": …, \"arguments\": {…}}] or [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}",
         detect: mistral::detect,
         parse: mistral::parse,
+        stream: mistral::STREAM,
     },
     FamilyInfo {
         family: Family::Granite,
@@ -232,6 +250,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<|tool_call|>[{\"name\": …, \"arguments\": {…}}] (3.1: <tool_call>[…])",
         detect: granite::detect,
         parse: granite::parse,
+        stream: granite::STREAM,
     },
     FamilyInfo {
         family: Family::Qwen3Coder,
@@ -240,6 +259,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
         detect: qwen3_coder::detect,
         parse: qwen3_coder::parse,
+        stream: qwen3_coder::STREAM,
     },
     FamilyInfo {
         family: Family::Glm,
@@ -248,6 +268,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>",
         detect: glm::detect,
         parse: glm::parse,
+        stream: glm::STREAM,
     },
     FamilyInfo {
         family: Family::Hermes,
@@ -256,6 +277,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_call>{\"name\": …, \"arguments\": {…}}</tool_call>",
         detect: hermes::detect,
         parse: hermes::parse,
+        stream: hermes::STREAM,
     },
     FamilyInfo {
         family: Family::Phi4Mini,
@@ -264,6 +286,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "functools[{\"name\": …, \"arguments\": {…}}]",
         detect: phi4_mini::detect,
         parse: phi4_mini::parse,
+        stream: phi4_mini::STREAM,
     },
     FamilyInfo {
         family: Family::Llama3,
@@ -272,6 +295,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<|python_tag|>{\"name\": …, \"parameters\": {…}}, bare JSON, or <function=NAME>{…}</function>; built-ins <|python_tag|>brave_search.call(query=\"…\")",
         detect: llama::detect,
         parse: llama::parse,
+        stream: llama::STREAM,
     },
     FamilyInfo {
         family: Family::Pythonic,
@@ -280,6 +304,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "[fn(a=1, b=\"x\"), g()]",
         detect: pythonic::detect,
         parse: pythonic::parse,
+        stream: pythonic::STREAM,
     },
 ];
 

@@ -2,7 +2,9 @@
 //! of calls after the word `functools` (vLLM `phi4mini_tool_parser.py`,
 //! which also takes `"parameters"` for `"arguments"`).
 
-use super::scan::{listed_calls, Out};
+use super::listed::{listed_calls, List};
+use super::scan::Out;
+use super::stream::markup::{Region, Streaming};
 
 const OPEN: &str = "functools";
 
@@ -13,4 +15,16 @@ pub(super) fn detect(text: &str) -> bool {
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     listed_calls(text, OPEN, None, out, |item| item);
+}
+
+/// Streamed: the JSON list after the opening token is a call region
+/// ([`List`]).
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[OPEN],
+    bare: None,
+    region,
+};
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(List::new(OPEN.len(), None))
 }

@@ -8,6 +8,7 @@
 use serde_json::{Map, Number, Value};
 
 use super::scan::{recovered, Out};
+use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
 
 const START: &str = "<|python_start|>";
 const END: &str = "<|python_end|>";
@@ -362,5 +363,103 @@ impl Reader<'_> {
         }
         self.pos = self.text.len();
         self.fail("the end of a string")
+    }
+}
+
+/// Streamed: the list at the start of the text (after `<|python_start|>`)
+/// to its closing `]` (and `<|python_end|>`); the rest is prose. The calls
+/// are sent when the list closes.
+pub(super) const STREAM: Streaming = Streaming {
+    // A tagged list may follow prose (see `list_start`).
+    opens: &[START],
+    bare: Some(bare),
+    region,
+};
+
+/// Whether the text opens with `[name(`, perhaps after `<|python_start|>`.
+fn bare(head: &str, done: bool) -> Option<bool> {
+    if !done && could_be(head, START) {
+        return None;
+    }
+    let rest = head.strip_prefix(START).map_or(head, str::trim_start);
+    if rest.is_empty() {
+        return if done { Some(false) } else { None };
+    }
+    let Some(rest) = rest.strip_prefix('[') else {
+        return Some(false);
+    };
+    let rest = rest.trim_start();
+    let name = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(rest.len());
+    let after = rest[name..].trim_start();
+    if after.is_empty() && !done {
+        return None;
+    }
+    Some(name > 0 && after.starts_with('('))
+}
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(List {
+        start: None,
+        tagged: false,
+        brackets: Brackets::new(true),
+        scanned: 0,
+        end: None,
+    })
+}
+
+/// The list being read.
+struct List {
+    /// Where its `[` is.
+    start: Option<usize>,
+    tagged: bool,
+    brackets: Brackets,
+    scanned: usize,
+    /// Where its `]` ended (a `<|python_end|>` may follow when tagged).
+    end: Option<usize>,
+}
+
+impl Region for List {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        if self.start.is_none() {
+            let trimmed = text.trim_start();
+            let (body, tagged) = match trimmed.strip_prefix(START) {
+                Some(body) => (body.trim_start(), true),
+                None => (trimmed, false),
+            };
+            self.start = Some(text.len() - body.len());
+            self.scanned = text.len() - body.len();
+            self.tagged = tagged;
+        }
+        if let Some(end) = self.end {
+            return match after_spaces(text, self.scanned.max(end), &[END], done) {
+                (Spaces::Tag(at), _) => End::Call(at + END.len()),
+                (Spaces::Other(_), _) => End::Call(end),
+                (Spaces::More(at), _) => {
+                    self.scanned = at;
+                    End::More
+                }
+            };
+        }
+        match self.brackets.feed(&text.as_bytes()[self.scanned..]) {
+            Some(len) => {
+                let end = self.scanned + len;
+                self.scanned = end;
+                if !self.tagged {
+                    return End::Call(end);
+                }
+                self.end = Some(end);
+                self.read(text, done, live, out)
+            }
+            None => {
+                self.scanned = text.len();
+                if done {
+                    End::Call(text.len())
+                } else {
+                    End::More
+                }
+            }
+        }
     }
 }
