@@ -816,6 +816,7 @@ mod tests {
                 CallEvent::ArgumentsDelta { index, text, .. } => format!("delta {index} {text}"),
                 CallEvent::ArgumentsReplaced { index, text, .. } => format!("replaced {index} {text}"),
                 CallEvent::PlanDelta { text } => format!("plan {text}"),
+                CallEvent::Text { text } => format!("text {text}"),
                 CallEvent::Finished { call, .. } => {
                     format!("finish {}", call.raw_arguments.as_deref().unwrap())
                 }

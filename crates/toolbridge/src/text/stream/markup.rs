@@ -316,7 +316,7 @@ mod tests {
     #[test]
     fn brackets_skip_strings_and_resume_across_deltas() {
         let mut brackets = Brackets::new(false);
-        assert_eq!(brackets.feed(br#"{"a": "}\""#), None);
+        assert_eq!(brackets.feed(br#"{"a": "}\"""#), None);
         assert_eq!(brackets.feed(br#", "b": [1]} x"#), Some(11));
         let mut python = Brackets::new(true);
         assert_eq!(python.feed(b"[f(a=')')"), None);

@@ -343,8 +343,8 @@ impl<'a> TextStream<'a> {
             return;
         }
         let family = Family::detect(&self.seen);
-        let held = self.segment.take();
         let at_start = self.segment.was_at_start();
+        let held = self.segment.take();
         match family {
             Some(family) => {
                 self.family = Some(family);
