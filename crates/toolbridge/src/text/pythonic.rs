@@ -421,7 +421,14 @@ struct List {
 }
 
 impl Region for List {
-    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
+        self.end_of(text, done)
+    }
+}
+
+impl List {
+    /// Where the list (and its `<|python_end|>`) ends.
+    fn end_of(&mut self, text: &str, done: bool) -> End {
         if self.start.is_none() {
             let trimmed = text.trim_start();
             let (body, tagged) = match trimmed.strip_prefix(START) {
@@ -450,7 +457,7 @@ impl Region for List {
                     return End::Call(end);
                 }
                 self.end = Some(end);
-                self.read(text, done, live, out)
+                self.end_of(text, done)
             }
             None => {
                 self.scanned = text.len();
