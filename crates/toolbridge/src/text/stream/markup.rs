@@ -117,12 +117,6 @@ impl Live {
         }
         self.calls.last_mut().expect("a call was just pushed")
     }
-
-    /// Starts the next call of a region that holds several.
-    pub fn next(&mut self) -> &mut LiveCall {
-        self.calls.push(LiveCall::default());
-        self.calls.last_mut().expect("a call was just pushed")
-    }
 }
 
 /// Whether `rest` (the end of the text so far) could be the start of `tag`.
