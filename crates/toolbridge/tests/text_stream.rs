@@ -237,3 +237,53 @@ proptest! {
         check_events(&got.events);
     }
 }
+
+/// Adversarial text (many partial markers, a huge unclosed call) pushed a
+/// few bytes at a time costs time in proportion to its length: 8× the text
+/// takes far less than 64× the time (a rescan per push would be quadratic).
+#[test]
+fn adversarial_text_streams_in_linear_time() {
+    let pieces = [
+        "<tool_ca",
+        "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
+        "<function=f><parameter=a>x",
+        "[TOOL_CALLS]",
+        "<think>[TOOL_CALLS]",
+        "<|eot_id|> ",
+    ];
+    for family in [
+        Family::Hermes,
+        Family::Qwen3Coder,
+        Family::Mistral,
+        Family::Llama3,
+        Family::Glm,
+    ] {
+        for piece in pieces {
+            let time = |copies: usize| {
+                let text = piece.repeat(copies);
+                let start = std::time::Instant::now();
+                let mut stream = TextStream::new(Some(family), None);
+                let mut events = Vec::new();
+                let mut at = 0;
+                while at < text.len() {
+                    let mut end = (at + 3).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    stream.push(&text[at..end], &mut events).unwrap();
+                    events.clear();
+                    at = end;
+                }
+                stream.finish(&mut events).unwrap();
+                start.elapsed()
+            };
+            time(200);
+            let small = time(1_000);
+            let large = time(8_000);
+            assert!(
+                large < small * 32 + std::time::Duration::from_millis(50),
+                "{family} {piece:?}: {small:?} for 1,000 copies, {large:?} for 8,000"
+            );
+        }
+    }
+}

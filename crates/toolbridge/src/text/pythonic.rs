@@ -420,15 +420,22 @@ struct List {
     end: Option<usize>,
 }
 
-impl Region for List {
-    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
-        self.end_of(text, done)
+impl List {
+    /// After the list of a tagged text: `<|python_end|>` may follow.
+    fn after(&mut self, text: &str, end: usize, done: bool) -> End {
+        match after_spaces(text, self.scanned.max(end), &[END], done) {
+            (Spaces::Tag(at), _) => End::Call(at + END.len()),
+            (Spaces::Other(_), _) => End::Call(end),
+            (Spaces::More(at), _) => {
+                self.scanned = at;
+                End::More
+            }
+        }
     }
 }
 
-impl List {
-    /// Where the list (and its `<|python_end|>`) ends.
-    fn end_of(&mut self, text: &str, done: bool) -> End {
+impl Region for List {
+    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
         if self.start.is_none() {
             let trimmed = text.trim_start();
             let (body, tagged) = match trimmed.strip_prefix(START) {
@@ -440,14 +447,7 @@ impl List {
             self.tagged = tagged;
         }
         if let Some(end) = self.end {
-            return match after_spaces(text, self.scanned.max(end), &[END], done) {
-                (Spaces::Tag(at), _) => End::Call(at + END.len()),
-                (Spaces::Other(_), _) => End::Call(end),
-                (Spaces::More(at), _) => {
-                    self.scanned = at;
-                    End::More
-                }
-            };
+            return self.after(text, end, done);
         }
         match self.brackets.feed(&text.as_bytes()[self.scanned..]) {
             Some(len) => {
@@ -457,7 +457,7 @@ impl List {
                     return End::Call(end);
                 }
                 self.end = Some(end);
-                self.end_of(text, done)
+                self.after(text, end, done)
             }
             None => {
                 self.scanned = text.len();
