@@ -1,6 +1,8 @@
 //! What every family's parser shares: the output being built (prose, calls,
 //! notes), the extent of a JSON value in text, and arguments read from text.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value};
 
 use crate::call::{repair, ArgumentsError, ArgumentsErrorKind, ToolCall};
@@ -20,6 +22,9 @@ pub(super) struct Out<'a> {
     pub limits: &'a Limits,
     tools: Option<&'a [Tool]>,
     refused: usize,
+    /// The ids given so far, so that making one unique stays constant-time
+    /// however many calls (up to `max_tools`) the text holds.
+    ids: HashSet<String>,
 }
 
 impl<'a> Out<'a> {
@@ -32,6 +37,7 @@ impl<'a> Out<'a> {
             limits,
             tools,
             refused: 0,
+            ids: HashSet::new(),
         }
     }
 
@@ -158,8 +164,7 @@ impl<'a> Out<'a> {
         let base = sent.map_or_else(|| format!("call_{}", self.calls.len()), str::to_string);
         let mut unique = base.clone();
         let mut suffix = 2;
-        // Ids repeat rarely; a linear check over the calls so far is bounded by max_tools.
-        while self.calls.iter().any(|call| call.id == unique) {
+        while self.ids.contains(&unique) {
             unique = format!("{base}_{suffix}");
             suffix += 1;
         }
@@ -173,6 +178,7 @@ impl<'a> Out<'a> {
                 format!("an earlier call has the id {base:?} too; this call's id is {unique:?}"),
             ));
         }
+        self.ids.insert(unique.clone());
         let mut call = ToolCall::new(unique, name, Value::Null);
         call.provider_id = sent.map(str::to_string);
         call.raw_arguments = raw;
