@@ -42,7 +42,8 @@ pub enum Command {
     ///
     /// Example: toolbridge lint tools/*.json --target openai,gemini --strict
     Lint(LintArgs),
-    /// Print the tool calls in a model's whole response, any provider.
+    /// Print the tool calls in a model's whole response, any provider, or in
+    /// an open-weight model's raw text (`--text`).
     ///
     /// Reads one response body (OpenAI Chat or Responses, Anthropic, Gemini,
     /// Bedrock Converse, Ollama, Mistral, Cohere v2) or an MCP `tools/call`
@@ -50,7 +51,18 @@ pub enum Command {
     /// says. With `--tools`, names the tools were written under (sanitised
     /// for the provider) are mapped back to the tools' own names.
     ///
+    /// With `--text`, reads a model's raw text (Hermes/Qwen <tool_call>,
+    /// Qwen3-Coder, GLM, Llama 3, pythonic, Mistral [TOOL_CALLS], DeepSeek,
+    /// DeepSeek DSML, Kimi K2, gpt-oss Harmony, Gemma 4, Granite, Hunyuan,
+    /// MiniMax-M2, Command R7B, Phi-4-mini, LFM2): prints one line per call, then the prose outside the calls;
+    /// notes on stderr say what garbled markup was recovered. The family is
+    /// detected unless `--family` names it; `--tools` types the values the
+    /// markup leaves untyped and runs every call through the Toolbox
+    /// (exit 1 when one is rejected).
+    ///
     /// Example: toolbridge calls response.json --tools tools/ --json
+    ///
+    /// Example: toolbridge calls --text examples/text/qwen3_coder.txt --tools examples/tools/get_weather.json
     Calls(CallsArgs),
     /// Follow a captured SSE, NDJSON or AWS (Bedrock) event stream and print its tool-call events.
     ///
@@ -81,15 +93,8 @@ pub enum Command {
     ///
     /// Example: toolbridge check --tools examples/check/tools.json examples/responses/anthropic.json
     Check(CheckArgs),
-    /// Print the tool calls in an open-weight model's raw text (Hermes/Qwen
-    /// <tool_call>, Qwen3-Coder, GLM, Llama 3, pythonic, Mistral [TOOL_CALLS], DeepSeek, Kimi K2).
-    ///
-    /// Prints one line per call and the prose outside the calls; notes on
-    /// stderr say what garbled markup was recovered. The family is detected
-    /// from the text unless `--family` names it; `--tools` types values the
-    /// markup leaves untyped (Qwen3-Coder parameters) from the tools' schemas.
-    ///
-    /// Example: toolbridge text examples/text/qwen3_coder.txt --tools examples/tools/weather.json --json
+    /// The same as `calls --text` (kept for scripts written before it).
+    #[command(hide = true)]
     Text(TextArgs),
     /// Run one tool of a tool file: the call goes through the Toolbox (as
     /// `check`), then the tool's `run` (endpoint, command, prompt or context).
@@ -208,8 +213,17 @@ pub struct CallsArgs {
     pub json: bool,
     /// Read every choice of an OpenAI Chat response (n > 1), not only the
     /// first: each call says its choice ("choice" with --json, `#n` otherwise).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "text")]
     pub all_choices: bool,
+    /// The input is an open-weight model's raw text, not a provider's response.
+    #[arg(long, conflicts_with = "provider")]
+    pub text: bool,
+    /// With --text: the model family whose markup the text is in: auto,
+    /// deepseek-dsml, deepseek, kimi, harmony, gemma4, minimax, command-r7b,
+    /// hunyuan, lfm2, mistral, granite, qwen3-coder, glm, hermes, phi4-mini,
+    /// llama3 or pythonic.
+    #[arg(long, value_name = "FAMILY", default_value = "auto", requires = "text")]
+    pub family: String,
 }
 
 #[derive(Debug, Args)]
@@ -229,7 +243,7 @@ pub struct StreamArgs {
     #[arg(long, conflicts_with = "deltas")]
     pub all_choices: bool,
     /// Print one JSON object per event: {"event": "started" | "delta" |
-    /// "replaced" | "plan" | "finished", …}; a delta carries the changes its text made
+    /// "replaced" | "plan" | "text" | "finished", …}; a delta carries the changes its text made
     /// to the partial arguments ({"at": pointer, "set": value | "append": text}).
     #[arg(long)]
     pub json: bool,
@@ -241,6 +255,14 @@ pub struct StreamArgs {
     /// whole partial value (`full`).
     #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "changes", requires = "deltas")]
     pub partial: Option<PartialStyle>,
+    /// The input is an open-weight model's raw text as it arrives (see
+    /// `calls --text`): prose is printed as "text" events, calls as they start,
+    /// grow and finish.
+    #[arg(long, conflicts_with_all = ["provider", "deltas", "all_choices"])]
+    pub text: bool,
+    /// With --text: the model family (auto: decided at its first markup).
+    #[arg(long, value_name = "FAMILY", default_value = "auto", requires = "text")]
+    pub family: String,
     /// With --deltas: print only one JSON summary line at the end:
     /// {"deltas", "bytes", "changes", "value_bytes", "parse_us"}.
     #[arg(long, requires = "deltas", conflicts_with = "partial")]
@@ -315,8 +337,10 @@ pub struct TextArgs {
     /// The model's text; `-` (or none, with text piped in) reads standard input.
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
-    /// The model family whose markup the text is in: auto, deepseek,
-    /// kimi, mistral, qwen3-coder, glm, hermes, llama3 or pythonic.
+    /// The model family whose markup the text is in: auto, deepseek-dsml,
+    /// deepseek, kimi, harmony, gemma4, minimax, command-r7b, hunyuan, lfm2,
+    /// mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3 or
+    /// pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto")]
     pub family: String,
     /// Tool files whose schemas type the values and fit the arguments.

@@ -4,7 +4,7 @@
 //! ollama `model/parsers/`), with the exact calls, prose and notes expected.
 
 use serde_json::json;
-use toolbridge::text::{parse, parse_with_limits, Family};
+use toolbridge::text::{parse, parse_with_limits, Family, FAMILIES};
 use toolbridge::{Limits, Tool};
 
 /// `id name arguments` per call, then `prose: …`, then each note as `fix-or-kind: message`.
@@ -253,13 +253,24 @@ fn pythonic_calls_with_python_literals() {
             "prose: \"\""
         ]
     );
+    // Cut off, the open string and brackets are closed and the call kept (noted).
     let cut = "[get_weather(city='Par";
+    assert_eq!(
+        read(cut, Family::Pythonic, None),
+        [
+            r#"call_0 get_weather {"city":"Par"}"#,
+            "  change: the text ends inside the list of calls; the open strings and brackets were closed (at /)",
+            "prose: \"\"",
+        ]
+    );
+    // Cut where no value can be closed: kept in the prose.
+    let cut = "[get_weather(city=";
     let parsed = parse(cut, Family::Pythonic, None).unwrap();
     assert!(parsed.calls.is_empty());
     assert_eq!(parsed.prose, cut);
     assert_eq!(
         parsed.notes[0].to_string(),
-        "error: pythonic markup \"[get_weather(city='Par\" was kept in the prose: the call list ends early (cut off?) where the end of a string was expected (at /)"
+        "error: pythonic markup \"[get_weather(city=\" was kept in the prose: the call list ends early (cut off?) where a value was expected (at /)"
     );
 }
 
@@ -341,8 +352,35 @@ fn kimi_k2_calls_with_their_ids() {
 fn detection_order_handles_shared_prefixes() {
     assert_eq!(
         Family::detect("<|tool_call>call:f{}<tool_call|>"),
-        None,
+        Some(Family::Gemma4),
         "Gemma 4 is not Hermes"
+    );
+    assert_eq!(
+        Family::detect("<|tool_call|>[{\"name\": \"f\", \"arguments\": {}}]"),
+        Some(Family::Granite)
+    );
+    assert_eq!(
+        Family::detect("<tool_call>[{\"name\": \"f\", \"arguments\": {}}]</tool_call>"),
+        Some(Family::Granite),
+        "Granite 3.1's list is neither GLM's name nor Hermes' object"
+    );
+    assert_eq!(
+        Family::detect("<tool_calls>[{\"name\": \"f\", \"arguments\": {}}]</tool_calls>"),
+        Some(Family::Hunyuan),
+        "<tool_calls> is not <tool_call>"
+    );
+    assert_eq!(
+        Family::detect("<|tool_call_start|>[f()]<|tool_call_end|>"),
+        Some(Family::Lfm2),
+        "LFM2 shares <|tool_call_end|> with Kimi"
+    );
+    assert_eq!(
+        Family::detect("<|channel|>commentary to=functions.f <|constrain|>json<|message|>{}<|call|>"),
+        Some(Family::Harmony)
+    );
+    assert_eq!(
+        Family::detect("functools[{\"name\": \"f\"}]"),
+        Some(Family::Phi4Mini)
     );
     assert_eq!(
         Family::detect("<function=f>{\"a\": 1}</function>"),
@@ -365,20 +403,12 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek, kimi, mistral, qwen3-coder, glm, hermes, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, harmony, gemma4, minimax, command-r7b, hunyuan, lfm2, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
     );
 }
 
 #[test]
 fn adversarial_text_stays_linear_and_bounded() {
-    let families = [
-        Family::Hermes,
-        Family::Qwen3Coder,
-        Family::Llama3,
-        Family::Mistral,
-        Family::Pythonic,
-        Family::DeepSeek,
-    ];
     let pieces = [
         "<tool_call>",
         "<function=a>",
@@ -389,10 +419,23 @@ fn adversarial_text_stays_linear_and_bounded() {
         "<think>",
         "</think>",
         "[f(a=[",
+        "<|tool_call>call:f{a:[",
+        "<|\"|>",
+        "<|channel|>",
+        "<|message|>",
+        "<invoke name=\"f\">",
+        "<parameter name=",
+        "<｜DSML｜invoke name=",
+        "<|START_ACTION|>[",
+        "functools[",
+        "<|tool_call_start|>",
+        "<tool_calls>",
+        "<|tool_call|>",
+        "<|python_tag|>brave_search.call(",
     ];
     for piece in pieces {
         let text = piece.repeat(20_000);
-        for family in families {
+        for family in FAMILIES.iter().map(|info| info.family) {
             // Linear time is the text benchmark's to measure (a wall-clock
             // bound here fails on a loaded machine); this holds the output
             // bounded by the input.
@@ -414,5 +457,135 @@ fn adversarial_text_stays_linear_and_bounded() {
             .unwrap_err()
             .to_string(),
         "limit exceeded: the text is larger than 4 bytes"
+    );
+}
+
+/// ollama `model/parsers/glm46.go` reads values through `qwen3coder.go`'s
+/// `parseValue`: one line break at each end of a value is the template's,
+/// not the value's.
+#[test]
+fn glm_value_line_breaks_are_the_templates() {
+    let text =
+        "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>\nSão Paulo\n</arg_value>\n</tool_call>";
+    assert_eq!(
+        read(text, Family::Glm, Some(&weather())),
+        [r#"call_0 get_weather {"city":"São Paulo"}"#, "prose: \"\""]
+    );
+}
+
+/// vLLM `granite_tool_parser.py`: Granite 3.1 writes `<tool_call>` and a
+/// JSON list with no closing tag; before the Granite family it was taken
+/// for a GLM call named `[…]`.
+#[test]
+fn granite_31_list_after_tool_call_string() {
+    let text = "<tool_call>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}, {\"name\": \"now\", \"arguments\": {}}]";
+    assert_eq!(
+        read(text, Family::Granite, None),
+        [
+            r#"call_0 get_weather {"city":"Oslo"}"#,
+            "call_1 now {}",
+            "prose: \"\""
+        ]
+    );
+}
+
+/// Meta's Llama 3.1 prompt format and llama.cpp `common/chat.cpp`
+/// (`common_chat_parse_llama_3_1`): built-in tools after `<|python_tag|>`
+/// were kept in the prose before; now they are calls.
+#[test]
+fn llama3_builtin_tools() {
+    let text = "<|python_tag|>wolfram_alpha.call(query=\"solve x^2 + 2x = 3\")<|eom_id|>";
+    assert_eq!(
+        read(text, Family::Llama3, None),
+        [
+            r#"call_0 wolfram_alpha {"query":"solve x^2 + 2x = 3"}"#,
+            "prose: \"\""
+        ]
+    );
+    let text = "Here is the plan.\n<|python_tag|>print(sum(range(10)))<|eom_id|>";
+    assert_eq!(
+        read(text, Family::Llama3, None),
+        [
+            r#"call_0 code_interpreter {"code":"print(sum(range(10)))"}"#,
+            "prose: \"Here is the plan.\""
+        ]
+    );
+}
+
+/// openai/harmony `docs/format.md`: the recipient in the role header, a
+/// `<|constrain|>` without a space, and a built-in recipient.
+#[test]
+fn harmony_recipients_and_channels() {
+    let text = "<|channel|>analysis<|message|>Need weather.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary<|constrain|>json<|message|>{\"city\": \"Rome\"}<|call|>";
+    assert_eq!(
+        read(text, Family::Harmony, None),
+        [
+            r#"call_0 get_weather {"city":"Rome"}"#,
+            "prose: \"<|channel|>analysis<|message|>Need weather.<|end|>\""
+        ]
+    );
+    let text = "<|channel|>analysis<|message|>Let me think.<|end|><|start|>assistant<|channel|>final<|message|>It is sunny.<|return|>";
+    assert_eq!(
+        read(text, Family::Harmony, None),
+        ["prose: \"<|channel|>analysis<|message|>Let me think.<|end|>It is sunny.\""]
+    );
+}
+
+/// vLLM `deepseekv32_tool_parser.py`: `string="true"` keeps the text as
+/// written (a number-looking string stays a string), `string="false"` is
+/// JSON; a value marked JSON that is not is typed by the schema, noted.
+#[test]
+fn dsml_string_attribute() {
+    let text = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">10115</｜DSML｜parameter>\n<｜DSML｜parameter name=\"tags\" string=\"false\">[\"a\", \"b\"]</｜DSML｜parameter>\n<｜DSML｜parameter name=\"days\" string=\"false\">three</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>";
+    assert_eq!(
+        read(text, Family::DeepSeekDsml, Some(&weather())),
+        [
+            r#"call_0 get_weather {"city":"10115","tags":["a","b"],"days":"three"}"#,
+            "  info: \"three\" is marked string=\"false\" but is not JSON; it was read as the schema types it (at /arguments/days)",
+            "  info: \"three\" is not of the type the schema gives (integer); it was kept as a string for validation to report (at /arguments/days)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+/// ollama `model/parsers/gemma4_test.go`: strings between `<|"|>` are
+/// taken as written (backslashes and quotes stay), JSON strings mixed in
+/// are unescaped, nested objects and lists, and a bare word is noted.
+#[test]
+fn gemma4_values() {
+    let text = "<|tool_call>call:plan{path:<|\"|>C:\\users\\bob<|\"|>,note:\"raw \\\"q\\\"\",steps:[{title:<|\"|>say \"hi\"<|\"|>,done:false}],mode:fast}<tool_call|>";
+    assert_eq!(
+        read(text, Family::Gemma4, None),
+        [
+            r#"call_0 plan {"path":"C:\\users\\bob","note":"raw \"q\"","steps":[{"title":"say \"hi\"","done":false}],"mode":"fast"}"#,
+            "  change: \"fast\" written without <|\"|> delimiters; read as strings (at /)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+/// vLLM `minimax_m2_tool_parser.py`: values are stripped and typed by the
+/// schema; names may be quoted with ' too.
+#[test]
+fn minimax_values_typed_by_the_schema() {
+    let text = "<minimax:tool_call>\n<invoke name='get_weather'>\n<parameter name=\"city\">\n  Lyon \n</parameter>\n<parameter name=\"days\">5</parameter>\n<parameter name=\"metric\">True</parameter>\n</invoke>\n</minimax:tool_call>";
+    assert_eq!(
+        read(text, Family::MiniMax, Some(&weather())),
+        [
+            r#"call_0 get_weather {"city":"Lyon","days":5,"metric":true}"#,
+            "  change: \"True\" was read as the boolean the schema asks for (at /arguments/metric)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+/// ollama `model/parsers/ministral.go` reads the name as everything before
+/// `[ARGS]`: a space after `[TOOL_CALLS]` was kept as prose before.
+#[test]
+fn mistral_space_after_tool_calls_token() {
+    let text = "[TOOL_CALLS] get_weather[ARGS]{\"city\": \"Oslo\"}";
+    assert_eq!(
+        read(text, Family::Mistral, None),
+        [r#"call_0 get_weather {"city":"Oslo"}"#, "prose: \"\""]
     );
 }

@@ -12,6 +12,9 @@ use crate::input;
 use crate::output;
 
 pub fn run(args: &CallsArgs) -> Result<ExitCode> {
+    if args.text {
+        return super::text::run_calls(args);
+    }
     let limits = Limits::default();
     let (origin, response, provider) =
         input::read_response(args.response.as_deref(), args.provider.as_deref(), &limits)?;

@@ -19,6 +19,9 @@ const CHUNK: usize = 8 * 1024;
 
 pub fn run(args: &StreamArgs) -> Result<ExitCode> {
     let limits = Limits::default();
+    if args.text {
+        return super::text::run_stream(args);
+    }
     if args.deltas {
         return deltas(args, &limits);
     }
@@ -48,7 +51,7 @@ pub fn run(args: &StreamArgs) -> Result<ExitCode> {
         };
         for event in events.drain(..) {
             failed |= matches!(&event, CallEvent::Finished { call, .. } if call.arguments.is_err());
-            print_event(&mut out, &origin, provider, &event, args.json)?;
+            print_event(&mut out, &origin, provider.id(), &event, args.json, true)?;
         }
         pushed?;
         if chunk.is_empty() {
@@ -71,12 +74,15 @@ fn read_some(reader: &mut dyn std::io::Read, buffer: &mut [u8]) -> Result<usize>
     }
 }
 
-fn print_event(
+/// One event, as a line (`as_json`: a JSON object); `notes`: the notes of
+/// a finished call go to stderr (the text stream prints its own).
+pub(super) fn print_event(
     out: &mut impl Write,
     origin: &str,
-    provider: Format,
+    provider: &str,
     event: &CallEvent,
     as_json: bool,
+    notes: bool,
 ) -> Result<()> {
     match event {
         CallEvent::Started {
@@ -126,7 +132,7 @@ fn print_event(
             }
         }
         CallEvent::Finished { index, call } => {
-            for note in &call.notes {
+            for note in call.notes.iter().filter(|_| notes) {
                 eprintln!("{origin}: {}: {provider}: {note}", call.name);
             }
             if as_json {

@@ -105,6 +105,13 @@ pub enum CallEvent {
         /// The new text of the plan.
         text: String,
     },
+    /// Text the model wrote outside its calls: the prose of a raw-text
+    /// stream ([`TextStream`](crate::text::TextStream)). The provider
+    /// streams do not send it (their text is not a tool call).
+    Text {
+        /// The new text.
+        text: String,
+    },
     /// The provider ended a call (or the stream ended inside it).
     Finished {
         /// The call's position in the stream.
@@ -809,6 +816,7 @@ mod tests {
                 CallEvent::ArgumentsDelta { index, text, .. } => format!("delta {index} {text}"),
                 CallEvent::ArgumentsReplaced { index, text, .. } => format!("replaced {index} {text}"),
                 CallEvent::PlanDelta { text } => format!("plan {text}"),
+                CallEvent::Text { text } => format!("text {text}"),
                 CallEvent::Finished { call, .. } => {
                     format!("finish {}", call.raw_arguments.as_deref().unwrap())
                 }

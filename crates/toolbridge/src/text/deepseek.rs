@@ -4,7 +4,8 @@
 //! - V3 / R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 //! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 
-use super::scan::{recovered, Finder, Out};
+use super::scan::{delimited_calls, Out};
+use super::stream::markup::{Region, Streaming, Token, Until};
 
 const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
 const CALLS_END: &str = "<｜tool▁calls▁end｜>";
@@ -17,34 +18,7 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    let mut begins = Finder::new(text, BEGIN);
-    let mut ends = Finder::new(text, END);
-    let mut pos = 0;
-    while let Some(begin) = begins.from(pos) {
-        prose(&text[pos..begin], out);
-        let body = begin + BEGIN.len();
-        let next_begin = begins.from(body).unwrap_or(text.len());
-        let mut notes = Vec::new();
-        let body_end = match ends.from(body).filter(|&end| end <= next_begin) {
-            Some(end) => {
-                pos = end + END.len();
-                end
-            }
-            None => {
-                notes.push(recovered(
-                    "missing-close-tag",
-                    "the call's <｜tool▁call▁end｜> is missing",
-                ));
-                let end = text[body..next_begin]
-                    .find(CALLS_END)
-                    .map_or(next_begin, |at| body + at);
-                pos = end;
-                end
-            }
-        };
-        call(&text[body..body_end], &text[begin..pos], out, notes);
-    }
-    prose(&text[pos..], out);
+    delimited_calls(text, BEGIN, END, out, |body| body.find(CALLS_END), prose, call);
 }
 
 /// Prose, without the section tokens around the calls.
@@ -87,4 +61,22 @@ fn unfence(text: &str) -> &str {
         .or_else(|| text.strip_prefix("```"))
         .unwrap_or(text);
     text.strip_suffix("```").unwrap_or(text).trim()
+}
+
+/// Streamed: a call runs from `<｜tool▁call▁begin｜>` to
+/// `<｜tool▁call▁end｜>` (without it, to `<｜tool▁calls▁end｜>` or the next
+/// call); the section tokens are regions of their own, which the parser
+/// removes.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[BEGIN, CALLS_BEGIN, CALLS_END],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => Box::new(Until::new(BEGIN.len(), &[END], &[BEGIN], &[CALLS_END])),
+        Some(token) => Box::new(Token(STREAM.opens[token].len())),
+        None => unreachable!("DeepSeek has no bare markup"),
+    }
 }

@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-use super::scan::{recovered, Finder, Out};
+use super::scan::{delimited_calls, recovered, Out};
+use super::stream::markup::{Region, Streaming, Until};
 use super::typed;
 
 const OPEN: &str = "<tool_call>";
@@ -31,31 +32,15 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    let mut opens = Finder::new(text, OPEN);
-    let mut closes = Finder::new(text, CLOSE);
-    let mut pos = 0;
-    while let Some(open) = opens.from(pos) {
-        out.prose.push_str(&text[pos..open]);
-        let body = open + OPEN.len();
-        let next_open = opens.from(body).unwrap_or(text.len());
-        let mut notes = Vec::new();
-        let body_end = match closes.from(body).filter(|&close| close <= next_open) {
-            Some(close) => {
-                pos = close + CLOSE.len();
-                close
-            }
-            None => {
-                notes.push(recovered(
-                    "missing-close-tag",
-                    "the call's </tool_call> is missing",
-                ));
-                pos = next_open;
-                next_open
-            }
-        };
-        call(&text[body..body_end], &text[open..pos], out, notes);
-    }
-    out.prose.push_str(&text[pos..]);
+    delimited_calls(
+        text,
+        OPEN,
+        CLOSE,
+        out,
+        |_| None,
+        |prose, out| out.prose.push_str(prose),
+        call,
+    );
 }
 
 /// One call: the name, then key/value pairs.
@@ -107,6 +92,10 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
         if property.is_none() {
             untyped.push(key.clone());
         }
+        // ollama's glm46.go reads values through qwen3coder.go's parseValue,
+        // which drops one line break at each end; vLLM strips all whitespace.
+        let raw = raw.strip_prefix('\n').unwrap_or(raw);
+        let raw = raw.strip_suffix('\n').unwrap_or(raw);
         let value = typed::value(&key, raw, property, out.limits, &mut notes);
         arguments.insert(key, value);
         rest = next;
@@ -127,4 +116,16 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
         Some(body[name_end..].to_string()),
         notes,
     );
+}
+
+/// Streamed: a call runs from `<tool_call>` to `</tool_call>`, or to the
+/// next `<tool_call>` when its closing tag is missing.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[OPEN],
+    bare: None,
+    region,
+};
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]))
 }

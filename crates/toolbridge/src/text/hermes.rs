@@ -5,6 +5,7 @@
 use crate::call::repair;
 
 use super::scan::{json_at, recovered, Finder, Out};
+use super::stream::markup::{Region, Streaming, Until};
 
 const OPEN: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";
@@ -73,4 +74,16 @@ pub(super) fn block(json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<supe
 
 fn short(value: &serde_json::Value) -> String {
     super::scan::excerpt(&value.to_string())
+}
+
+/// Streamed: a call runs from `<tool_call>` to `</tool_call>`, or to the
+/// next `<tool_call>` when its closing tag is missing.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[OPEN],
+    bare: None,
+    region,
+};
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]))
 }

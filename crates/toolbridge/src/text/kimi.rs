@@ -4,7 +4,8 @@
 //! call's id and the part between `.` and `:` as the name; it also accepts
 //! the singular `<|tool_call_section_begin|>`).
 
-use super::scan::{json_at, recovered, Finder, Out};
+use super::scan::{delimited_calls, json_at, recovered, Out};
+use super::stream::markup::{Region, Streaming, Token, Until};
 
 const SECTION_TOKENS: [&str; 4] = [
     "<|tool_calls_section_begin|>",
@@ -21,36 +22,15 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    let mut begins = Finder::new(text, BEGIN);
-    let mut ends = Finder::new(text, END);
-    let mut pos = 0;
-    while let Some(begin) = begins.from(pos) {
-        prose(&text[pos..begin], out);
-        let body = begin + BEGIN.len();
-        let next_begin = begins.from(body).unwrap_or(text.len());
-        let mut notes = Vec::new();
-        let body_end = match ends.from(body).filter(|&end| end <= next_begin) {
-            Some(end) => {
-                pos = end + END.len();
-                end
-            }
-            None => {
-                notes.push(recovered(
-                    "missing-close-tag",
-                    "the call's <|tool_call_end|> is missing",
-                ));
-                let end = SECTION_TOKENS
-                    .iter()
-                    .filter_map(|token| text[body..next_begin].find(token))
-                    .min()
-                    .map_or(next_begin, |at| body + at);
-                pos = end;
-                end
-            }
-        };
-        call(&text[body..body_end], &text[begin..pos], out, notes);
-    }
-    prose(&text[pos..], out);
+    delimited_calls(
+        text,
+        BEGIN,
+        END,
+        out,
+        |body| SECTION_TOKENS.iter().filter_map(|token| body.find(token)).min(),
+        prose,
+        call,
+    );
 }
 
 /// Prose, without the section tokens around the calls.
@@ -93,4 +73,27 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
         _ => arguments,
     };
     out.call_text(name, Some(head), arguments, notes);
+}
+
+/// Streamed: a call runs from `<|tool_call_begin|>` to `<|tool_call_end|>`
+/// (without it, to a section token or the next call); a section token is
+/// a region of its own, which the parser removes.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[
+        BEGIN,
+        SECTION_TOKENS[0],
+        SECTION_TOKENS[1],
+        SECTION_TOKENS[2],
+        SECTION_TOKENS[3],
+    ],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => Box::new(Until::new(BEGIN.len(), &[END], &[BEGIN], &SECTION_TOKENS)),
+        Some(token) => Box::new(Token(STREAM.opens[token].len())),
+        None => unreachable!("Kimi has no bare markup"),
+    }
 }

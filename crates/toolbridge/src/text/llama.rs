@@ -1,12 +1,20 @@
 //! Llama 3.1–3.3: `<|python_tag|>{"name": …, "parameters": {…}}` (calls
 //! separated by `;`), the same JSON bare, or the custom-tool form
 //! `<function=NAME>{…}</function>` (Meta's prompt format docs; vLLM
-//! `llama_tool_parser.py`). Groq's `tool_use_failed` answers carry the
+//! `llama_tool_parser.py`). The built-in tools follow `<|python_tag|>` too:
+//! `brave_search.call(query="…")` and `wolfram_alpha.call(query="…")`, and
+//! for `code_interpreter` the Python code itself, up to `<|eom_id|>`
+//! (Meta's `llama3_1` prompt format; llama.cpp `common/chat.cpp`,
+//! `common_chat_parse_llama_3_1`, reads the same `NAME.call(ARG=VALUE)`). Groq's `tool_use_failed` answers carry the
 //! garbled `<function=NAME={…}</function>` and `<function=NAME{…}` shapes.
 
 use crate::call::repair;
 
+use super::pythonic;
 use super::scan::{json_at, recovered, Finder, Out};
+use super::stream::markup::{
+    after_spaces, could_be, first_of, Brackets, End, Live, Region, Spaces, Streaming,
+};
 
 const PYTHON_TAG: &str = "<|python_tag|>";
 const FUNCTION: &str = "<function=";
@@ -39,13 +47,9 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         out.prose.push_str(&text[pos..at]);
         if python {
             let start = at + PYTHON_TAG.len();
-            let taken = json_calls(&text[start..], out);
+            let mut taken = json_calls(&text[start..], out);
             if taken == 0 {
-                out.not_a_call(
-                    PYTHON_TAG,
-                    PYTHON_TAG,
-                    "no JSON call follows it (a built-in tool call is not read)",
-                );
+                taken = builtin_call(&text[start..], out);
             }
             pos = start + taken;
         } else {
@@ -138,4 +142,279 @@ fn function_call(text: &str, out: &mut Out<'_>) -> usize {
     }
     out.call_text(name, None, arguments, notes);
     text.len() - rest.len()
+}
+
+/// A built-in tool's call after `<|python_tag|>`: `NAME.call(key=value, …)`,
+/// or else the code for `code_interpreter`, up to the end-of-message token;
+/// returns how much of `text` it took.
+fn builtin_call(text: &str, out: &mut Out<'_>) -> usize {
+    let start = text.len() - text.trim_start().len();
+    if let Ok(((name, arguments), taken)) = pythonic::read_call(&text[start..], out.limits.max_depth) {
+        if let Some(name) = name.strip_suffix(".call").filter(|name| !name.is_empty()) {
+            out.call_value(name, None, serde_json::Value::Object(arguments), Vec::new());
+            return start + taken;
+        }
+    }
+    let end = END_TOKENS
+        .iter()
+        .filter_map(|token| text.find(token))
+        .min()
+        .unwrap_or(text.len());
+    let code = text[..end].trim();
+    if code.is_empty() {
+        out.not_a_call(PYTHON_TAG, PYTHON_TAG, "nothing follows it");
+        return 0;
+    }
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("code".into(), serde_json::Value::String(code.to_string()));
+    out.call_value(
+        "code_interpreter",
+        None,
+        serde_json::Value::Object(arguments),
+        Vec::new(),
+    );
+    end
+}
+
+/// Streamed: `<|python_tag|>` (or bare JSON at the start) and the JSON
+/// calls after it, `;`-separated; `<function=NAME>` and its JSON up to
+/// `</function>`; a run of end tokens, removed from the prose when it ends
+/// the text and kept as prose when more text follows. The arguments of a
+/// `<function=NAME>` call stream as the model writes them.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[PYTHON_TAG, FUNCTION, END_TOKENS[0], END_TOKENS[1], END_TOKENS[2]],
+    bare: Some(bare),
+    region,
+};
+
+/// Whether the text opens with `{"name"`.
+fn bare(head: &str, done: bool) -> Option<bool> {
+    let Some(rest) = head.strip_prefix('{') else {
+        return Some(false);
+    };
+    let rest = rest.trim_start();
+    if !done && (rest.is_empty() || could_be(rest, "\"name\"")) {
+        return None;
+    }
+    Some(rest.starts_with("\"name\""))
+}
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        None => Box::new(JsonCalls::new(0)),
+        Some(0) => Box::new(JsonCalls::new(PYTHON_TAG.len())),
+        Some(1) => Box::new(Function::default()),
+        Some(_) => Box::new(EndTokens { at: 0 }),
+    }
+}
+
+/// JSON calls separated by `;`, from `at`.
+struct JsonCalls {
+    at: usize,
+    /// The JSON being read: where it starts, and its brackets.
+    json: Option<(usize, Brackets)>,
+    scanned: usize,
+    /// After a JSON: where it ended (a `;` may follow).
+    after: Option<usize>,
+    /// Whether a JSON value was read.
+    read_one: bool,
+    /// Whether the tag holds a built-in call or code instead of JSON.
+    builtin: bool,
+}
+
+impl JsonCalls {
+    fn new(at: usize) -> JsonCalls {
+        JsonCalls {
+            at,
+            json: None,
+            scanned: at,
+            after: None,
+            read_one: false,
+            builtin: false,
+        }
+    }
+
+    /// A built-in call or code runs to the first end token, as
+    /// [`builtin_call`] reads it.
+    fn builtin_end(&mut self, text: &str, done: bool) -> End {
+        let longest = END_TOKENS.iter().map(|token| token.len()).max().unwrap_or(0);
+        let from = self.scanned.saturating_sub(longest).max(self.at);
+        self.scanned = text.len();
+        match first_of(text, from, &END_TOKENS) {
+            Some((at, _)) => End::Call(at),
+            None if done => End::Call(text.len()),
+            None => End::More,
+        }
+    }
+}
+
+impl Region for JsonCalls {
+    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
+        if self.builtin {
+            return self.builtin_end(text, done);
+        }
+        loop {
+            if let Some(end) = self.after {
+                match after_spaces(text, self.scanned.max(end), &[";"], done) {
+                    (Spaces::Tag(at), _) => {
+                        self.after = None;
+                        self.at = at + 1;
+                        self.scanned = self.at;
+                    }
+                    (Spaces::Other(_), _) => return End::Call(end),
+                    (Spaces::More(at), _) => {
+                        self.scanned = at;
+                        return End::More;
+                    }
+                }
+            }
+            match &mut self.json {
+                None => match after_spaces(text, self.scanned.max(self.at), &["{"], done) {
+                    (Spaces::Tag(at), _) => {
+                        self.json = Some((at, Brackets::new(false)));
+                        self.scanned = at;
+                    }
+                    // No JSON call right after the tag: a built-in tool's
+                    // call or code, read up to the end-of-message token.
+                    (Spaces::Other(_), _) if self.at == PYTHON_TAG.len() && !self.read_one => {
+                        self.builtin = true;
+                        self.scanned = self.at;
+                        return self.builtin_end(text, done);
+                    }
+                    (Spaces::Other(_), _) => return End::Call(self.at),
+                    (Spaces::More(at), _) => {
+                        self.scanned = at;
+                        return End::More;
+                    }
+                },
+                Some((_, brackets)) => match brackets.feed(&text.as_bytes()[self.scanned..]) {
+                    Some(len) => {
+                        let end = self.scanned + len;
+                        self.json = None;
+                        self.read_one = true;
+                        self.after = Some(end);
+                        self.scanned = end;
+                    }
+                    None => {
+                        self.scanned = text.len();
+                        return if done { End::Call(text.len()) } else { End::More };
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// `<function=NAME>{…}</function>` and its garbled variants.
+#[derive(Default)]
+struct Function {
+    /// Where the arguments may start (after the name and its `>` or `=`).
+    rest: Option<usize>,
+    name: Option<String>,
+    scanned: usize,
+    json: Option<(usize, Brackets)>,
+    /// Where the JSON (or the name, for `{}` arguments) ended: a
+    /// `</function>` may follow.
+    after: Option<usize>,
+}
+
+impl Region for Function {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, _: &Out<'_>) -> End {
+        let rest = match self.rest {
+            Some(rest) => rest,
+            None => {
+                let after = &text[FUNCTION.len()..];
+                let from = self.scanned.saturating_sub(FUNCTION.len());
+                let Some(name_end) = after[from..]
+                    .find(|c: char| matches!(c, '>' | '=' | '{' | '<' | '(') || c.is_whitespace())
+                    .map(|at| from + at)
+                else {
+                    self.scanned = text.len();
+                    return if done { End::Call(text.len()) } else { End::More };
+                };
+                if name_end == 0 {
+                    return End::Call(FUNCTION.len());
+                }
+                self.name = Some(after[..name_end].to_string());
+                let mut rest = FUNCTION.len() + name_end;
+                if text[rest..].starts_with(['>', '=']) {
+                    rest += 1;
+                }
+                self.rest = Some(rest);
+                self.scanned = rest;
+                rest
+            }
+        };
+        loop {
+            if let Some(end) = self.after {
+                return match after_spaces(text, self.scanned.max(end), &[FUNCTION_END], done) {
+                    (Spaces::Tag(at), _) => End::Call(at + FUNCTION_END.len()),
+                    (Spaces::Other(_), _) => End::Call(end),
+                    (Spaces::More(at), _) => {
+                        self.scanned = at;
+                        End::More
+                    }
+                };
+            }
+            match &mut self.json {
+                None => match after_spaces(text, self.scanned, &["{", "[", FUNCTION_END], done) {
+                    (Spaces::Tag(at), which) => {
+                        live.current().name = self.name.take();
+                        if which == 2 {
+                            self.after = Some(at);
+                            self.scanned = at;
+                        } else {
+                            self.json = Some((at, Brackets::new(false)));
+                            self.scanned = at;
+                        }
+                    }
+                    (Spaces::Other(_), _) => {
+                        // No arguments follow: not a call, kept as prose by the parser.
+                        return End::Call(rest);
+                    }
+                    (Spaces::More(at), _) => {
+                        self.scanned = at;
+                        return End::More;
+                    }
+                },
+                Some((start, brackets)) => {
+                    let start = *start;
+                    let closed = brackets.feed(&text.as_bytes()[self.scanned..]);
+                    let end = closed.map_or(text.len(), |len| self.scanned + len);
+                    let call = live.current();
+                    call.arguments.push_str(&text[start + call.arguments.len()..end]);
+                    self.scanned = end;
+                    match closed {
+                        Some(_) => {
+                            self.json = None;
+                            self.after = Some(end);
+                        }
+                        None if done => return End::Call(text.len()),
+                        None => return End::More,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A run of end tokens (and whitespace).
+struct EndTokens {
+    at: usize,
+}
+
+impl Region for EndTokens {
+    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
+        loop {
+            match after_spaces(text, self.at, &END_TOKENS, done) {
+                (Spaces::Tag(at), which) => self.at = at + END_TOKENS[which].len(),
+                (Spaces::Other(at), _) if at < text.len() => return End::Prose(at),
+                (Spaces::Other(_), _) => return End::Call(text.len()),
+                (Spaces::More(at), _) => {
+                    self.at = at;
+                    return End::More;
+                }
+            }
+        }
+    }
 }

@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::call::repair;
 
 use super::scan::{json_at, recovered, Out};
+use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
 
 const CALLS: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";
@@ -32,20 +33,24 @@ fn bare_list(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    if !text.contains(CALLS) && bare_list(text) {
-        let json = json_at(text).expect("a bare list starts with [");
+    let mut pos = 0;
+    // A bare list at the start is read whatever follows, so that a stream
+    // can read it before the rest of the text arrives.
+    if bare_list(text) {
+        let Some(json) = json_at(text) else {
+            out.prose.push_str(text);
+            return;
+        };
         let note = recovered(
             "missing-control-token",
             "the [TOOL_CALLS] token is missing (decoded with special tokens skipped); the list of calls was read",
         );
-        if list(json.text, out, Some(note)) {
-            out.prose.push_str(json.rest);
-        } else {
-            out.prose.push_str(text);
+        let end = text.len() - json.rest.len();
+        if !list(json.text, out, Some(note)) {
+            out.prose.push_str(&text[..end]);
         }
-        return;
+        pos = end;
     }
-    let mut pos = 0;
     while let Some(found) = text[pos..].find(CALLS) {
         out.prose.push_str(&text[pos..pos + found]);
         let start = pos + found + CALLS.len();
@@ -67,10 +72,13 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
         );
         return text.len() - json.rest.len();
     }
-    let name_end = text
+    // ollama's ministral.go takes everything before [ARGS] as the name: a
+    // space after [TOOL_CALLS] does not make the call prose.
+    let lead = text.len() - text.trim_start().len();
+    let name_end = text[lead..]
         .find(|c: char| c == '[' || c == '{' || c.is_whitespace())
-        .unwrap_or(text.len());
-    let name = &text[..name_end];
+        .map_or(text.len(), |at| lead + at);
+    let name = &text[lead..name_end];
     if name.is_empty() {
         out.not_a_call(CALLS, CALLS, "no tool name follows it");
         return 0;
@@ -125,4 +133,163 @@ fn list(json: &str, out: &mut Out<'_>, note: Option<super::Note>) -> bool {
         debug_assert!(result.is_ok(), "every item is a call");
     }
     true
+}
+
+/// Streamed: `[TOOL_CALLS]` and the JSON list or `NAME[CALL_ID]ID[ARGS]{…}`
+/// after it (to the JSON's last bracket), or a bare list at the start. The
+/// arguments of a `NAME[ARGS]{…}` call stream as the model writes them.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[CALLS],
+    bare: Some(bare),
+    region,
+};
+
+/// Whether the text opens with `[{"name"`.
+fn bare(head: &str, done: bool) -> Option<bool> {
+    let Some(rest) = head.strip_prefix('[') else {
+        return Some(false);
+    };
+    let rest = rest.trim_start();
+    let Some(rest) = rest.strip_prefix('{') else {
+        return if rest.is_empty() && !done {
+            None
+        } else {
+            Some(false)
+        };
+    };
+    let rest = rest.trim_start();
+    if !done && (rest.is_empty() || could_be(rest, "\"name\"")) {
+        return None;
+    }
+    Some(rest.starts_with("\"name\""))
+}
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    Box::new(Calls {
+        at: if opened_by.is_some() { CALLS.len() } else { 0 },
+        step: Step::Start,
+        scanned: 0,
+        name: String::new(),
+        id: None,
+    })
+}
+
+/// Where the reading of one `[TOOL_CALLS]` is.
+enum Step {
+    /// Right after the token (or at a bare list).
+    Start,
+    /// Reading the name, which ends at `[`, `{` or whitespace.
+    Name,
+    /// After the name: `[CALL_ID]`, `[ARGS]` or the JSON may follow.
+    Tags(usize),
+    /// Reading the id after `[CALL_ID]`, which ends at `[` or `{`.
+    Id(usize),
+    /// The JSON from here: a list of calls, or the arguments.
+    Json(usize, Brackets, bool),
+}
+
+struct Calls {
+    at: usize,
+    step: Step,
+    scanned: usize,
+    name: String,
+    id: Option<String>,
+}
+
+impl Region for Calls {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, _: &Out<'_>) -> End {
+        let more = |done: bool, text: &str| if done { End::Call(text.len()) } else { End::More };
+        loop {
+            match &mut self.step {
+                Step::Start => {
+                    let rest = &text[self.at..];
+                    let trimmed = rest.trim_start();
+                    if trimmed.is_empty() {
+                        return if done { End::Call(self.at) } else { End::More };
+                    }
+                    if trimmed.starts_with('[') {
+                        let start = text.len() - trimmed.len();
+                        self.step = Step::Json(start, Brackets::new(false), false);
+                        self.scanned = start;
+                    } else if rest.len() != trimmed.len() || rest.starts_with('{') {
+                        // Whitespace, then no list; or no name: the token alone is not a call.
+                        return End::Call(self.at);
+                    } else {
+                        self.step = Step::Name;
+                        self.scanned = self.at;
+                    }
+                }
+                Step::Name => {
+                    let from = self.scanned;
+                    match text[from..].find(|c: char| c == '[' || c == '{' || c.is_whitespace()) {
+                        Some(at) => {
+                            self.name = text[self.at..from + at].to_string();
+                            self.step = Step::Tags(from + at);
+                        }
+                        None => {
+                            self.scanned = text.len();
+                            return more(done, text);
+                        }
+                    }
+                }
+                Step::Tags(at) => {
+                    let at = *at;
+                    let rest = &text[at..];
+                    if let Some(after) = rest.strip_prefix(CALL_ID) {
+                        let _ = after;
+                        self.step = Step::Id(at + CALL_ID.len());
+                        self.scanned = at + CALL_ID.len();
+                        continue;
+                    }
+                    if !done && (could_be(rest, CALL_ID) || could_be(rest, ARGS)) {
+                        return End::More;
+                    }
+                    let start = match rest.strip_prefix(ARGS) {
+                        Some(_) => at + ARGS.len(),
+                        None => at,
+                    };
+                    match after_spaces(text, start, &["{", "["], done) {
+                        (Spaces::Tag(json), _) => {
+                            let call = live.current();
+                            call.name = Some(self.name.clone());
+                            call.id = self.id.clone();
+                            self.step = Step::Json(json, Brackets::new(false), true);
+                            self.scanned = json;
+                        }
+                        // No JSON: not a call; the parser keeps it in the prose.
+                        (Spaces::Other(_), _) => return End::Call(start),
+                        (Spaces::More(_), _) => return End::More,
+                    }
+                }
+                Step::Id(start) => {
+                    let start = *start;
+                    match text[self.scanned..].find(['[', '{']) {
+                        Some(at) => {
+                            let end = self.scanned + at;
+                            self.id = Some(text[start..end].trim().to_string());
+                            self.step = Step::Tags(end);
+                        }
+                        None => {
+                            self.scanned = text.len();
+                            return more(done, text);
+                        }
+                    }
+                }
+                Step::Json(start, brackets, arguments) => {
+                    let start = *start;
+                    let closed = brackets.feed(&text.as_bytes()[self.scanned..]);
+                    let end = closed.map_or(text.len(), |len| self.scanned + len);
+                    if *arguments {
+                        let call = live.current();
+                        call.arguments.push_str(&text[start + call.arguments.len()..end]);
+                    }
+                    self.scanned = end;
+                    return match closed {
+                        Some(_) => End::Call(end),
+                        None => more(done, text),
+                    };
+                }
+            }
+        }
+    }
 }

@@ -6,8 +6,10 @@
 //! into the assistant's prose and the same [`ToolCall`]s the provider
 //! formats give; [`Family::detect`] names the family from the text alone.
 //! The markups and their quirks are the ones the inference servers' own
-//! parsers read (vLLM `vllm/entrypoints/openai/tool_parsers/`, ollama
-//! `model/parsers/`, mistral.rs `mistralrs-core/src/tools/parsers/`).
+//! parsers read (vLLM `vllm/tool_parsers/`, ollama `model/parsers/`,
+//! llama.cpp `common/chat.cpp`, mistral.rs
+//! `mistralrs-core/src/tools/parsers/`); each family's file names its
+//! sources.
 //!
 //! ```
 //! use toolbridge::text::{parse, Family};
@@ -27,19 +29,32 @@
 //! `<function=NAME={…}</function>`) is read, with a note of kind
 //! [`NoteKind::Repaired`](crate::NoteKind::Repaired) naming the variant.
 //! Where the family's values are not JSON (Qwen3-Coder's parameters, GLM's
-//! argument values), the
-//! tool's input schema types them.
+//! argument values, MiniMax-M2's and DSML's parameter elements, Gemma 4's
+//! values, pythonic and LFM2 literals), the tool's input schema types
+//! them, with a note when the text had to be coerced.
 
+mod command_r7b;
 mod deepseek;
+mod dsml;
+mod gemma4;
 mod glm;
+mod granite;
+mod harmony;
 mod hermes;
+mod hunyuan;
+mod invoke;
 mod kimi;
+mod lfm2;
+mod listed;
 mod llama;
+mod minimax;
 mod mistral;
+mod phi4_mini;
 mod pythonic;
 mod qwen3_coder;
 mod reasoning;
 mod scan;
+mod stream;
 mod typed;
 
 use std::fmt;
@@ -52,6 +67,9 @@ use crate::tool::Tool;
 
 use reasoning::Segment;
 use scan::Out;
+use stream::markup::Streaming;
+
+pub use stream::TextStream;
 
 /// A family of models that write tool calls in one markup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,6 +93,24 @@ pub enum Family {
     Kimi,
     /// DeepSeek V3, R1 and V3.1: `<｜tool▁call▁begin｜>…<｜tool▁sep｜>…<｜tool▁call▁end｜>`.
     DeepSeek,
+    /// DeepSeek V3.2 and V4 (DSML): `<｜DSML｜invoke name="NAME"><｜DSML｜parameter name="K" string="true">V</｜DSML｜parameter></｜DSML｜invoke>`.
+    DeepSeekDsml,
+    /// gpt-oss (Harmony): `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`.
+    Harmony,
+    /// Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>}<tool_call|>`.
+    Gemma4,
+    /// Granite 3.0 and 3.1: `<|tool_call|>[{"name": …, "arguments": {…}}]`.
+    Granite,
+    /// Hunyuan A13B: `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls>`.
+    Hunyuan,
+    /// MiniMax-M2: `<minimax:tool_call><invoke name="NAME"><parameter name="K">V</parameter></invoke></minimax:tool_call>`.
+    MiniMax,
+    /// Command R7B: `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|>`.
+    CommandR7b,
+    /// Phi-4-mini: `functools[{"name": …, "arguments": {…}}]`.
+    Phi4Mini,
+    /// LFM2: `<|tool_call_start|>[fn(a=1)]<|tool_call_end|>`.
+    Lfm2,
 }
 
 /// One row of [`FAMILIES`].
@@ -90,21 +126,42 @@ pub struct FamilyInfo {
     pub markup: &'static str,
     detect: fn(&str) -> bool,
     parse: fn(&str, &mut Out<'_>),
+    /// How the markup streams: the tokens that open a call, and a reader
+    /// of one call as it arrives (see `stream/markup.rs`).
+    stream: Streaming,
 }
 
 /// Every family, in the order [`Family::detect`] tries them.
 ///
-/// The order handles the prefixes families share: DeepSeek's, Kimi's and
-/// Mistral's control tokens are their own; Qwen3-Coder and GLM come before
-/// Hermes (all three open with `<tool_call>`: Qwen3-Coder's is followed by
-/// `<function=`, GLM's by a bare name and `<arg_key>` or `</tool_call>`,
-/// Hermes' by JSON), and Qwen3-Coder before Llama 3 (both write
-/// `<function=NAME>`; Qwen3-Coder's is followed by `<parameter=` or
-/// `</function>`, Llama's by JSON). Hermes matches `<tool_call>` exactly, so Gemma 4's `<|tool_call>`
-/// and Granite's `<|tool_call|>` are not taken for it. Bare JSON (Llama 3,
-/// or a Mistral list whose `[TOOL_CALLS]` was lost) and pythonic lists come
-/// last: they are only recognised when the text starts with them.
+/// The order handles the prefixes families share. Control tokens that are
+/// a family's own come first: DSML's `<｜DSML｜`, DeepSeek's, Kimi's,
+/// Harmony's `<|channel|>`/`<|message|>`, Gemma 4's `<|tool_call>`,
+/// MiniMax's `<minimax:tool_call>`, Command R7B's `<|START_ACTION|>`,
+/// Hunyuan's `<tool_calls>`, LFM2's `<|tool_call_start|>` (Kimi's
+/// `<|tool_call_end|>` closes LFM2's calls too, so Kimi is told by its
+/// `<|tool_call_begin|>`), Mistral's `[TOOL_CALLS]`. Then the families
+/// that all open with `<tool_call>`: Granite 3.1 (a JSON list follows it;
+/// Granite 3.0's `<|tool_call|>` is its own), Qwen3-Coder
+/// (`<function=` follows), GLM (a bare name and `<arg_key>` or
+/// `</tool_call>`), and Hermes last of them (JSON follows); Qwen3-Coder
+/// also comes before Llama 3 (both write `<function=NAME>`; Qwen3-Coder's
+/// is followed by `<parameter=` or `</function>`, Llama's by JSON).
+/// Hermes matches `<tool_call>` exactly, so Gemma 4's `<|tool_call>`,
+/// Granite's `<|tool_call|>` and Hunyuan's `<tool_calls>` are not taken
+/// for it. Phi-4-mini's `functools[` comes before the bare forms. Bare
+/// JSON (Llama 3, or a Mistral list whose `[TOOL_CALLS]` was lost) and
+/// pythonic lists come last: they are only recognised when the text
+/// starts with them.
 pub static FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        family: Family::DeepSeekDsml,
+        id: "deepseek-dsml",
+        models: "DeepSeek V3.2, V4",
+        markup: "<｜DSML｜function_calls><｜DSML｜invoke name=\"NAME\"><｜DSML｜parameter name=\"K\" string=\"true\">V</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls> (V4: <｜DSML｜tool_calls>)",
+        detect: dsml::detect,
+        parse: dsml::parse,
+        stream: dsml::STREAM,
+    },
     FamilyInfo {
         family: Family::DeepSeek,
         id: "deepseek",
@@ -112,6 +169,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜> (V3.1: NAME<｜tool▁sep｜>{…})",
         detect: deepseek::detect,
         parse: deepseek::parse,
+        stream: deepseek::STREAM,
     },
     FamilyInfo {
         family: Family::Kimi,
@@ -120,6 +178,61 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>",
         detect: kimi::detect,
         parse: kimi::parse,
+        stream: kimi::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Harmony,
+        id: "harmony",
+        models: "gpt-oss (OpenAI Harmony format)",
+        markup: "<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>",
+        detect: harmony::detect,
+        parse: harmony::parse,
+        stream: harmony::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Gemma4,
+        id: "gemma4",
+        models: "Gemma 4",
+        markup: "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:1}<tool_call|>",
+        detect: gemma4::detect,
+        parse: gemma4::parse,
+        stream: gemma4::STREAM,
+    },
+    FamilyInfo {
+        family: Family::MiniMax,
+        id: "minimax",
+        models: "MiniMax-M2",
+        markup: "<minimax:tool_call><invoke name=\"NAME\"><parameter name=\"K\">V</parameter></invoke></minimax:tool_call>",
+        detect: minimax::detect,
+        parse: minimax::parse,
+        stream: minimax::STREAM,
+    },
+    FamilyInfo {
+        family: Family::CommandR7b,
+        id: "command-r7b",
+        models: "Command R7B, Command A",
+        markup: "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": …, \"parameters\": {…}}]<|END_ACTION|>",
+        detect: command_r7b::detect,
+        parse: command_r7b::parse,
+        stream: command_r7b::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Hunyuan,
+        id: "hunyuan",
+        models: "Hunyuan A13B",
+        markup: "<tool_calls>[{\"name\": …, \"arguments\": {…}}]</tool_calls>",
+        detect: hunyuan::detect,
+        parse: hunyuan::parse,
+        stream: hunyuan::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Lfm2,
+        id: "lfm2",
+        models: "LFM2 (Liquid)",
+        markup: "<|tool_call_start|>[fn(a=1, b=\"x\")]<|tool_call_end|>",
+        detect: lfm2::detect,
+        parse: lfm2::parse,
+        stream: lfm2::STREAM,
     },
     FamilyInfo {
         family: Family::Mistral,
@@ -128,6 +241,16 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "[TOOL_CALLS][{\"name\": …, \"arguments\": {…}}] or [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}",
         detect: mistral::detect,
         parse: mistral::parse,
+        stream: mistral::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Granite,
+        id: "granite",
+        models: "Granite 3.0, 3.1 (Granite 4 writes Hermes)",
+        markup: "<|tool_call|>[{\"name\": …, \"arguments\": {…}}] (3.1: <tool_call>[…])",
+        detect: granite::detect,
+        parse: granite::parse,
+        stream: granite::STREAM,
     },
     FamilyInfo {
         family: Family::Qwen3Coder,
@@ -136,6 +259,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
         detect: qwen3_coder::detect,
         parse: qwen3_coder::parse,
+        stream: qwen3_coder::STREAM,
     },
     FamilyInfo {
         family: Family::Glm,
@@ -144,6 +268,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>",
         detect: glm::detect,
         parse: glm::parse,
+        stream: glm::STREAM,
     },
     FamilyInfo {
         family: Family::Hermes,
@@ -152,14 +277,25 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "<tool_call>{\"name\": …, \"arguments\": {…}}</tool_call>",
         detect: hermes::detect,
         parse: hermes::parse,
+        stream: hermes::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Phi4Mini,
+        id: "phi4-mini",
+        models: "Phi-4-mini",
+        markup: "functools[{\"name\": …, \"arguments\": {…}}]",
+        detect: phi4_mini::detect,
+        parse: phi4_mini::parse,
+        stream: phi4_mini::STREAM,
     },
     FamilyInfo {
         family: Family::Llama3,
         id: "llama3",
         models: "Llama 3.1, 3.2, 3.3",
-        markup: "<|python_tag|>{\"name\": …, \"parameters\": {…}}, bare JSON, or <function=NAME>{…}</function>",
+        markup: "<|python_tag|>{\"name\": …, \"parameters\": {…}}, bare JSON, or <function=NAME>{…}</function>; built-ins <|python_tag|>brave_search.call(query=\"…\")",
         detect: llama::detect,
         parse: llama::parse,
+        stream: llama::STREAM,
     },
     FamilyInfo {
         family: Family::Pythonic,
@@ -168,6 +304,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
         markup: "[fn(a=1, b=\"x\"), g()]",
         detect: pythonic::detect,
         parse: pythonic::parse,
+        stream: pythonic::STREAM,
     },
 ];
 

@@ -7,15 +7,33 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::scan::Out;
+use super::scan::{recovered, Out};
+use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
 
 const START: &str = "<|python_start|>";
 const END: &str = "<|python_end|>";
 
 pub(super) fn detect(text: &str) -> bool {
-    let text = text.trim_start();
-    let text = text.strip_prefix(START).unwrap_or(text).trim_start();
-    text.strip_prefix('[').is_some_and(|rest| {
+    list_start(text).is_some()
+}
+
+/// Where the list of calls begins: at the start of the text (after
+/// whitespace, with or without `<|python_start|>`), or at a
+/// `<|python_start|>` after prose (Llama 4 may write a sentence first).
+fn list_start(text: &str) -> Option<usize> {
+    let trimmed = text.trim_start();
+    let lead = text.len() - trimmed.len();
+    let body = trimmed.strip_prefix(START).unwrap_or(trimmed);
+    if starts_list(body) {
+        return Some(lead);
+    }
+    let at = text.find(START)?;
+    starts_list(&text[at + START.len()..]).then_some(at)
+}
+
+/// Whether `text` starts (after whitespace) with `[name(`.
+fn starts_list(text: &str) -> bool {
+    text.trim_start().strip_prefix('[').is_some_and(|rest| {
         let rest = rest.trim_start();
         let name = rest
             .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
@@ -25,34 +43,117 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    if !detect(text) {
+    let Some(start) = list_start(text) else {
         out.prose.push_str(text);
         return;
-    }
-    let trimmed = text.trim_start();
-    let (body, tagged) = match trimmed.strip_prefix(START) {
+    };
+    out.prose.push_str(&text[..start]);
+    let from = &text[start..];
+    let (body, tagged) = match from.strip_prefix(START) {
         Some(body) => (body.trim_start(), true),
-        None => (trimmed, false),
+        None => (from, false),
     };
-    let mut reader = Reader {
-        text: body,
-        pos: 0,
-        depth: 0,
-        max_depth: out.limits.max_depth,
-    };
-    match reader.calls() {
-        Ok(calls) => {
-            for (name, arguments) in calls {
-                out.call_value(&name, None, Value::Object(arguments), Vec::new());
+    match read_list(body, out.limits.max_depth) {
+        Ok((calls, taken, truncated)) => {
+            let mut notes = Vec::new();
+            if truncated {
+                notes.push(recovered(
+                    "truncated-call",
+                    "the text ends inside the list of calls; the open strings and brackets were closed",
+                ));
             }
-            let mut rest = &body[reader.pos..];
+            for (name, arguments) in calls {
+                out.call_value(&name, None, Value::Object(arguments), std::mem::take(&mut notes));
+            }
+            let mut rest = &body[taken..];
             if tagged {
                 rest = rest.trim_start().strip_prefix(END).unwrap_or(rest);
             }
             out.prose.push_str(rest);
         }
-        Err(why) => out.not_a_call("[", text, &why),
+        Err(why) => out.not_a_call("[", from, &why),
     }
+}
+
+/// `text` cut off inside a list of calls, with its open string and
+/// brackets closed; `None` when it is not cut off.
+fn close_truncated(text: &str) -> Option<String> {
+    let mut open = Vec::new();
+    let mut quote = None;
+    let mut escaped = false;
+    for c in text.chars() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '[' => open.push(']'),
+                '(' => open.push(')'),
+                '{' => open.push('}'),
+                ']' | ')' | '}' => {
+                    open.pop();
+                }
+                _ => {}
+            },
+        }
+    }
+    if open.is_empty() {
+        return None;
+    }
+    let mut closed = text.strip_suffix('\\').unwrap_or(text).to_string();
+    if let Some(q) = quote {
+        closed.push(q);
+    }
+    closed.extend(open.iter().rev());
+    Some(closed)
+}
+
+/// The Python list of calls `[f(a=1), g()]` at the start of `text` (after
+/// whitespace), how many bytes it took, and whether the text ended inside
+/// it (then its open strings and brackets were closed), or why it is not
+/// one (LFM2 writes this list between its own tokens).
+pub(super) fn read_list(text: &str, max_depth: usize) -> Result<(Calls, usize, bool), String> {
+    let mut reader = Reader {
+        text,
+        pos: 0,
+        depth: 0,
+        max_depth,
+    };
+    match reader.calls() {
+        Ok(calls) => Ok((calls, reader.pos, false)),
+        Err(why) if reader.pos >= text.len() => {
+            let Some(closed) = close_truncated(text) else {
+                return Err(why);
+            };
+            let mut reader = Reader {
+                text: &closed,
+                pos: 0,
+                depth: 0,
+                max_depth,
+            };
+            // What was added is only closers: the list ends at the text's end.
+            reader
+                .calls()
+                .map(|calls| (calls, text.len(), true))
+                .map_err(|_| why)
+        }
+        Err(why) => Err(why),
+    }
+}
+
+/// One Python call `f(a=1)` at the start of `text` (after whitespace) and
+/// how many bytes it took (Llama 3's built-in `brave_search.call(…)`).
+pub(super) fn read_call(text: &str, max_depth: usize) -> Result<(Call, usize), String> {
+    let mut reader = Reader {
+        text,
+        pos: 0,
+        depth: 0,
+        max_depth,
+    };
+    let call = reader.call()?;
+    Ok((call, reader.pos))
 }
 
 /// A reader of Python literals, `depth` bounded by the limits.
@@ -63,7 +164,11 @@ struct Reader<'t> {
     max_depth: usize,
 }
 
-type Calls = Vec<(String, Map<String, Value>)>;
+/// One call: the function's name and its keyword arguments.
+pub(super) type Call = (String, Map<String, Value>);
+
+/// The calls of a list, in order.
+pub(super) type Calls = Vec<Call>;
 
 impl Reader<'_> {
     fn rest(&self) -> &str {
@@ -104,26 +209,7 @@ impl Reader<'_> {
             return self.fail("[");
         }
         loop {
-            let name = self.name();
-            if name.is_empty() {
-                return self.fail("a function name");
-            }
-            if !self.eat('(') {
-                return self.fail("(");
-            }
-            let mut arguments = Map::new();
-            while !self.eat(')') {
-                let key = self.name();
-                if key.is_empty() || !self.eat('=') {
-                    return self.fail("a keyword argument (name=value)");
-                }
-                let value = self.value()?;
-                arguments.insert(key, value);
-                if !self.eat(',') && !self.rest().trim_start().starts_with(')') {
-                    return self.fail(", or )");
-                }
-            }
-            calls.push((name, arguments));
+            calls.push(self.call()?);
             if self.eat(']') {
                 return Ok(calls);
             }
@@ -131,6 +217,30 @@ impl Reader<'_> {
                 return self.fail(", or ]");
             }
         }
+    }
+
+    /// One `name(key=value, …)`.
+    fn call(&mut self) -> Result<Call, String> {
+        let name = self.name();
+        if name.is_empty() {
+            return self.fail("a function name");
+        }
+        if !self.eat('(') {
+            return self.fail("(");
+        }
+        let mut arguments = Map::new();
+        while !self.eat(')') {
+            let key = self.name();
+            if key.is_empty() || !self.eat('=') {
+                return self.fail("a keyword argument (name=value)");
+            }
+            let value = self.value()?;
+            arguments.insert(key, value);
+            if !self.eat(',') && !self.rest().trim_start().starts_with(')') {
+                return self.fail(", or )");
+            }
+        }
+        Ok((name, arguments))
     }
 
     fn name(&mut self) -> String {
@@ -253,5 +363,110 @@ impl Reader<'_> {
         }
         self.pos = self.text.len();
         self.fail("the end of a string")
+    }
+}
+
+/// Streamed: the list at the start of the text (after `<|python_start|>`)
+/// to its closing `]` (and `<|python_end|>`); the rest is prose. The calls
+/// are sent when the list closes.
+pub(super) const STREAM: Streaming = Streaming {
+    // A tagged list may follow prose (see `list_start`).
+    opens: &[START],
+    bare: Some(bare),
+    region,
+};
+
+/// Whether the text opens with `[name(`, perhaps after `<|python_start|>`.
+fn bare(head: &str, done: bool) -> Option<bool> {
+    if !done && could_be(head, START) {
+        return None;
+    }
+    let rest = head.strip_prefix(START).map_or(head, str::trim_start);
+    if rest.is_empty() {
+        return if done { Some(false) } else { None };
+    }
+    let Some(rest) = rest.strip_prefix('[') else {
+        return Some(false);
+    };
+    let rest = rest.trim_start();
+    let name = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(rest.len());
+    let after = rest[name..].trim_start();
+    if after.is_empty() && !done {
+        return None;
+    }
+    Some(name > 0 && after.starts_with('('))
+}
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(List {
+        start: None,
+        tagged: false,
+        brackets: Brackets::new(true),
+        scanned: 0,
+        end: None,
+    })
+}
+
+/// The list being read.
+struct List {
+    /// Where its `[` is.
+    start: Option<usize>,
+    tagged: bool,
+    brackets: Brackets,
+    scanned: usize,
+    /// Where its `]` ended (a `<|python_end|>` may follow when tagged).
+    end: Option<usize>,
+}
+
+impl List {
+    /// After the list of a tagged text: `<|python_end|>` may follow.
+    fn after(&mut self, text: &str, end: usize, done: bool) -> End {
+        match after_spaces(text, self.scanned.max(end), &[END], done) {
+            (Spaces::Tag(at), _) => End::Call(at + END.len()),
+            (Spaces::Other(_), _) => End::Call(end),
+            (Spaces::More(at), _) => {
+                self.scanned = at;
+                End::More
+            }
+        }
+    }
+}
+
+impl Region for List {
+    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
+        if self.start.is_none() {
+            let trimmed = text.trim_start();
+            let (body, tagged) = match trimmed.strip_prefix(START) {
+                Some(body) => (body.trim_start(), true),
+                None => (trimmed, false),
+            };
+            self.start = Some(text.len() - body.len());
+            self.scanned = text.len() - body.len();
+            self.tagged = tagged;
+        }
+        if let Some(end) = self.end {
+            return self.after(text, end, done);
+        }
+        match self.brackets.feed(&text.as_bytes()[self.scanned..]) {
+            Some(len) => {
+                let end = self.scanned + len;
+                self.scanned = end;
+                if !self.tagged {
+                    return End::Call(end);
+                }
+                self.end = Some(end);
+                self.after(text, end, done)
+            }
+            None => {
+                self.scanned = text.len();
+                if done {
+                    End::Call(text.len())
+                } else {
+                    End::More
+                }
+            }
+        }
     }
 }

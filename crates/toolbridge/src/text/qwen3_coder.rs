@@ -13,6 +13,9 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::scan::{recovered, Finder, Out};
+use super::stream::markup::{
+    after_spaces, first_of, floor, End, Live, LiveCall, Region, Spaces, Streaming, Until,
+};
 use super::typed;
 
 const OPEN: &str = "<tool_call>";
@@ -170,4 +173,184 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 fn strip_line_breaks(value: &str) -> &str {
     let value = value.strip_prefix('\n').unwrap_or(value);
     value.strip_suffix('\n').unwrap_or(value)
+}
+
+/// Streamed: a call runs from `<tool_call>` (when `<function=` follows it)
+/// or `<function=` to `</function>` and the `</tool_call>` after it; a
+/// `<tool_call>` that no `<function=` follows is prose. Parameters are sent
+/// as canonical JSON as each `</parameter>` arrives, typed by the schema.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[OPEN, FUNCTION],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    Box::new(Call {
+        wrapped: opened_by == Some(0),
+        function: None,
+        body: None,
+        until: None,
+        ended: None,
+        spaces: 0,
+        params: Params::default(),
+    })
+}
+
+/// One call being read.
+struct Call {
+    /// Opened by `<tool_call>`: where its `<function=` is, once seen.
+    wrapped: bool,
+    function: Option<usize>,
+    /// Where the body starts (after the name's `>`).
+    body: Option<usize>,
+    until: Option<Until>,
+    /// The end of `</function>`, when the call ended with it (then a
+    /// `</tool_call>` may follow after whitespace).
+    ended: Option<usize>,
+    spaces: usize,
+    params: Params,
+}
+
+impl Region for Call {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        let function = match self.function {
+            Some(at) => at,
+            None if !self.wrapped => {
+                self.function = Some(0);
+                0
+            }
+            None => match after_spaces(text, self.spaces.max(OPEN.len()), &[FUNCTION], done) {
+                (Spaces::Tag(at), _) => {
+                    self.function = Some(at);
+                    at
+                }
+                (Spaces::Other(at), _) => return End::Prose(at),
+                (Spaces::More(at), _) => {
+                    self.spaces = at;
+                    return End::More;
+                }
+            },
+        };
+        let body = match self.body {
+            Some(body) => body,
+            None => {
+                let name_start = function + FUNCTION.len();
+                let from = self.spaces.max(name_start);
+                let Some(len) = text[from..].find(['>', '\n']).map(|at| from - name_start + at) else {
+                    self.spaces = text.len();
+                    return if done { End::Call(text.len()) } else { End::More };
+                };
+                let name = text[name_start..name_start + len].trim();
+                if !name.is_empty() {
+                    let call = live.current();
+                    call.name = Some(name.to_string());
+                    call.canonical = true;
+                    call.arguments.push('{');
+                }
+                self.params.at = name_start + len + 1;
+                self.body = Some(name_start + len + 1);
+                name_start + len + 1
+            }
+        };
+        if let Some(end) = self.ended {
+            return match after_spaces(text, self.spaces.max(end), &[CLOSE], done) {
+                (Spaces::Tag(at), _) => End::Call(at + CLOSE.len()),
+                (Spaces::Other(_), _) => End::Call(end),
+                (Spaces::More(at), _) => {
+                    self.spaces = at;
+                    End::More
+                }
+            };
+        }
+        let until = self
+            .until
+            .get_or_insert_with(|| Until::new(body, &[FUNCTION_END], &[FUNCTION], &[CLOSE]));
+        match until.end(text, done) {
+            End::Call(end) => {
+                if let Some(call) = live.calls.last_mut() {
+                    self.params.read(text, end, call, out);
+                }
+                if text[..end].ends_with(FUNCTION_END) {
+                    self.ended = Some(end);
+                    self.spaces = end;
+                    return self.read(text, done, live, out);
+                }
+                if text[end..].starts_with(CLOSE) {
+                    return End::Call(end + CLOSE.len());
+                }
+                End::Call(end)
+            }
+            _ => {
+                if let Some(call) = live.calls.last_mut() {
+                    self.params.read(text, text.len(), call, out);
+                }
+                End::More
+            }
+        }
+    }
+}
+
+/// The parameters of the call being read, sent as each one closes.
+#[derive(Default)]
+struct Params {
+    /// Where the next `<parameter=` is looked for.
+    at: usize,
+    /// The parameter being read: its key and where its value starts.
+    open: Option<(String, usize)>,
+    /// How far its value was looked at for its end.
+    scanned: usize,
+    count: usize,
+}
+
+impl Params {
+    /// Reads the parameters that closed before `end`, each in one look.
+    fn read(&mut self, text: &str, end: usize, call: &mut LiveCall, out: &Out<'_>) {
+        let Some(name) = call.name.clone() else { return };
+        loop {
+            let Some((key, value_start)) = self.open.clone() else {
+                let Some(start) = text[self.at..end].find(PARAMETER).map(|at| self.at + at) else {
+                    self.at = floor(text, end.saturating_sub(PARAMETER.len())).max(self.at);
+                    return;
+                };
+                let key_start = start + PARAMETER.len();
+                let Some(key_len) = text[key_start..end].find('>') else {
+                    self.at = start;
+                    return;
+                };
+                let value_start = key_start + key_len + 1;
+                self.open = Some((
+                    text[key_start..key_start + key_len].trim().to_string(),
+                    value_start,
+                ));
+                self.scanned = value_start;
+                continue;
+            };
+            // Its value ends at </parameter>, or (tag missing) at the next <parameter=.
+            let from = floor(text, self.scanned.saturating_sub(PARAMETER_END.len())).max(value_start);
+            let Some((value_end, which)) = first_of(&text[..end], from, &[PARAMETER_END, PARAMETER]) else {
+                self.scanned = end;
+                return;
+            };
+            let raw = strip_line_breaks(&text[value_start..value_end]);
+            let property = out
+                .schema(&name)
+                .and_then(|schema| schema.get("properties"))
+                .and_then(|p| p.get(&key));
+            let value = typed::value(&key, raw, property, out.limits, &mut Vec::new());
+            if self.count > 0 {
+                call.arguments.push(',');
+            }
+            call.arguments.push_str(&Value::String(key).to_string());
+            call.arguments.push(':');
+            call.arguments.push_str(&value.to_string());
+            self.count += 1;
+            self.open = None;
+            self.at = if which == 0 {
+                value_end + PARAMETER_END.len()
+            } else {
+                value_end
+            };
+        }
+    }
 }

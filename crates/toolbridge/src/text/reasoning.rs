@@ -16,8 +16,8 @@ pub(super) enum Segment<'t> {
     Text(&'t str),
 }
 
-const OPEN: [&str; 2] = ["<think>", "[THINK]"];
-const CLOSE: [&str; 2] = ["</think>", "[/THINK]"];
+pub(super) const OPEN: [&str; 2] = ["<think>", "[THINK]"];
+pub(super) const CLOSE: [&str; 2] = ["</think>", "[/THINK]"];
 
 use super::scan::Finder;
 

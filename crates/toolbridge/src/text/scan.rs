@@ -1,6 +1,8 @@
 //! What every family's parser shares: the output being built (prose, calls,
 //! notes), the extent of a JSON value in text, and arguments read from text.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value};
 
 use crate::call::{repair, ArgumentsError, ArgumentsErrorKind, ToolCall};
@@ -20,6 +22,9 @@ pub(super) struct Out<'a> {
     pub limits: &'a Limits,
     tools: Option<&'a [Tool]>,
     refused: usize,
+    /// The ids given so far, so that making one unique stays constant-time
+    /// however many calls (up to `max_tools`) the text holds.
+    ids: HashSet<String>,
 }
 
 impl<'a> Out<'a> {
@@ -32,6 +37,7 @@ impl<'a> Out<'a> {
             limits,
             tools,
             refused: 0,
+            ids: HashSet::new(),
         }
     }
 
@@ -158,8 +164,7 @@ impl<'a> Out<'a> {
         let base = sent.map_or_else(|| format!("call_{}", self.calls.len()), str::to_string);
         let mut unique = base.clone();
         let mut suffix = 2;
-        // Ids repeat rarely; a linear check over the calls so far is bounded by max_tools.
-        while self.calls.iter().any(|call| call.id == unique) {
+        while self.ids.contains(&unique) {
             unique = format!("{base}_{suffix}");
             suffix += 1;
         }
@@ -173,6 +178,7 @@ impl<'a> Out<'a> {
                 format!("an earlier call has the id {base:?} too; this call's id is {unique:?}"),
             ));
         }
+        self.ids.insert(unique.clone());
         let mut call = ToolCall::new(unique, name, Value::Null);
         call.provider_id = sent.map(str::to_string);
         call.raw_arguments = raw;
@@ -234,6 +240,50 @@ impl<'t> Finder<'t> {
         }
         self.at
     }
+}
+
+/// The calls of a markup that opens each call with `open` and closes it
+/// with `close` (DeepSeek, Kimi, GLM, Gemma 4, LFM2, …): the text between
+/// calls goes to `prose`, each call's body (and its whole markup, for a
+/// note) to `call`. A call whose `close` is missing ends where `stop` says
+/// in the text up to the next `open` (a section token), or at that next
+/// `open`, with a note. Each tag is searched through the text once
+/// ([`Finder`]), so many unclosed calls stay linear.
+pub(super) fn delimited_calls<'t>(
+    text: &'t str,
+    open: &'static str,
+    close: &'static str,
+    out: &mut Out<'_>,
+    stop: impl Fn(&str) -> Option<usize>,
+    mut prose: impl FnMut(&'t str, &mut Out<'_>),
+    mut call: impl FnMut(&'t str, &'t str, &mut Out<'_>, Vec<Note>),
+) {
+    let mut opens = Finder::new(text, open);
+    let mut closes = Finder::new(text, close);
+    let mut pos = 0;
+    while let Some(start) = opens.from(pos) {
+        prose(&text[pos..start], out);
+        let body = start + open.len();
+        let next_open = opens.from(body).unwrap_or(text.len());
+        let mut notes = Vec::new();
+        let body_end = match closes.from(body).filter(|&end| end <= next_open) {
+            Some(end) => {
+                pos = end + close.len();
+                end
+            }
+            None => {
+                notes.push(recovered(
+                    "missing-close-tag",
+                    format!("the call's {close} is missing"),
+                ));
+                let end = stop(&text[body..next_open]).map_or(next_open, |at| body + at);
+                pos = end;
+                end
+            }
+        };
+        call(&text[body..body_end], &text[start..pos], out, notes);
+    }
+    prose(&text[pos..], out);
 }
 
 /// A note that markup was garbled and read anyway (`fix` names the variant).

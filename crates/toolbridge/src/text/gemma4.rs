@@ -1,0 +1,342 @@
+//! Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:42,on:true}
+//! <tool_call|>`, not JSON: keys are bare, strings sit between `<|"|>`
+//! delimiters and are taken as written (a backslash is a backslash, a `"`
+//! a quote), other values are JSON literals, objects and lists nest
+//! (ollama `model/parsers/gemma4.go`, vLLM `gemma4_tool_parser.py`). Its
+//! reasoning is a `<|channel>thought\n…<channel|>` block: kept in the
+//! prose, and a call inside a closed one is not a call. ollama drops the
+//! `<|tool_response>` token the model may write after a call; this drops
+//! it wherever it is in the prose.
+
+use serde_json::{Map, Number, Value};
+
+use super::scan::{delimited_calls, recovered, Finder, Out};
+use super::stream::markup::{Region, Streaming, Token, Until};
+
+const OPEN: &str = "<|tool_call>";
+const CLOSE: &str = "<tool_call|>";
+const QUOTE: &str = "<|\"|>";
+const CHANNEL: &str = "<|channel>";
+const CHANNEL_END: &str = "<channel|>";
+const RESPONSE: &str = "<|tool_response>";
+
+pub(super) fn detect(text: &str) -> bool {
+    text.contains(OPEN)
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    let mut channels = Finder::new(text, CHANNEL);
+    let mut channel_ends = Finder::new(text, CHANNEL_END);
+    let mut pos = 0;
+    while let Some(start) = channels.from(pos) {
+        let Some(end) = channel_ends.from(start) else {
+            break;
+        };
+        calls(&text[pos..start], out);
+        out.prose.push_str(&text[start..end + CHANNEL_END.len()]);
+        pos = end + CHANNEL_END.len();
+    }
+    calls(&text[pos..], out);
+}
+
+fn calls(text: &str, out: &mut Out<'_>) {
+    delimited_calls(
+        text,
+        OPEN,
+        CLOSE,
+        out,
+        |_| None,
+        |prose, out| {
+            let mut rest = prose;
+            while let Some(at) = rest.find(RESPONSE) {
+                out.prose.push_str(&rest[..at]);
+                rest = &rest[at + RESPONSE.len()..];
+            }
+            out.prose.push_str(rest);
+        },
+        call,
+    );
+}
+
+/// One call's body: `call:NAME{…}`.
+fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>) {
+    let body = body.trim();
+    let body = match body.strip_prefix("call:") {
+        Some(rest) => rest,
+        None => {
+            notes.push(recovered(
+                "missing-prefix",
+                "the call does not start with call:; the name was read from its start",
+            ));
+            body
+        }
+    };
+    let Some(brace) = body.find('{') else {
+        out.not_a_call(OPEN, whole, "no {…} of arguments follows the name");
+        return;
+    };
+    let name = body[..brace].trim();
+    if name.is_empty() {
+        out.not_a_call(OPEN, whole, "it names no tool");
+        return;
+    }
+    let mut reader = Reader {
+        text: &body[brace..],
+        pos: 0,
+        depth: 0,
+        max_depth: out.limits.max_depth,
+        truncated: false,
+        bare: Vec::new(),
+    };
+    match reader.value() {
+        Ok(Value::Object(arguments)) => {
+            if reader.truncated {
+                notes.push(recovered(
+                    "truncated-call",
+                    "the text ends inside the call's arguments; what was open was closed",
+                ));
+            }
+            if !reader.bare.is_empty() {
+                notes.push(recovered(
+                    "bare-string",
+                    format!(
+                        "{} written without <|\"|> delimiters; read as strings",
+                        reader.bare.join(", ")
+                    ),
+                ));
+            }
+            let rest = reader.text[reader.pos..].trim();
+            if !rest.is_empty() {
+                out.prose.push_str(rest);
+                notes.push(recovered(
+                    "text-after-arguments",
+                    format!(
+                        "{} after the arguments was kept in the prose",
+                        super::scan::excerpt(rest)
+                    ),
+                ));
+            }
+            out.call_value(name, None, Value::Object(arguments), notes);
+        }
+        Ok(_) => out.not_a_call(OPEN, whole, "the arguments are not an object"),
+        Err(why) => out.not_a_call(OPEN, whole, &why),
+    }
+}
+
+/// A reader of Gemma's values; at the end of the text whatever is open is
+/// closed (`truncated`), so a cut call keeps what it had.
+struct Reader<'t> {
+    text: &'t str,
+    pos: usize,
+    depth: usize,
+    max_depth: usize,
+    truncated: bool,
+    bare: Vec<String>,
+}
+
+impl Reader<'_> {
+    fn rest(&self) -> &str {
+        &self.text[self.pos..]
+    }
+
+    fn skip_space(&mut self) {
+        let rest = self.rest();
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    fn at_end(&mut self) -> bool {
+        self.skip_space();
+        if self.pos >= self.text.len() {
+            self.truncated = true;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        self.skip_space();
+        if self.rest().starts_with(c) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn fail<T>(&self, what: &str) -> Result<T, String> {
+        Err(format!(
+            "{what} was expected at byte {} of the arguments",
+            self.pos
+        ))
+    }
+
+    fn value(&mut self) -> Result<Value, String> {
+        if self.at_end() {
+            return Ok(Value::Null);
+        }
+        if self.depth >= self.max_depth {
+            return Err(format!("the values nest deeper than {}", self.max_depth));
+        }
+        if self.rest().starts_with(QUOTE) {
+            self.pos += QUOTE.len();
+            return Ok(Value::String(self.delimited()));
+        }
+        match self.rest().as_bytes()[0] {
+            b'{' => {
+                self.pos += 1;
+                self.depth += 1;
+                let mut map = Map::new();
+                while !self.eat('}') {
+                    if self.at_end() {
+                        break;
+                    }
+                    let key = self.key()?;
+                    if !self.eat(':') {
+                        if self.at_end() {
+                            map.insert(key, Value::Null);
+                            break;
+                        }
+                        return self.fail(":");
+                    }
+                    let value = self.value()?;
+                    map.insert(key, value);
+                    if !self.eat(',') && !self.at_end() && !self.rest().starts_with('}') {
+                        return self.fail(", or }");
+                    }
+                }
+                self.depth -= 1;
+                Ok(Value::Object(map))
+            }
+            b'[' => {
+                self.pos += 1;
+                self.depth += 1;
+                let mut items = Vec::new();
+                while !self.eat(']') {
+                    if self.at_end() {
+                        break;
+                    }
+                    items.push(self.value()?);
+                    if !self.eat(',') && !self.at_end() && !self.rest().starts_with(']') {
+                        return self.fail(", or ]");
+                    }
+                }
+                self.depth -= 1;
+                Ok(Value::Array(items))
+            }
+            b'"' => self.json_string(),
+            _ => self.literal(),
+        }
+    }
+
+    /// A `<|"|>`-delimited string, as written.
+    fn delimited(&mut self) -> String {
+        match self.rest().find(QUOTE) {
+            Some(end) => {
+                let value = self.rest()[..end].to_string();
+                self.pos += end + QUOTE.len();
+                value
+            }
+            None => {
+                self.truncated = true;
+                let value = self.rest().to_string();
+                self.pos = self.text.len();
+                value
+            }
+        }
+    }
+
+    /// A key: bare, `<|"|>`-delimited or a JSON string.
+    fn key(&mut self) -> Result<String, String> {
+        self.skip_space();
+        if self.rest().starts_with(QUOTE) {
+            self.pos += QUOTE.len();
+            return Ok(self.delimited());
+        }
+        if self.rest().starts_with('"') {
+            return match self.json_string()? {
+                Value::String(key) => Ok(key),
+                _ => self.fail("a key"),
+            };
+        }
+        let text = self.text;
+        let rest = &text[self.pos..];
+        let len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.'))
+            .unwrap_or(rest.len());
+        if len == 0 {
+            return self.fail("a key");
+        }
+        self.pos += len;
+        Ok(rest[..len].to_string())
+    }
+
+    /// A JSON string (models mix them in); cut off, it is closed.
+    fn json_string(&mut self) -> Result<Value, String> {
+        let text = self.text;
+        let rest = &text[self.pos..];
+        let bytes = rest.as_bytes();
+        let mut escaped = false;
+        for (at, &byte) in bytes.iter().enumerate().skip(1) {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => {
+                    let text = &rest[..=at];
+                    self.pos += at + 1;
+                    return serde_json::from_str(text).or_else(|_| self.fail("a JSON string"));
+                }
+                _ => {}
+            }
+        }
+        self.truncated = true;
+        let text = format!("{}\"", rest.strip_suffix('\\').unwrap_or(rest));
+        self.pos = self.text.len();
+        serde_json::from_str(&text).or_else(|_| self.fail("a JSON string"))
+    }
+
+    /// `true`, `false`, `null` or a number, up to the next `,` `}` `]`.
+    fn literal(&mut self) -> Result<Value, String> {
+        let text = self.text;
+        let rest = &text[self.pos..];
+        let len = rest.find([',', '}', ']']).unwrap_or(rest.len());
+        let word = rest[..len].trim();
+        let value = match word {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            "null" => Value::Null,
+            _ => {
+                if let Ok(integer) = word.parse::<i64>() {
+                    Value::Number(integer.into())
+                } else if let Some(number) = word.parse::<f64>().ok().and_then(Number::from_f64) {
+                    Value::Number(number)
+                } else {
+                    // ollama's repair: an unquoted word is the string it spells.
+                    self.bare.push(format!("{word:?}"));
+                    Value::String(word.to_string())
+                }
+            }
+        };
+        self.pos += len;
+        Ok(value)
+    }
+}
+
+/// Streamed: a call runs from `<|tool_call>` to `<tool_call|>` (or the next
+/// `<|tool_call>`); a thought channel from `<|channel>` to `<channel|>` is
+/// a region too, so a call inside it stays in it; `<|tool_response>` is a
+/// region of its own, which the parser removes.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[OPEN, CHANNEL, RESPONSE],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[])),
+        Some(1) => Box::new(Until::new(CHANNEL.len(), &[CHANNEL_END], &[], &[])),
+        Some(_) => Box::new(Token(RESPONSE.len())),
+        None => unreachable!("Gemma 4 has no bare markup"),
+    }
+}

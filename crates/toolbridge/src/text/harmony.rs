@@ -1,0 +1,199 @@
+//! gpt-oss, in OpenAI's Harmony format: messages `<|start|>assistant
+//! <|channel|>CHANNEL to=RECIPIENT <|constrain|>json<|message|>CONTENT
+//! <|end|>` (or `<|call|>` after a call, `<|return|>` after the answer). A
+//! call is a message to `functions.NAME`, its content the JSON arguments;
+//! the recipient may sit in the role header (`<|start|>assistant
+//! to=functions.NAME<|channel|>commentary json<|message|>`) or in the
+//! channel header, and `<|constrain|>` may or may not follow a space
+//! (openai/harmony `docs/format.md`, vLLM `openai_tool_parser.py` on top
+//! of `openai_harmony`). A message to a built-in recipient
+//! (`browser.search`, `python`, `container.exec`) is not a function call:
+//! it stays in the prose with a note. The `analysis` channel is the
+//! model's reasoning: kept in the prose as written, like a `<think>`
+//! block; other messages give their content to the prose, markup removed.
+
+use super::scan::{recovered, Finder, Out};
+use super::stream::markup::{could_be, first_of, End, Live, Region, Streaming};
+
+const START: &str = "<|start|>";
+const CHANNEL: &str = "<|channel|>";
+const MESSAGE: &str = "<|message|>";
+const ENDS: [&str; 3] = ["<|end|>", "<|call|>", "<|return|>"];
+
+pub(super) fn detect(text: &str) -> bool {
+    text.contains(MESSAGE) && (text.contains(CHANNEL) || text.contains("to=functions."))
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    let mut messages = Finder::new(text, MESSAGE);
+    let mut starts = Finder::new(text, START);
+    let mut channels = Finder::new(text, CHANNEL);
+    let mut ends = ENDS.map(|token| Finder::new(text, token));
+    let mut pos = 0;
+    while let Some(message) = messages.from(pos) {
+        let header_token = [starts.from(pos), channels.from(pos)]
+            .into_iter()
+            .flatten()
+            .filter(|&at| at < message)
+            .min();
+        let before = &text[pos..header_token.unwrap_or(message)];
+        // The prompt ends with `<|start|>assistant`, so the model's text may
+        // open with the rest of a role header: ` to=functions.NAME`.
+        let header_start = if is_header(before) {
+            pos
+        } else {
+            out.prose.push_str(before);
+            header_token.unwrap_or(message)
+        };
+        let header = &text[header_start..message];
+        let content_start = message + MESSAGE.len();
+        let end_token = ends
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(kind, finder)| Some((finder.from(content_start)?, kind)))
+            .min();
+        let next_header = [starts.from(content_start), channels.from(content_start)]
+            .into_iter()
+            .flatten()
+            .min();
+        let (content_end, closed) = match (end_token, next_header) {
+            (Some((end, kind)), next) if next.is_none_or(|next| end < next) => {
+                pos = end + ENDS[kind].len();
+                (end, true)
+            }
+            (_, next) => {
+                let end = next.unwrap_or(text.len());
+                pos = end;
+                (end, false)
+            }
+        };
+        let content = &text[content_start..content_end];
+        message_of(header, content, &text[header_start..pos], closed, out);
+    }
+    out.prose.push_str(&text[pos..]);
+}
+
+/// Whether text before a header token is itself header (the rest of the
+/// role header the prompt began).
+fn is_header(text: &str) -> bool {
+    let text = text.trim_start();
+    !text.is_empty() && (text.starts_with("to=") || text.starts_with("assistant"))
+}
+
+/// The word after `key` in a header, up to a space or a token.
+fn field<'h>(header: &'h str, key: &str) -> Option<&'h str> {
+    let at = header.find(key)?;
+    let rest = &header[at + key.len()..];
+    let rest = rest.trim_start();
+    let end = rest
+        .find(|c: char| c.is_whitespace() || c == '<')
+        .unwrap_or(rest.len());
+    Some(&rest[..end]).filter(|word| !word.is_empty())
+}
+
+fn message_of(header: &str, content: &str, whole: &str, closed: bool, out: &mut Out<'_>) {
+    let recipient = field(header, "to=");
+    let channel = field(header, CHANNEL);
+    match recipient {
+        Some(recipient) => match recipient.strip_prefix("functions.") {
+            Some(name) if !name.is_empty() => {
+                let mut notes = Vec::new();
+                if !closed {
+                    notes.push(recovered("missing-close-tag", "the call's <|call|> is missing"));
+                }
+                let arguments = content.trim();
+                out.call_text(
+                    name,
+                    None,
+                    if arguments.is_empty() { "{}" } else { arguments },
+                    notes,
+                );
+            }
+            _ => out.not_a_call(
+                "to=",
+                whole,
+                &format!("{recipient} is a built-in tool's recipient, not a function"),
+            ),
+        },
+        None if channel == Some("analysis") => out.prose.push_str(whole),
+        None => out.prose.push_str(content),
+    }
+}
+
+/// Streamed: a message runs from its header token (`<|start|>` or
+/// `<|channel|>`, or the rest of a role header at the start of the text)
+/// to its end token, or to the next header token when that is missing.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[START, CHANNEL],
+    bare: Some(bare),
+    region,
+};
+
+/// Whether the text opens with the rest of a role header (` to=…`,
+/// `assistant…`) the prompt began.
+fn bare(head: &str, done: bool) -> Option<bool> {
+    for word in ["to=", "assistant"] {
+        if head.starts_with(word) {
+            return Some(true);
+        }
+        if !done && could_be(head, word) {
+            return None;
+        }
+    }
+    Some(false)
+}
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(Message {
+        content: None,
+        scanned: 0,
+    })
+}
+
+/// One message being read.
+struct Message {
+    /// Where its content starts, once `<|message|>` was seen.
+    content: Option<usize>,
+    scanned: usize,
+}
+
+impl Region for Message {
+    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
+        let content = match self.content {
+            Some(content) => content,
+            None => {
+                let from = self.scanned.saturating_sub(MESSAGE.len());
+                match first_of(text, from, &[MESSAGE]) {
+                    Some((at, _)) => {
+                        let content = at + MESSAGE.len();
+                        self.content = Some(content);
+                        self.scanned = content;
+                        content
+                    }
+                    None => {
+                        self.scanned = text.len();
+                        return if done { End::Call(text.len()) } else { End::More };
+                    }
+                }
+            }
+        };
+        let longest = ENDS
+            .iter()
+            .chain([&START, &CHANNEL])
+            .map(|tag| tag.len())
+            .max()
+            .unwrap_or(0);
+        let from = self.scanned.saturating_sub(longest).max(content);
+        let end = first_of(text, from, &ENDS);
+        let next = first_of(text, from, &[START, CHANNEL]).map(|(at, _)| at);
+        self.scanned = text.len();
+        match (end, next) {
+            (Some((at, which)), next) if next.is_none_or(|next| at < next) => {
+                End::Call(at + ENDS[which].len())
+            }
+            (_, Some(next)) => End::Call(next),
+            _ if done => End::Call(text.len()),
+            _ => End::More,
+        }
+    }
+}

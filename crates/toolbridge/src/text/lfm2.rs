@@ -1,0 +1,77 @@
+//! LFM2 (Liquid): `<|tool_call_start|>[get_weather(city="Paris")]
+//! <|tool_call_end|>`, a Python list of calls between the tokens (ollama
+//! `model/parsers/lfm2.go`, vLLM `lfm2_tool_parser.py`; llama.cpp
+//! `common/chat-parsers/lfm2.cpp`). Values are Python literals, read as
+//! the [`Pythonic`](super::Family::Pythonic) family reads them; ollama also
+//! takes one call without the list brackets, and so does this.
+
+use serde_json::Value;
+
+use super::pythonic;
+use super::scan::{delimited_calls, recovered, Out};
+use super::stream::markup::{Region, Streaming, Until};
+
+const OPEN: &str = "<|tool_call_start|>";
+const CLOSE: &str = "<|tool_call_end|>";
+
+pub(super) fn detect(text: &str) -> bool {
+    text.contains(OPEN)
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    delimited_calls(
+        text,
+        OPEN,
+        CLOSE,
+        out,
+        |_| None,
+        |prose, out| out.prose.push_str(prose),
+        calls,
+    );
+}
+
+/// The calls between one pair of tokens.
+fn calls(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>) {
+    let trimmed = body.trim();
+    let read = if trimmed.starts_with('[') {
+        pythonic::read_list(trimmed, out.limits.max_depth).map(|(calls, taken, truncated)| {
+            if truncated {
+                notes.push(recovered(
+                    "truncated-call",
+                    "the text ends inside the list of calls; the open strings and brackets were closed",
+                ));
+            }
+            (calls, taken)
+        })
+    } else {
+        pythonic::read_call(trimmed, out.limits.max_depth).map(|(call, taken)| {
+            notes.push(recovered(
+                "missing-bracket",
+                "the call is not in a list ([…]); it was read as a list of one",
+            ));
+            (vec![call], taken)
+        })
+    };
+    match read {
+        Ok((calls, taken)) if trimmed[taken..].trim().is_empty() => {
+            for (name, arguments) in calls {
+                out.call_value(&name, None, Value::Object(arguments), std::mem::take(&mut notes));
+            }
+        }
+        Ok(_) => out.not_a_call(OPEN, whole, "text follows the list of calls"),
+        Err(why) => out.not_a_call(OPEN, whole, &why),
+    }
+}
+
+/// Streamed: a call list runs from `<|tool_call_start|>` to
+/// `<|tool_call_end|>`, or to the next `<|tool_call_start|>` when its end
+/// token is missing.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[OPEN],
+    bare: None,
+    region,
+};
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]))
+}

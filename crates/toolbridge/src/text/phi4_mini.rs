@@ -1,0 +1,30 @@
+//! Phi-4-mini: `functools[{"name": …, "arguments": {…}}, …]`, a JSON list
+//! of calls after the word `functools` (vLLM `phi4mini_tool_parser.py`,
+//! which also takes `"parameters"` for `"arguments"`).
+
+use super::listed::{listed_calls, List};
+use super::scan::Out;
+use super::stream::markup::{Region, Streaming};
+
+const OPEN: &str = "functools";
+
+pub(super) fn detect(text: &str) -> bool {
+    text.find(OPEN)
+        .is_some_and(|at| text[at + OPEN.len()..].trim_start().starts_with('['))
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    listed_calls(text, OPEN, None, out, |item| item);
+}
+
+/// Streamed: the JSON list after the opening token is a call region
+/// ([`List`]).
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[OPEN],
+    bare: None,
+    region,
+};
+
+fn region(_: Option<usize>) -> Box<dyn Region> {
+    Box::new(List::new(OPEN.len(), None))
+}

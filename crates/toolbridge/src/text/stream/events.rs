@@ -1,0 +1,209 @@
+//! The events of a text stream: prose, and the calls of each region as
+//! its reader sees them ([`Live`]) and as the family's parser finally reads
+//! them.
+
+use serde_json::Value;
+
+use crate::call::{ArgumentsError, ArgumentsErrorKind, CallEvent, PartialJson, ToolCall};
+use crate::limits::Limits;
+
+use super::super::scan::Out;
+use super::markup::Live;
+
+/// A call whose `Started` was sent while its region was still open.
+struct Started {
+    index: usize,
+    id: String,
+    name: String,
+    /// How much of the live argument text was sent.
+    sent: usize,
+    partial: PartialJson,
+    canonical: bool,
+}
+
+/// Where events go, and the calls of the open region already started.
+pub(super) struct Sink {
+    pub events: Vec<CallEvent>,
+    /// The index of the next call started.
+    next: usize,
+    started: Vec<Started>,
+    limits: Limits,
+}
+
+impl Sink {
+    pub fn new(limits: &Limits) -> Sink {
+        Sink {
+            events: Vec::new(),
+            next: 0,
+            started: Vec::new(),
+            limits: limits.clone(),
+        }
+    }
+
+    pub fn event(&mut self, event: CallEvent) {
+        if let (CallEvent::Text { text }, Some(CallEvent::Text { text: last })) =
+            (&event, self.events.last_mut())
+        {
+            last.push_str(text);
+            return;
+        }
+        self.events.push(event);
+    }
+
+    /// How many calls were started in all.
+    pub fn started(&self) -> usize {
+        self.next
+    }
+
+    /// The events for what the open region's reader knows now: `Started`
+    /// once a call's name is known, then its argument text as it grows.
+    pub fn live(&mut self, live: &Live, out: &Out<'_>) {
+        for (at, call) in live.calls.iter().enumerate() {
+            if at == self.started.len() {
+                let Some(name) = &call.name else { break };
+                if out.calls.len() + at >= out.limits.max_tools {
+                    break;
+                }
+                let id = match call.id.as_deref().filter(|id| !id.is_empty()) {
+                    Some(id) => id.to_string(),
+                    None => format!("call_{}", out.calls.len() + at),
+                };
+                self.events.push(CallEvent::Started {
+                    index: self.next,
+                    id: id.clone(),
+                    name: name.clone(),
+                    choice: None,
+                });
+                self.started.push(Started {
+                    index: self.next,
+                    id,
+                    name: name.clone(),
+                    sent: 0,
+                    partial: PartialJson::with_limits(self.limits.clone()),
+                    canonical: call.canonical,
+                });
+                self.next += 1;
+            }
+            let Some(started) = self.started.get_mut(at) else {
+                break;
+            };
+            if call.arguments.len() > started.sent {
+                let text = call.arguments[started.sent..].to_string();
+                started.sent = call.arguments.len();
+                let mut changes = Vec::new();
+                // Text that stops being JSON sends no changes; the finished call says what was wrong.
+                let _ = started.partial.feed(&text, &mut changes);
+                self.events.push(CallEvent::ArgumentsDelta {
+                    index: started.index,
+                    text,
+                    changes,
+                });
+            }
+        }
+    }
+
+    /// The region ended and the parser read it: `out.calls[before..]` are
+    /// its calls, `out.prose` its prose. Each call gets what is left of its
+    /// events — `Started` if it has none, the rest of its argument text, an
+    /// `ArgumentsReplaced` when the parser's arguments differ from the text
+    /// streamed (repaired, or typed by the schema), and `Finished`.
+    pub fn settle(&mut self, live: Live, before: usize, out: &mut Out<'_>) {
+        let mut started = std::mem::take(&mut self.started).into_iter();
+        for at in before..out.calls.len() {
+            let call = &out.calls[at];
+            let target = match &call.arguments {
+                Ok(value) => value.to_string(),
+                Err(err) => err.raw().to_string(),
+            };
+            let state = started.next();
+            let live_text = state.as_ref().and_then(|state| {
+                let text = &live.calls.get(at - before)?.arguments;
+                (!state.canonical).then_some(text.as_str())
+            });
+            let mut state = match state {
+                Some(state) => state,
+                None => {
+                    let index = self.next;
+                    self.next += 1;
+                    self.events.push(CallEvent::Started {
+                        index,
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        choice: None,
+                    });
+                    Started {
+                        index,
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        sent: 0,
+                        partial: PartialJson::with_limits(self.limits.clone()),
+                        canonical: true,
+                    }
+                }
+            };
+            // The model's own text for JSON arguments, the canonical JSON otherwise
+            // (its rest sent only when what was sent is its start).
+            let sent = live
+                .calls
+                .get(at - before)
+                .map_or("", |call| &call.arguments[..state.sent.min(call.arguments.len())]);
+            let text = live_text.unwrap_or(&target);
+            let rest = text
+                .get(state.sent..)
+                .filter(|rest| !rest.is_empty() && text.starts_with(sent));
+            if let Some(rest) = rest {
+                let mut changes = Vec::new();
+                let _ = state.partial.feed(rest, &mut changes);
+                self.events.push(CallEvent::ArgumentsDelta {
+                    index: state.index,
+                    text: rest.to_string(),
+                    changes,
+                });
+            }
+            if let Ok(value) = &call.arguments {
+                if state.partial.value() != Some(value) || !state.partial.is_complete() {
+                    let mut fresh = PartialJson::with_limits(self.limits.clone());
+                    let mut changes = Vec::new();
+                    let _ = fresh.feed(&target, &mut changes);
+                    self.events.push(CallEvent::ArgumentsReplaced {
+                        index: state.index,
+                        text: target.clone(),
+                        changes,
+                    });
+                }
+            }
+            self.events.push(CallEvent::Finished {
+                index: state.index,
+                call: call.clone(),
+            });
+        }
+        let rest: Vec<Started> = started.collect();
+        self.finish_orphans(rest);
+        if !out.prose.is_empty() {
+            let text = std::mem::take(&mut out.prose);
+            self.event(CallEvent::Text { text });
+        }
+    }
+
+    /// A region that turned out to be prose: calls it started are finished
+    /// with an error.
+    pub fn orphans(&mut self, _live: Live, _out: &Out<'_>) {
+        let rest = std::mem::take(&mut self.started);
+        self.finish_orphans(rest);
+    }
+
+    fn finish_orphans(&mut self, rest: Vec<Started>) {
+        for state in rest {
+            let mut call = ToolCall::new(state.id, state.name, Value::Null);
+            call.arguments = Err(ArgumentsError::new(
+                ArgumentsErrorKind::InvalidJson,
+                "the markup this call started in was not read as a call; it is in the prose",
+                String::new(),
+            ));
+            self.events.push(CallEvent::Finished {
+                index: state.index,
+                call,
+            });
+        }
+    }
+}

@@ -1,0 +1,328 @@
+//! What each family supplies to stream its markup: the tokens that open a
+//! call region, the markup that opens one without a token at the start of
+//! the text, and a reader that says where a region ends (and what of the
+//! call being written is known so far). The stream cuts the text into
+//! prose and regions with these alone; each region, once it ends, is read
+//! by the family's own whole-text parser, so a streamed text gives the
+//! calls and prose of the whole text however it was split.
+//!
+//! A family's rules must agree with its parser: a region ends exactly where
+//! the parser stops reading the call (its closing token, or the next
+//! opening token when the closing one is missing), and the parser, given
+//! the region alone, reads it as it would inside the whole text. The
+//! building blocks here ([`Until`], [`Brackets`], [`Spaces`]) cover the
+//! common shapes.
+
+use std::fmt;
+
+use super::super::scan::Out;
+
+/// How one family's markup streams: a row's `stream` in
+/// [`FAMILIES`](crate::text::FAMILIES).
+pub(in crate::text) struct Streaming {
+    /// Tokens that open a region wherever they appear outside reasoning
+    /// (also tokens the parser only removes from the prose, such as
+    /// DeepSeek's and Kimi's section tokens: a region of its own).
+    pub opens: &'static [&'static str],
+    /// Markup that opens a region at the start of a text (after
+    /// whitespace) without a token — a bare JSON call, a pythonic list.
+    /// Given the text's start so far, whitespace skipped (`done`: there is
+    /// no more), `Some(true)` when a region opens there, `Some(false)` when
+    /// none does, `None` while more text could tell.
+    pub bare: Option<fn(head: &str, done: bool) -> Option<bool>>,
+    /// A reader for a region opened by `opens[i]` (`Some(i)`) or by bare
+    /// markup (`None`).
+    pub region: fn(opened_by: Option<usize>) -> Box<dyn Region>,
+}
+
+impl fmt::Debug for Streaming {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Streaming")
+            .field("opens", &self.opens)
+            .field("bare", &self.bare.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A reader of one region as its text arrives.
+pub(in crate::text) trait Region: Send {
+    /// `text` is the region so far, from its opening token (or bare
+    /// markup); it only grows between calls, and a reader must not look at
+    /// the same bytes again and again (keep a position). `done`: no more
+    /// text comes (the text or the segment ended), so the answer must not
+    /// be [`End::More`].
+    ///
+    /// Sets in `live` what is known of the calls being written, for the
+    /// events sent before the region ends; `out` gives the tools' schemas
+    /// (to type values) and the limits.
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End;
+}
+
+/// A region that is its token alone (a section token the parser removes).
+pub(in crate::text) struct Token(pub usize);
+
+impl Region for Token {
+    fn read(&mut self, _: &str, _: bool, _: &mut Live, _: &Out<'_>) -> End {
+        End::Call(self.0)
+    }
+}
+
+impl Region for Until {
+    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
+        self.end(text, done)
+    }
+}
+
+/// Where a region ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::text) enum End {
+    /// Not known yet.
+    More,
+    /// The region is `text[..n]`, read by the family's parser; the rest is
+    /// looked at again as prose.
+    Call(usize),
+    /// `text[..n]` turned out to be prose, kept as written (Llama's end
+    /// tokens followed by more text).
+    Prose(usize),
+}
+
+/// What is known of the calls a region is writing, before it ends.
+#[derive(Debug, Default)]
+pub(in crate::text) struct Live {
+    /// The calls so far, in order; the last may still be written.
+    pub calls: Vec<LiveCall>,
+}
+
+/// One call being written.
+#[derive(Debug, Default)]
+pub(in crate::text) struct LiveCall {
+    /// The tool's name, once it is known whole.
+    pub name: Option<String>,
+    /// The model's id for the call, when the markup gives one before the
+    /// name is complete (Mistral's `[CALL_ID]`, Kimi's `functions.NAME:IDX`).
+    pub id: Option<String>,
+    /// The argument text known so far; it only grows.
+    pub arguments: String,
+    /// Whether `arguments` is the canonical JSON of the parameters read so
+    /// far (families whose values are not JSON) rather than the model's
+    /// own JSON text.
+    pub canonical: bool,
+}
+
+impl Live {
+    /// The call being written, after opening one if there is none.
+    pub fn current(&mut self) -> &mut LiveCall {
+        if self.calls.is_empty() {
+            self.calls.push(LiveCall::default());
+        }
+        self.calls.last_mut().expect("a call was just pushed")
+    }
+}
+
+/// Whether `rest` (the end of the text so far) could be the start of `tag`.
+pub(in crate::text) fn could_be(rest: &str, tag: &str) -> bool {
+    rest.len() < tag.len() && tag.starts_with(rest)
+}
+
+/// The largest char boundary of `text` at or before `at`.
+pub(in crate::text) fn floor(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The first of `tags` in `text` at or after `from`: its position and
+/// which tag.
+pub(in crate::text) fn first_of(text: &str, from: usize, tags: &[&str]) -> Option<(usize, usize)> {
+    let from = floor(text, from);
+    tags.iter()
+        .enumerate()
+        .filter_map(|(which, tag)| text[from..].find(tag).map(|at| (from + at, which)))
+        .min()
+}
+
+/// A region that ends after its closing token, or before the next
+/// opening one when the closing token is missing (Hermes, GLM, Kimi,
+/// DeepSeek).
+///
+/// `cuts` end a region whose closing token is missing earlier than the
+/// next opening one (Kimi's and DeepSeek's section-end tokens).
+#[derive(Debug)]
+pub(in crate::text) struct Until {
+    /// The opening token's length: closing and next tokens are looked for
+    /// after it.
+    pub open: usize,
+    /// The closing tokens; the region ends after the first.
+    pub closes: &'static [&'static str],
+    /// Tokens that start the next region; the region ends before the first.
+    pub stops: &'static [&'static str],
+    /// Tokens that end a region without its closing token (before them).
+    pub cuts: &'static [&'static str],
+    scanned: usize,
+    cut: Option<usize>,
+}
+
+impl Until {
+    /// A region opened by a token `open` bytes long.
+    pub fn new(
+        open: usize,
+        closes: &'static [&'static str],
+        stops: &'static [&'static str],
+        cuts: &'static [&'static str],
+    ) -> Until {
+        Until {
+            open,
+            closes,
+            stops,
+            cuts,
+            scanned: open,
+            cut: None,
+        }
+    }
+
+    /// Where the region ends, looking only at the text not looked at yet
+    /// (and a token's length before it, for a token cut by a delta).
+    pub fn end(&mut self, text: &str, done: bool) -> End {
+        let longest = self
+            .closes
+            .iter()
+            .chain(self.stops)
+            .chain(self.cuts)
+            .map(|tag| tag.len())
+            .max()
+            .unwrap_or(0);
+        let from = self.scanned.saturating_sub(longest).max(self.open);
+        let close = first_of(text, from, self.closes);
+        let stop = first_of(text, from, self.stops).map(|(at, _)| at);
+        if self.cut.is_none() {
+            self.cut = first_of(text, from, self.cuts).map(|(at, _)| at);
+        }
+        self.scanned = text.len();
+        match (close, stop) {
+            (Some((at, which)), stop) if stop.is_none_or(|stop| at < stop) => {
+                End::Call(at + self.closes[which].len())
+            }
+            (_, Some(stop)) => End::Call(self.cut.filter(|&cut| cut < stop).unwrap_or(stop)),
+            _ if done => End::Call(self.cut.unwrap_or(text.len())),
+            _ => End::More,
+        }
+    }
+}
+
+/// The end of a bracketed value (a JSON object or array, a Python list)
+/// read a delta at a time: brackets counted outside strings, as
+/// [`bracket_end`](crate::json::bracket_end) does for whole text.
+#[derive(Clone, Debug, Default)]
+pub(in crate::text) struct Brackets {
+    depth: usize,
+    quote: Option<u8>,
+    escaped: bool,
+    /// Whether single quotes open strings too (Python).
+    pub python: bool,
+}
+
+impl Brackets {
+    /// A scanner of JSON (`python`: of Python literals, whose strings may
+    /// be single-quoted).
+    pub fn new(python: bool) -> Brackets {
+        Brackets {
+            python,
+            ..Brackets::default()
+        }
+    }
+
+    /// Reads `bytes` (which continue those read before): the end of the
+    /// value (exclusive, relative to `bytes`) once its last bracket closes.
+    pub fn feed(&mut self, bytes: &[u8]) -> Option<usize> {
+        for (at, &byte) in bytes.iter().enumerate() {
+            if let Some(quote) = self.quote {
+                match byte {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    _ if byte == quote => self.quote = None,
+                    _ => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => self.quote = Some(b'"'),
+                b'\'' if self.python => self.quote = Some(b'\''),
+                b'{' | b'[' | b'(' if byte != b'(' || self.python => self.depth += 1,
+                b'}' | b']' | b')' if byte != b')' || self.python => {
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        return Some(at + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// What follows a place once whitespace is skipped: a tag, something else,
+/// or not known yet (the text so far ends in whitespace or in the start of
+/// the tag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::text) enum Spaces {
+    /// The tag follows, starting here.
+    Tag(usize),
+    /// Something else follows, starting here (or the text ended there).
+    Other(usize),
+    /// Not known yet; whitespace runs to here (look again from there).
+    More(usize),
+}
+
+/// What follows `text[from..]` once whitespace is skipped: one of `tags`,
+/// or something else. `done`: the text ends here.
+pub(in crate::text) fn after_spaces(text: &str, from: usize, tags: &[&str], done: bool) -> (Spaces, usize) {
+    let rest = &text[from..];
+    let start = from + (rest.len() - rest.trim_start().len());
+    let rest = &text[start..];
+    if let Some(which) = tags.iter().position(|tag| rest.starts_with(tag)) {
+        return (Spaces::Tag(start), which);
+    }
+    if !done && (rest.is_empty() || tags.iter().any(|tag| could_be(rest, tag))) {
+        return (Spaces::More(start), 0);
+    }
+    (Spaces::Other(start), 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn until_ends_at_the_close_or_before_the_next_open() {
+        let mut until = Until::new(3, &["</a>"], &["<a>"], &[]);
+        assert_eq!(until.end("<a>xx</", false), End::More);
+        assert_eq!(until.end("<a>xx</a>yy", false), End::Call(9));
+        let mut until = Until::new(3, &["</a>"], &["<a>"], &["<z>"]);
+        assert_eq!(until.end("<a>x<z>y<", false), End::More);
+        assert_eq!(until.end("<a>x<z>y<a>", false), End::Call(4));
+        let mut until = Until::new(3, &["</a>"], &["<a>"], &[]);
+        assert_eq!(until.end("<a>x", true), End::Call(4));
+    }
+
+    #[test]
+    fn brackets_skip_strings_and_resume_across_deltas() {
+        let mut brackets = Brackets::new(false);
+        assert_eq!(brackets.feed(br#"{"a": "}\"""#), None);
+        assert_eq!(brackets.feed(br#", "b": [1]} x"#), Some(11));
+        let mut python = Brackets::new(true);
+        assert_eq!(python.feed(b"[f(a=')')"), None);
+        assert_eq!(python.feed(b"]"), Some(1));
+    }
+
+    #[test]
+    fn after_spaces_waits_for_what_follows() {
+        assert_eq!(after_spaces("x  ", 1, &["</f>"], false).0, Spaces::More(3));
+        assert_eq!(after_spaces("x  </", 1, &["</f>"], false).0, Spaces::More(3));
+        assert_eq!(after_spaces("x  </f>", 1, &["</f>"], false).0, Spaces::Tag(3));
+        assert_eq!(after_spaces("x  y", 1, &["</f>"], false).0, Spaces::Other(3));
+        assert_eq!(after_spaces("x  ", 1, &["</f>"], true).0, Spaces::Other(3));
+    }
+}

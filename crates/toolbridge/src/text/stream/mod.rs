@@ -1,0 +1,388 @@
+//! Raw-text tool calls streamed: [`TextStream`] reads a model's text as it
+//! arrives, token by token, and sends the same [`CallEvent`]s as the
+//! provider streams, plus [`CallEvent::Text`] for the prose.
+//!
+//! How the text is cut (the rules are data each family supplies, in
+//! `markup.rs`):
+//!
+//! - **Prose** is released as soon as it can no longer be the start of a
+//!   token: what is held back is at most the longest token of the family
+//!   (or of the reasoning tags), never more. At the start of the text (and
+//!   after a reasoning block) families whose calls may open without a token
+//!   (a bare JSON call, a pythonic list) hold the first few bytes until it
+//!   is clear (at most 256).
+//! - **A call region** runs from its opening token to its closing one (or
+//!   to the next opening token, or the end of the text, when the closing one
+//!   is missing — then the call is noted as the whole-text parse notes it).
+//!   `Started` is sent once the reader knows the name; argument text streams
+//!   as `ArgumentsDelta`s through the [`PartialJson`](crate::call::PartialJson)
+//!   parser. Families whose values are JSON stream the model's own text; for
+//!   the others (Qwen3-Coder's and GLM's parameters, pythonic calls) the
+//!   deltas are the canonical JSON of the arguments, one parameter at a time
+//!   as each completes, typed by the tool's schema. When the region ends the
+//!   family's parser reads it, and the call is `Finished` with exactly the
+//!   call [`parse`](super::parse) gives for the whole text; an
+//!   `ArgumentsReplaced` comes first when the parser's arguments differ from
+//!   the text streamed (repaired, or typed by the schema).
+//! - **Reasoning** (`<think>…</think>`, `[THINK]…[/THINK]`): a closed
+//!   block is prose. Whether a call inside a block is a call needs
+//!   hindsight — it is, if the block never closes. So a block's text is
+//!   released as prose up to its first token of a call; from there it is
+//!   held until the block closes (then it is all prose) or the text ends
+//!   (then its calls are read). That hold is bounded by
+//!   [`Limits::max_bytes`] only, like the text itself.
+//! - A closing tag with no opening one (`</think>` after reasoning the
+//!   chat template opened in the prompt) makes the text before it
+//!   reasoning in the whole-text parse; a stream cannot wait for it. Calls
+//!   before it were already sent: a note in [`TextStream::notes`] says so.
+//! - **Family detection** (`family = None`): decided at the first token (or
+//!   bare markup) of any family, once 128 bytes past it have arrived (or the
+//!   text ended), by [`Family::detect`] on the text so far; prose before it
+//!   is released as it comes.
+//!
+//! For every family and any split of a text into pieces, the calls and the
+//! prose (the `Text` events joined, trimmed) are those of the whole-text
+//! parse, apart from the closing tag without opening one above.
+
+mod events;
+pub(super) mod markup;
+mod segment;
+
+use crate::call::CallEvent;
+use crate::error::{Error, ErrorKind, Result};
+use crate::limits::Limits;
+use crate::note::{Note, NoteKind};
+use crate::pointer::Pointer;
+use crate::tool::Tool;
+
+use super::reasoning::{CLOSE, OPEN};
+use super::scan::Out;
+use super::{Family, Parsed};
+use events::Sink;
+use segment::{partial_suffix, Found, Rules, Segment};
+
+/// How far past the first token of any family the text is read before the
+/// family is decided (enough for GLM's name and `<arg_key>`, Qwen3-Coder's
+/// `<function=NAME>`).
+const DETECT_WINDOW: usize = 128;
+
+/// Reads a model's raw text as it arrives and sends call events.
+///
+/// ```
+/// use toolbridge::call::CallEvent;
+/// use toolbridge::text::{Family, TextStream};
+/// let mut stream = TextStream::new(Some(Family::Hermes), None);
+/// let mut events = Vec::new();
+/// for piece in ["Let me look.<tool", "_call>{\"name\": \"get_weather\", \"argu", "ments\": {\"city\": \"Par", "is\"}}</tool_call>"] {
+///     stream.push(piece, &mut events)?;
+/// }
+/// stream.finish(&mut events)?;
+/// assert_eq!(events[0], CallEvent::Text { text: "Let me look.".into() });
+/// assert!(matches!(&events[1], CallEvent::Started { name, .. } if name == "get_weather"));
+/// let parsed = stream.into_parsed();
+/// assert_eq!(parsed.calls[0].arguments, Ok(serde_json::json!({"city": "Paris"})));
+/// # Ok::<(), toolbridge::Error>(())
+/// ```
+pub struct TextStream<'a> {
+    /// The family, once known.
+    family: Option<Family>,
+    out: Out<'a>,
+    sink: Sink,
+    /// Text not yet looked at by the reasoning layer (a tag cut by a push).
+    pending: String,
+    think: Think,
+    segment: Segment,
+    /// Calls sent when the current segment began.
+    calls_at_segment: usize,
+    /// The whole text so far, while the family is not known.
+    seen: String,
+    /// Bytes pushed in all.
+    total: usize,
+    finished: bool,
+}
+
+/// Where the reasoning layer is.
+enum Think {
+    /// Outside reasoning.
+    Text,
+    /// Inside a block opened by `OPEN[kind]`: `text` is the block so far,
+    /// `released` how much of it went out as prose, `hold` where its first
+    /// token of a call is, `scanned` how far the closing tag was looked for.
+    Block {
+        kind: usize,
+        text: String,
+        released: usize,
+        hold: Option<usize>,
+        scanned: usize,
+    },
+}
+
+static DEFAULT_LIMITS: std::sync::OnceLock<Limits> = std::sync::OnceLock::new();
+
+impl<'a> TextStream<'a> {
+    /// A stream of text in `family`'s markup (`None`: detected from the
+    /// text), with the default [`Limits`]; `tools` type the values and fit
+    /// the arguments as in [`parse`](super::parse).
+    pub fn new(family: Option<Family>, tools: Option<&'a [Tool]>) -> TextStream<'a> {
+        TextStream::with_limits(family, tools, DEFAULT_LIMITS.get_or_init(Limits::default))
+    }
+
+    /// [`TextStream::new`] with other limits: at most
+    /// [`Limits::max_bytes`] of text in all, [`Limits::max_tools`] calls.
+    pub fn with_limits(
+        family: Option<Family>,
+        tools: Option<&'a [Tool]>,
+        limits: &'a Limits,
+    ) -> TextStream<'a> {
+        let rules = family.map_or(Rules::Any, Rules::of);
+        TextStream {
+            family,
+            out: Out::new(family.unwrap_or(Family::Hermes), tools, limits),
+            sink: Sink::new(limits),
+            pending: String::new(),
+            think: Think::Text,
+            segment: Segment::new(rules, true),
+            calls_at_segment: 0,
+            seen: String::new(),
+            total: 0,
+            finished: false,
+        }
+    }
+
+    /// The family, once known (given, or detected).
+    pub fn family(&self) -> Option<Family> {
+        self.family
+    }
+
+    /// The next piece of text; the events it completes are appended to `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::LimitExceeded`] once the text is longer than
+    /// [`Limits::max_bytes`] (nothing more is read), and
+    /// [`ErrorKind::InvalidResponse`] after [`finish`](TextStream::finish).
+    pub fn push(&mut self, text: &str, out: &mut Vec<CallEvent>) -> Result<()> {
+        if self.finished {
+            return Err(Error::new(
+                ErrorKind::InvalidResponse,
+                "the text stream has finished",
+            ));
+        }
+        self.total += text.len();
+        if self.total > self.out.limits.max_bytes {
+            self.finished = true;
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!("the text is larger than {} bytes", self.out.limits.max_bytes),
+            ));
+        }
+        if self.family.is_none() {
+            self.seen.push_str(text);
+        }
+        self.pending.push_str(text);
+        self.think(false);
+        out.append(&mut self.sink.events);
+        Ok(())
+    }
+
+    /// The text ended: open calls finish (noted as the whole-text parse
+    /// notes them), held prose is released.
+    pub fn finish(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {
+        if !self.finished {
+            self.finished = true;
+            self.think(true);
+            self.out.finish();
+        }
+        out.append(&mut self.sink.events);
+        Ok(())
+    }
+
+    /// Notes about the text as a whole so far (markup kept in the prose, calls
+    /// past the limit); notes about one call are in its `Finished` call.
+    pub fn notes(&self) -> &[Note] {
+        &self.out.notes
+    }
+
+    /// The calls finished so far, and the notes; `prose` is empty (the
+    /// prose went out as [`CallEvent::Text`]).
+    pub fn into_parsed(self) -> Parsed {
+        Parsed {
+            prose: String::new(),
+            calls: self.out.calls,
+            notes: self.out.notes,
+        }
+    }
+
+    /// Runs the reasoning layer over `pending`.
+    fn think(&mut self, done: bool) {
+        let rules = self.rules();
+        loop {
+            match &mut self.think {
+                Think::Text => {
+                    let tags = OPEN.iter().chain(CLOSE.iter());
+                    let found = tags
+                        .enumerate()
+                        .filter_map(|(which, tag)| self.pending.find(tag).map(|at| (at, which)))
+                        .min();
+                    match found {
+                        Some((at, which)) if which < OPEN.len() => {
+                            let before: String = self.pending.drain(..at).collect();
+                            self.feed(&before, false);
+                            self.end_segment(false);
+                            let tag_len = OPEN[which].len();
+                            let tag: String = self.pending.drain(..tag_len).collect();
+                            self.think = Think::Block {
+                                kind: which,
+                                text: tag,
+                                released: 0,
+                                hold: None,
+                                scanned: tag_len,
+                            };
+                        }
+                        Some((at, which)) => {
+                            let kind = which - OPEN.len();
+                            let before: String = self.pending.drain(..at).collect();
+                            self.feed(&before, false);
+                            self.end_segment(true);
+                            let tag: String = self.pending.drain(..CLOSE[kind].len()).collect();
+                            self.sink.event(CallEvent::Text { text: tag });
+                        }
+                        None => {
+                            let keep = if done {
+                                0
+                            } else {
+                                OPEN.iter()
+                                    .chain(CLOSE.iter())
+                                    .map(|tag| partial_suffix(&self.pending, tag))
+                                    .max()
+                                    .unwrap_or(0)
+                            };
+                            let ready: String = self.pending.drain(..self.pending.len() - keep).collect();
+                            self.feed(&ready, done);
+                            if done {
+                                self.end_segment(false);
+                            }
+                            return;
+                        }
+                    }
+                }
+                Think::Block {
+                    kind,
+                    text,
+                    released,
+                    hold,
+                    scanned,
+                } => {
+                    text.push_str(&self.pending);
+                    self.pending.clear();
+                    let close = CLOSE[*kind];
+                    let from = markup::floor(text, scanned.saturating_sub(close.len()));
+                    if let Some(at) = text[from..].find(close).map(|at| from + at) {
+                        // A closed block is prose, tags and all; what came after it is looked at again.
+                        let end = at + close.len();
+                        let prose = text[*released..end].to_string();
+                        self.pending = text[end..].to_string();
+                        self.think = Think::Text;
+                        self.sink.event(CallEvent::Text { text: prose });
+                        self.segment = Segment::new(rules, true);
+                        self.calls_at_segment = self.sink.started();
+                        continue;
+                    }
+                    if hold.is_none() {
+                        let from = markup::floor(text, scanned.saturating_sub(64));
+                        *hold = rules.first_open_at(text, from);
+                    }
+                    *scanned = text.len();
+                    if done {
+                        let rest = text[*released..].to_string();
+                        match *hold {
+                            Some(_) => {
+                                // Unclosed: the block is text where calls are read.
+                                self.think = Think::Text;
+                                self.segment = Segment::new(rules, false);
+                                self.feed(&rest, true);
+                            }
+                            None => {
+                                self.think = Think::Text;
+                                self.sink.event(CallEvent::Text { text: rest });
+                            }
+                        }
+                        return;
+                    }
+                    let keep = partial_suffix(text, close).max(rules.partial_suffix(text));
+                    let upto = hold.unwrap_or(text.len() - keep).min(text.len() - keep);
+                    if upto > *released {
+                        let prose = text[*released..upto].to_string();
+                        *released = upto;
+                        self.sink.event(CallEvent::Text { text: prose });
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The rules the segment is cut by now.
+    fn rules(&self) -> Rules {
+        self.family.map_or(Rules::Any, Rules::of)
+    }
+
+    /// Text of the current segment (`done`: the segment ends after it).
+    fn feed(&mut self, text: &str, done: bool) {
+        let found = self.segment.push(text, done, &mut self.out, &mut self.sink);
+        if found == Found::Markup {
+            self.decide(done);
+        }
+    }
+
+    /// The family is not known and the segment holds markup of some family
+    /// at its start: decide once enough of it is there.
+    fn decide(&mut self, done: bool) {
+        if !done && self.segment.held().len() < DETECT_WINDOW {
+            // Keep holding: the segment says so again with the next piece.
+            return;
+        }
+        let family = Family::detect(&self.seen);
+        let at_start = self.segment.was_at_start();
+        let held = self.segment.take();
+        match family {
+            Some(family) => {
+                self.family = Some(family);
+                self.out.family = family;
+                self.seen = String::new();
+                self.segment = Segment::new(Rules::of(family), at_start);
+                self.feed(&held, done);
+            }
+            None => {
+                // No family reads it: its first character is prose, the rest is looked at again.
+                let first = held.chars().next().map_or(0, char::len_utf8);
+                self.sink.event(CallEvent::Text {
+                    text: held[..first].to_string(),
+                });
+                self.segment = Segment::new(Rules::Any, false);
+                self.feed(&held[first..], done);
+            }
+        }
+    }
+
+    /// The current segment ends (at a reasoning tag, or the end of the
+    /// text); `orphan`: at a closing tag with no opening one.
+    fn end_segment(&mut self, orphan: bool) {
+        self.feed("", true);
+        if orphan && self.sink.started() > self.calls_at_segment {
+            self.out.notes.push(Note::new(
+                NoteKind::Unsupported {
+                    keyword: "</think>".into(),
+                },
+                Pointer::root(),
+                format!(
+                    "a closing reasoning tag with no opening one follows {} call(s) already sent; \
+                     read whole, the text before it is reasoning and those calls would not be calls",
+                    self.sink.started() - self.calls_at_segment
+                ),
+            ));
+        }
+        self.segment = Segment::new(self.rules(), true);
+        self.calls_at_segment = self.sink.started();
+    }
+}

@@ -1,0 +1,271 @@
+//! One stretch of text outside reasoning (a segment, as the whole-text
+//! parse cuts it), streamed: prose released as soon as it can no longer
+//! start a token, regions handed to the family's reader and, once they
+//! end, to the family's parser. Events for the calls go to [`Sink`].
+
+use crate::call::CallEvent;
+
+use super::super::scan::Out;
+use super::super::{Family, FAMILIES};
+use super::events::Sink;
+use super::markup::{End, Live, Region, Streaming};
+
+/// How long the start of a segment is held to see whether bare markup
+/// (a JSON call, a pythonic list) opens it; past this, it does not.
+const BARE_WINDOW: usize = 256;
+
+/// Whose rules cut the text.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Rules {
+    /// One family's.
+    Family(&'static Streaming),
+    /// Every family's at once, until the family is known: a token or bare
+    /// markup of any family is where the family is decided.
+    Any,
+}
+
+impl Rules {
+    pub fn of(family: Family) -> Rules {
+        Rules::Family(&family.info().stream)
+    }
+
+    fn opens(self) -> impl Iterator<Item = &'static str> {
+        let families: &'static [_] = match self {
+            Rules::Family(_) => &[],
+            Rules::Any => FAMILIES,
+        };
+        let own = match self {
+            Rules::Family(stream) => stream.opens,
+            Rules::Any => &[],
+        };
+        own.iter()
+            .copied()
+            .chain(families.iter().flat_map(|info| info.stream.opens.iter().copied()))
+    }
+
+    /// The first opening token in `text`: where, and which of the family's.
+    fn first_open(self, text: &str) -> Option<(usize, usize)> {
+        self.opens()
+            .enumerate()
+            .filter_map(|(which, tag)| text.find(tag).map(|at| (at, which)))
+            .min()
+    }
+
+    /// Where the first opening token in `text` at or after `from` is.
+    pub fn first_open_at(self, text: &str, from: usize) -> Option<usize> {
+        self.opens()
+            .filter_map(|tag| text[from..].find(tag))
+            .min()
+            .map(|at| from + at)
+    }
+
+    /// How many bytes at the end of `text` could start an opening token.
+    pub fn partial_suffix(self, text: &str) -> usize {
+        self.opens()
+            .map(|tag| partial_suffix(text, tag))
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn bare(self, head: &str, done: bool) -> Option<bool> {
+        let one = |stream: &Streaming| stream.bare.map_or(Some(false), |bare| bare(head, done));
+        match self {
+            Rules::Family(stream) => one(stream),
+            Rules::Any => {
+                let answers: Vec<Option<bool>> = FAMILIES.iter().map(|info| one(&info.stream)).collect();
+                if answers.contains(&Some(true)) {
+                    Some(true)
+                } else if answers.contains(&None) {
+                    None
+                } else {
+                    Some(false)
+                }
+            }
+        }
+    }
+}
+
+/// The longest proper prefix of `tag` that `text` ends with.
+pub(super) fn partial_suffix(text: &str, tag: &str) -> usize {
+    let longest = tag.len().saturating_sub(1).min(text.len());
+    (1..=longest)
+        .rev()
+        .find(|&len| text.is_char_boundary(text.len() - len) && tag.starts_with(&text[text.len() - len..]))
+        .unwrap_or(0)
+}
+
+/// A segment being streamed.
+pub(super) struct Segment {
+    rules: Rules,
+    /// The text not yet released: prose that could start a token, the
+    /// start of the segment while bare markup may open it, or the region.
+    buf: String,
+    /// Whether the segment has released nothing yet (bare markup may open it).
+    at_start: bool,
+    /// How much of `buf`'s start is whitespace already skipped (at the start).
+    spaces: usize,
+    region: Option<(Box<dyn Region>, Live)>,
+    /// Under [`Rules::Any`]: markup was found and is held until the family
+    /// is decided (with whether it was at the start of the segment).
+    holding: Option<bool>,
+}
+
+/// What a segment scanning with [`Rules::Any`] stopped at.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Found {
+    /// Nothing: all released or held.
+    Nothing,
+    /// A token or bare markup of some family opens a region: `buf` starts
+    /// with it (everything before was released).
+    Markup,
+}
+
+impl Segment {
+    pub fn new(rules: Rules, at_start: bool) -> Segment {
+        Segment {
+            rules,
+            buf: String::new(),
+            at_start,
+            spaces: 0,
+            region: None,
+            holding: None,
+        }
+    }
+
+    /// The text held, not yet released.
+    pub fn held(&self) -> &str {
+        &self.buf
+    }
+
+    /// Whether the markup held was at the start of the segment (where bare
+    /// markup may open it).
+    pub fn was_at_start(&self) -> bool {
+        self.holding.unwrap_or(self.at_start)
+    }
+
+    /// Takes the text held, leaving the segment empty.
+    pub fn take(&mut self) -> String {
+        self.holding = None;
+        std::mem::take(&mut self.buf)
+    }
+
+    /// More text of the segment (`done`: the segment ends after it).
+    pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
+        self.buf.push_str(text);
+        if self.holding.is_some() {
+            return Found::Markup;
+        }
+        loop {
+            if self.region.is_some() {
+                if !self.read_region(done, out, sink) {
+                    return Found::Nothing;
+                }
+                continue;
+            }
+            if self.at_start {
+                let rest = &self.buf[self.spaces..];
+                self.spaces += rest.len() - rest.trim_start().len();
+                let head = &self.buf[self.spaces..];
+                if head.is_empty() && !done {
+                    return Found::Nothing;
+                }
+                let decided = if head.len() > BARE_WINDOW {
+                    Some(false)
+                } else {
+                    self.rules.bare(head, done)
+                };
+                match decided {
+                    None => return Found::Nothing,
+                    Some(true) => {
+                        self.at_start = false;
+                        if let Rules::Any = self.rules {
+                            self.holding = Some(true);
+                            return Found::Markup;
+                        }
+                        self.open(None);
+                        continue;
+                    }
+                    Some(false) => self.at_start = false,
+                }
+            }
+            match self.rules.first_open(&self.buf) {
+                Some((at, which)) => {
+                    self.release(at, sink);
+                    if let Rules::Any = self.rules {
+                        self.holding = Some(false);
+                        return Found::Markup;
+                    }
+                    self.open(Some(which));
+                }
+                None => {
+                    let keep = if done {
+                        0
+                    } else {
+                        self.rules.partial_suffix(&self.buf)
+                    };
+                    self.release(self.buf.len() - keep, sink);
+                    return Found::Nothing;
+                }
+            }
+        }
+    }
+
+    fn open(&mut self, opened_by: Option<usize>) {
+        let Rules::Family(stream) = self.rules else {
+            unreachable!("regions open only under one family's rules")
+        };
+        self.region = Some(((stream.region)(opened_by), Live::default()));
+    }
+
+    /// Releases `buf[..len]` as prose.
+    fn release(&mut self, len: usize, sink: &mut Sink) {
+        if len > 0 {
+            self.at_start = false;
+            sink.event(CallEvent::Text {
+                text: self.buf[..len].to_string(),
+            });
+            self.buf.drain(..len);
+        }
+    }
+
+    /// Reads the open region; true when it ended (the rest of `buf` is to
+    /// be looked at again).
+    fn read_region(&mut self, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> bool {
+        let (region, live) = self.region.as_mut().expect("a region is open");
+        let end = region.read(&self.buf, done, live, out);
+        sink.live(live, out);
+        let end = match end {
+            End::More if done => End::Call(self.buf.len()),
+            end => end,
+        };
+        match end {
+            End::More => false,
+            End::Prose(len) => {
+                let (_, live) = self.region.take().expect("a region is open");
+                sink.orphans(live, out);
+                let len = progress(&self.buf, len);
+                self.release(len, sink);
+                true
+            }
+            End::Call(len) => {
+                let (_, live) = self.region.take().expect("a region is open");
+                let len = progress(&self.buf, len);
+                let before = out.calls.len();
+                (out.family.info().parse)(&self.buf[..len], out);
+                sink.settle(live, before, out);
+                self.buf.drain(..len);
+                self.at_start = false;
+                true
+            }
+        }
+    }
+}
+
+/// At least one character, so that a reader that ends a region at 0 does
+/// not stop the stream.
+fn progress(text: &str, len: usize) -> usize {
+    if len > 0 || text.is_empty() {
+        return len.min(text.len());
+    }
+    text.chars().next().map_or(0, char::len_utf8)
+}

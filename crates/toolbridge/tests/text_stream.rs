@@ -1,0 +1,289 @@
+//! Raw-text tool calls streamed: any split of a text into pieces gives the
+//! calls and prose of the whole-text parse (the fixtures of `tests/text.rs`,
+//! written from the families' chat templates and the inference servers'
+//! parsers, and garbled variants), events in order, and linear time on
+//! adversarial text.
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use toolbridge::call::{CallEvent, PartialJson, ToolCall};
+use toolbridge::text::{parse, Family, TextStream};
+use toolbridge::Tool;
+
+/// (family, text, whether the tools of `weather` type it).
+const FIXTURES: &[(Family, &str, bool)] = &[
+    (Family::Hermes, "Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Z\\u00fcrich \\\"old town\\\"\"}}\n</tool_call>\nDone.", false),
+    (Family::Hermes, "<tool_call>{\"name\": \"now\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}", false),
+    (Family::Hermes, "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", false),
+    (Family::Hermes, "<think>I could call <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think>No call needed.", false),
+    (Family::Hermes, "<think>Calling now <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>", false),
+    (Family::Hermes, "<tool_call> not json </tool_call> then <tool_call>{\"name\": \"b\", \"arguments\": {\"x\": [1, 2]}}</tool_call> ünïcødé ✓", false),
+    (Family::Qwen3Coder, "I'll look.\n<tool_call>\n<function=get_weather>\n<parameter=city>\n1984\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=metric>\nTrue\n</parameter>\n<parameter=ratio>\n0.5\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>\n</tool_call>", true),
+    (Family::Qwen3Coder, "<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</function>\n</tool_call>\n<tool_call>\n<function=now>\n</function>\n</tool_call>", false),
+    (Family::Qwen3Coder, "<tool_call><function=get_weather><parameter=days>2.0</parameter><parameter=ratio>lots</parameter></function></tool_call>", true),
+    (Family::Qwen3Coder, "Text <tool_call> plain\n<function=f>\n<parameter=q>\nsé\n</parameter>\n</function>\n after", false),
+    (Family::Llama3, "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}; {\"name\": \"now\", \"parameters\": {}}<|eom_id|>", false),
+    (Family::Llama3, "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"東京\"}}", false),
+    (Family::Llama3, "Sure. <function=get_weather>{\"city\": \"Rome\"}</function> Anything else?", false),
+    (Family::Llama3, "<function=read={\"path\": \"a.txt\"}</function>", false),
+    (Family::Llama3, "Done <|eot_id|> and more <|eom_id|>\n", false),
+    (Family::Mistral, "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lyon\"}, \"id\": \"abc123DEF\"}, {\"name\": \"now\", \"arguments\": {}}]", false),
+    (Family::Mistral, "Sure.[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{\"city\": \"Nice\"}[TOOL_CALLS]now[ARGS]{}", false),
+    (Family::Mistral, "[TOOL_CALLS]add{\"a\": 1, \"b\": 2}", false),
+    (Family::Mistral, "[{\"name\": \"now\", \"arguments\": {}}]", false),
+    (Family::Mistral, "[TOOL_CALLS]get_weather[ARGS]{\"days\": \"3\"}", true),
+    (Family::Mistral, "[THINK]plan [TOOL_CALLS]x[ARGS]{}[/THINK]Answer.[TOOL_CALLS]y[ARGS]{\"s\": \"a\\nb\"", false),
+    (Family::Pythonic, "[get_weather(city='San Francisco', days=3, metric=True, tags=[\"a\", 'b\\'c']), now()]", false),
+    (Family::Pythonic, "<|python_start|>[search(query=\"caf\\u00e9\", limit=None, opts={'x': -1.5})]<|python_end|>", false),
+    (Family::Pythonic, "[get_weather(city='Par", false),
+    (Family::Pythonic, "  [f(a=')')] and then prose", false),
+    (Family::DeepSeek, "Let me see.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Berlin\"}\n```<｜tool▁call▁end｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>now\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", false),
+    (Family::DeepSeek, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Kraków\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", false),
+    (Family::DeepSeek, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Kra", false),
+    (Family::Glm, "Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>42</arg_value>\n<arg_key>days</arg_key>\n<arg_value>7</arg_value>\n</tool_call>", true),
+    (Family::Glm, "<tool_call>now</tool_call><tool_call>add<arg_key>a</arg_key><arg_value>1", false),
+    (Family::Kimi, "<think>Weather, then time.</think>Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Seoul\"}<|tool_call_end|><|tool_call_begin|>functions.now:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>", false),
+    (Family::Kimi, "<think>I need the time.<|tool_calls_section_begin|><|tool_call_begin|>functions.now:0<|tool_call_argument_begin|>{}<|tool_call_end|>", false),
+];
+
+fn weather() -> Vec<Tool> {
+    vec![Tool::new(
+        "get_weather",
+        json!({"type": "object", "properties": {
+            "city": {"type": "string"}, "days": {"type": "integer"},
+            "metric": {"type": "boolean"}, "ratio": {"type": "number"},
+            "tags": {"type": "array", "items": {"type": "string"}}}}),
+    )]
+}
+
+/// What a stream gave: its calls (from `Finished`), its prose (the `Text`
+/// events joined, trimmed), and every event.
+struct Streamed {
+    calls: Vec<ToolCall>,
+    prose: String,
+    events: Vec<CallEvent>,
+}
+
+fn stream(pieces: &[&str], family: Option<Family>, tools: Option<&[Tool]>) -> Streamed {
+    let mut stream = TextStream::new(family, tools);
+    let mut events = Vec::new();
+    for piece in pieces {
+        stream.push(piece, &mut events).unwrap();
+    }
+    stream.finish(&mut events).unwrap();
+    let mut calls = Vec::new();
+    let mut prose = String::new();
+    for event in &events {
+        match event {
+            CallEvent::Finished { call, .. } => calls.push(call.clone()),
+            CallEvent::Text { text } => prose.push_str(text),
+            _ => {}
+        }
+    }
+    Streamed {
+        calls,
+        prose: prose.trim().to_string(),
+        events,
+    }
+}
+
+/// The events are well formed: each call starts once, its deltas (and a
+/// replacement) rebuild the finished arguments, and it finishes once.
+fn check_events(events: &[CallEvent]) {
+    let mut open: Vec<Option<(String, PartialJson)>> = Vec::new();
+    for event in events {
+        match event {
+            CallEvent::Started { index, id, .. } => {
+                assert_eq!(*index, open.len(), "indexes in order");
+                open.push(Some((id.clone(), PartialJson::new())));
+            }
+            CallEvent::ArgumentsDelta { index, text, .. } => {
+                let (_, partial) = open[*index].as_mut().expect("a delta of an open call");
+                let _ = partial.feed(text, &mut Vec::new());
+            }
+            CallEvent::ArgumentsReplaced { index, text, .. } => {
+                let mut partial = PartialJson::new();
+                let _ = partial.feed(text, &mut Vec::new());
+                open[*index].as_mut().expect("a replacement of an open call").1 = partial;
+            }
+            CallEvent::Finished { index, call } => {
+                let (id, partial) = open[*index].take().expect("finished once");
+                assert_eq!(id, call.id, "the started id is the finished one");
+                if let Ok(arguments) = &call.arguments {
+                    assert_eq!(partial.value(), Some(arguments), "deltas rebuild {}", call.name);
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(open.iter().all(Option::is_none), "every call finished");
+}
+
+fn whole(text: &str, family: Family, typed: bool) -> (Vec<ToolCall>, String) {
+    let tools = weather();
+    let parsed = parse(text, family, typed.then_some(&tools[..])).unwrap();
+    (parsed.calls, parsed.prose)
+}
+
+/// `text` cut at the char boundaries nearest `cuts` (fractions of its length).
+fn split<'t>(text: &'t str, cuts: &[usize]) -> Vec<&'t str> {
+    let mut at: Vec<usize> = cuts
+        .iter()
+        .map(|cut| {
+            let mut at = cut % (text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        })
+        .collect();
+    at.push(0);
+    at.push(text.len());
+    at.sort_unstable();
+    at.dedup();
+    at.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+}
+
+#[test]
+fn every_fixture_whole_and_char_by_char_gives_the_whole_parse() {
+    let tools = weather();
+    for &(family, text, typed) in FIXTURES {
+        let expected = whole(text, family, typed);
+        let tools = typed.then_some(&tools[..]);
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let chars: Vec<&str> = chars.iter().map(String::as_str).collect();
+        for pieces in [vec![text], chars] {
+            let got = stream(&pieces, Some(family), tools);
+            assert_eq!(got.calls, expected.0, "calls of {family} {text:?}");
+            assert_eq!(got.prose, expected.1, "prose of {family} {text:?}");
+            check_events(&got.events);
+        }
+    }
+}
+
+#[test]
+fn detected_while_streaming_as_whole() {
+    let tools = weather();
+    for &(family, text, typed) in FIXTURES {
+        if Family::detect(text) != Some(family) {
+            continue;
+        }
+        let expected = whole(text, family, typed);
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let chars: Vec<&str> = chars.iter().map(String::as_str).collect();
+        let got = stream(&chars, None, typed.then_some(&tools[..]));
+        assert_eq!(got.calls, expected.0, "calls of auto {text:?}");
+        assert_eq!(got.prose, expected.1, "prose of auto {text:?}");
+    }
+}
+
+#[test]
+fn prose_goes_out_before_the_call_ends_and_arguments_stream() {
+    let mut stream = TextStream::new(Some(Family::Hermes), None);
+    let mut events = Vec::new();
+    stream.push("Hello there <tool", &mut events).unwrap();
+    assert_eq!(
+        events,
+        [CallEvent::Text {
+            text: "Hello there ".into()
+        }]
+    );
+    events.clear();
+    stream
+        .push("_call>{\"name\": \"f\", \"arguments\": {\"a\": \"x", &mut events)
+        .unwrap();
+    stream.push("y\"}}</tool_call>", &mut events).unwrap();
+    stream.finish(&mut events).unwrap();
+    let kinds: Vec<Value> = events
+        .iter()
+        .map(|event| serde_json::to_value(event).unwrap()["event"].clone())
+        .collect();
+    assert_eq!(
+        kinds,
+        [json!("started"), json!("arguments-delta"), json!("finished")]
+    );
+}
+
+#[test]
+fn a_lone_closing_tag_after_a_call_is_noted() {
+    let text = "maybe <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think>\n\nHi";
+    let mut stream = TextStream::new(Some(Family::Hermes), None);
+    let mut events = Vec::new();
+    stream.push(text, &mut events).unwrap();
+    stream.finish(&mut events).unwrap();
+    assert_eq!(stream.notes().len(), 1);
+    assert!(stream.notes()[0]
+        .to_string()
+        .contains("closing reasoning tag with no opening one"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_split_gives_the_whole_parse(
+        which in 0..FIXTURES.len(),
+        cuts in proptest::collection::vec(any::<usize>(), 0..12),
+        auto in any::<bool>(),
+    ) {
+        let (family, text, typed) = FIXTURES[which];
+        let tools = weather();
+        let expected = whole(text, family, typed);
+        let pieces = split(text, &cuts);
+        let detect = auto && Family::detect(text) == Some(family);
+        let got = stream(&pieces, if detect { None } else { Some(family) }, typed.then_some(&tools[..]));
+        prop_assert_eq!(&got.calls, &expected.0);
+        prop_assert_eq!(&got.prose, &expected.1);
+        check_events(&got.events);
+    }
+}
+
+/// Adversarial text (many partial markers, a huge unclosed call) pushed a
+/// few bytes at a time costs time in proportion to its length: 8× the text
+/// takes far less than 64× the time (a rescan per push would be quadratic).
+#[test]
+fn adversarial_text_streams_in_linear_time() {
+    let pieces = [
+        "<tool_ca",
+        "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
+        "<function=f><parameter=a>x",
+        "[TOOL_CALLS]",
+        "<think>[TOOL_CALLS]",
+        "<|eot_id|> ",
+    ];
+    for family in [
+        Family::Hermes,
+        Family::Qwen3Coder,
+        Family::Mistral,
+        Family::Llama3,
+        Family::Glm,
+    ] {
+        for piece in pieces {
+            let time = |copies: usize| {
+                let text = piece.repeat(copies);
+                let start = std::time::Instant::now();
+                let mut stream = TextStream::new(Some(family), None);
+                let mut events = Vec::new();
+                let mut at = 0;
+                while at < text.len() {
+                    let mut end = (at + 3).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    stream.push(&text[at..end], &mut events).unwrap();
+                    events.clear();
+                    at = end;
+                }
+                stream.finish(&mut events).unwrap();
+                start.elapsed()
+            };
+            time(200);
+            let small = time(1_000);
+            let large = time(8_000);
+            assert!(
+                large < small * 32 + std::time::Duration::from_millis(50),
+                "{family} {piece:?}: {small:?} for 1,000 copies, {large:?} for 8,000"
+            );
+        }
+    }
+}

@@ -1,0 +1,52 @@
+#![no_main]
+//! Any text, cut anywhere (at char boundaries), through every family's
+//! stream and through detection while streaming: no panic, no hang; every
+//! started call finishes once, and the calls are those of the whole-text
+//! parse (apart from a lone closing reasoning tag after a call, which the
+//! stream notes).
+libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
+    let (text, cuts) = input;
+    let mut at: Vec<usize> = cuts
+        .iter()
+        .map(|cut| {
+            let mut at = *cut as usize * text.len() / 255;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        })
+        .chain([0, text.len()])
+        .collect();
+    at.sort_unstable();
+    at.dedup();
+    let families = toolbridge::text::FAMILIES.iter().map(|info| Some(info.family)).chain([None]);
+    for family in families {
+        let mut stream = toolbridge::text::TextStream::new(family, None);
+        let mut events = Vec::new();
+        for piece in at.windows(2) {
+            stream.push(&text[piece[0]..piece[1]], &mut events).expect("within the size limit");
+        }
+        stream.finish(&mut events).expect("finishes");
+        let mut open = Vec::new();
+        let mut calls = Vec::new();
+        for event in &events {
+            match event {
+                toolbridge::call::CallEvent::Started { index, .. } => {
+                    assert_eq!(*index, open.len());
+                    open.push(true);
+                }
+                toolbridge::call::CallEvent::Finished { index, call } => {
+                    assert!(std::mem::take(&mut open[*index]), "finished once");
+                    calls.push(call.clone());
+                }
+                _ => {}
+            }
+        }
+        assert!(open.iter().all(|open| !open), "every call finished");
+        let lone = stream.notes().iter().any(|note| note.to_string().contains("no opening one"));
+        if let (Some(family), false) = (family, lone) {
+            let whole = toolbridge::text::parse(text, family, None).expect("within the size limit");
+            assert_eq!(calls, whole.calls, "{family}");
+        }
+    }
+});
