@@ -91,6 +91,18 @@ pub enum Command {
     ///
     /// Example: toolbridge text examples/text/qwen3_coder.txt --tools examples/tools/weather.json --json
     Text(TextArgs),
+    /// Run one tool of a tool file: the call goes through the Toolbox (as
+    /// `check`), then the tool's `run` (endpoint, command, prompt or context).
+    ///
+    /// Prints the result's text (its notes and `_meta` on stderr), or with
+    /// `--json` the whole result. Exit 1 when the call is rejected or the
+    /// tool fails, 2 when the file or the arguments cannot be used. A
+    /// relative command runs from the tool file's folder.
+    ///
+    /// Examples:
+    ///   toolbridge call examples/tools/run/review_prompt.json review_code --args '{"language": "Rust", "code": "fn main() {}"}'
+    ///   toolbridge call examples/tools/run/word_count.json word_count --args '{"text": "one two"}' --json
+    Call(crate::cmd::call::CallArgs),
     /// List the supported formats.
     Formats(FormatsArgs),
     /// Print the JSON Schema of the toolbridge tool file.

@@ -1,5 +1,6 @@
 //! One module per command.
 
+pub mod call;
 mod calls;
 mod check;
 mod convert;
@@ -26,6 +27,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Repair(args) => repair::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Text(args) => text::run(&args),
+        Command::Call(args) => call::run(&args),
         Command::Formats(args) => formats::run(&args),
         Command::Schema => {
             output::emit(None, toolbridge::tool::file::FILE_SCHEMA)?;

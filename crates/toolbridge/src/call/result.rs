@@ -37,6 +37,10 @@ pub struct ToolResult {
     pub structured: Option<Value>,
     /// True when the tool failed, or the call was rejected.
     pub is_error: bool,
+    /// Metadata beside the result for the client, not the model (MCP's
+    /// `_meta`): the session variables a context tool set, the prompt
+    /// variables that rendered empty.
+    pub meta: Option<serde_json::Map<String, Value>>,
 }
 
 impl ToolResult {
@@ -50,6 +54,7 @@ impl ToolResult {
             text: None,
             structured: None,
             is_error: false,
+            meta: None,
         }
     }
 
@@ -82,6 +87,12 @@ impl ToolResult {
     /// Adds JSON beside the text (or text beside the JSON).
     pub fn with_structured(mut self, value: Value) -> ToolResult {
         self.structured = Some(value);
+        self
+    }
+
+    /// Adds metadata for the client ([`meta`](ToolResult::meta)).
+    pub fn with_meta(mut self, meta: serde_json::Map<String, Value>) -> ToolResult {
+        self.meta = Some(meta);
         self
     }
 

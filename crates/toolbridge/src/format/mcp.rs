@@ -342,7 +342,8 @@ pub(crate) fn read_calls(
 /// `tools/call` response), in order: `content` one text block (the text, or
 /// the JSON serialised, as the spec asks of a tool returning structured
 /// content), `structuredContent` when the JSON is an object (2025-06-18
-/// requires one), `isError` (providers.md §6d; mcp python `CallToolResult`).
+/// requires one), `isError`, `_meta` when the result has metadata
+/// (providers.md §6d; mcp python `CallToolResult`).
 pub(crate) fn write_results(results: &[crate::call::ToolResult]) -> Value {
     results
         .iter()
@@ -356,6 +357,9 @@ pub(crate) fn write_results(results: &[crate::call::ToolResult]) -> Value {
                 out.insert("structuredContent".into(), value.clone());
             }
             out.insert("isError".into(), result.is_error.into());
+            if let Some(meta) = &result.meta {
+                out.insert("_meta".into(), Value::Object(meta.clone()));
+            }
             Value::Object(out)
         })
         .collect()

@@ -12,6 +12,7 @@ pub mod file;
 mod metadata;
 mod run;
 mod static_parameter;
+pub mod template;
 
 pub use annotations::{Annotations, HINTS};
 pub use defaults::{Condition, ParameterDefault, Transform, TransformAction};

@@ -53,12 +53,19 @@ pub struct ActionRun {
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EndpointRun {
-    /// The URL; `{name}` slots are filled from arguments when the location is `path`.
+    /// The URL; each `{name}` slot is filled from the argument `name`
+    /// (percent-encoded), whatever the argument's location, and that
+    /// argument goes nowhere else.
     pub url: String,
     /// The HTTP method.
     pub method: HttpMethod,
     /// Where the arguments go.
     pub argument_location: ArgumentLocation,
+    /// Where some arguments go instead of
+    /// [`argument_location`](EndpointRun::argument_location), by name: an
+    /// `id` in the path and filters in the query of `GET /users/{id}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameter_locations: Option<IndexMap<String, ArgumentLocation>>,
     /// Request headers; `${NAME}` in a value is replaced by the environment
     /// variable `NAME` when the call is made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -79,6 +86,7 @@ impl EndpointRun {
             url: url.into(),
             method,
             argument_location,
+            parameter_locations: None,
             headers: None,
             timeout: None,
         }

@@ -1,13 +1,13 @@
-//! The prompt template: the `{{ name }}` placeholders of `model_prompt`, and
-//! the template written for a tool without a prompt run.
-
-use std::collections::HashSet;
+//! The prompt template: notes on the `{{ name }}` placeholders of
+//! `model_prompt` (the grammar is [`crate::tool::template`]'s, shared with
+//! the `prompt` run), and the template written for a tool without a prompt run.
 
 use serde_json::Value;
 
 use crate::json::Node;
 use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;
+use crate::tool::template::placeholders;
 use crate::tool::{Run, Tool};
 
 /// Notes placeholders with no declared variable, and variables no placeholder uses.
@@ -20,9 +20,11 @@ pub(super) fn note_placeholders(
 ) {
     let used = placeholders(template);
     for name in &used {
-        if !declared.contains(name) {
+        if !declared.iter().any(|declared| declared.as_str() == *name) {
             notes.push(
-                NoteKind::Kept { key: name.clone() },
+                NoteKind::Kept {
+                    key: name.to_string(),
+                },
                 entry.at.key("model_prompt"),
                 format!(
                     "the placeholder {{{{{name}}}}} names no declared variable; kept in the prompt as it is"
@@ -31,7 +33,7 @@ pub(super) fn note_placeholders(
         }
     }
     for (index, name) in declared.iter().enumerate() {
-        if !used.contains(name) {
+        if !used.contains(&name.as_str()) {
             notes.push(
                 NoteKind::Kept { key: name.clone() },
                 metadata.at.key("variables").index(index),
@@ -39,25 +41,6 @@ pub(super) fn note_placeholders(
             );
         }
     }
-}
-
-/// The distinct `{{ name }}` placeholders of a template, in order of first use.
-fn placeholders(template: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut seen = HashSet::new();
-    let mut rest = template;
-    while let Some(start) = rest.find("{{") {
-        let after = &rest[start + 2..];
-        let Some(end) = after.find("}}") else {
-            break;
-        };
-        let name = after[..end].trim();
-        if !name.is_empty() && !name.contains('{') && seen.insert(name.to_string()) {
-            found.push(name.to_string());
-        }
-        rest = &after[end + 2..];
-    }
-    found
 }
 
 /// The prompt template; for a tool without a prompt run, one generated from
@@ -110,15 +93,6 @@ mod tests {
         let mut notes = Notes::new();
         let written = write(&tool, &WriteOptions::default(), &mut notes).unwrap();
         (written, notes.iter().map(ToString::to_string).collect())
-    }
-
-    #[test]
-    fn placeholders_are_found_once_in_order() {
-        assert_eq!(
-            placeholders("{{ a }} and {{b}}, {{a}}, {{}} {{{c}}} {{ d e }} {{unclosed"),
-            ["a", "b", "d e"]
-        );
-        assert_eq!(placeholders("no placeholders {single}"), Vec::<String>::new());
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! | `tool.function.name`, `.description` | `name`, `description` |
 //! | `tool.function.parameters` | `inputSchema` (written lowered for OpenAI-style models, not strict) |
 //! | `type` absent / `action` | `run` absent / `{"kind": "action"}` |
-//! | `type: endpoint` + `endpoint` | `run: {"kind": "endpoint", url, method, argumentLocation, timeout}` |
+//! | `type: endpoint` + `endpoint` | `run: {"kind": "endpoint", url, method, argumentLocation, timeout}` (`headers` and `parameterLocations` have no Syllable form: dropped with a note) |
 //! | `type: context` + `context.task` | `run: {"kind": "context", task}` |
 //! | `type: log` | `run` absent, `vendor.syllable.type = "log"`: the SDK gives `log` no meaning beyond its name, so toolbridge invents none |
 //! | `defaults` | `defaults` (the same semantics) |

@@ -189,6 +189,23 @@ fn write_endpoint(run: &EndpointRun, run_at: &Pointer, notes: &mut Notes) -> Opt
     if let Some(timeout) = run.timeout {
         endpoint.insert("timeout".into(), Value::from(timeout));
     }
+    if let Some(locations) = &run.parameter_locations {
+        notes.push(
+            NoteKind::Dropped {
+                keyword: "parameterLocations".into(),
+            },
+            run_at.key("parameterLocations"),
+            format!(
+                "Syllable endpoints have one argument_location for every argument; \
+                 the locations of {} were dropped",
+                locations
+                    .keys()
+                    .map(|name| format!("{name:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
     if run.headers.is_some() {
         notes.push(
             NoteKind::Dropped {
@@ -338,16 +355,18 @@ mod tests {
         }
         let (written, notes) = write_tool(
             json!({"name": "t", "description": "d", "inputSchema": {"type": "object"},
-            "run": {"kind": "endpoint", "url": "https://x.test", "method": "get", "argumentLocation": "query",
+            "run": {"kind": "endpoint", "url": "https://x.test/{id}", "method": "get", "argumentLocation": "query",
+                "parameterLocations": {"token": "body"},
                 "headers": {"Authorization": "Bearer ${TOKEN}"}}}),
         );
         assert_eq!(
             written["endpoint"],
-            json!({"url": "https://x.test", "method": "get", "argument_location": "query"})
+            json!({"url": "https://x.test/{id}", "method": "get", "argument_location": "query"})
         );
         assert_eq!(
             notes,
-            ["loss /run/headers: Syllable endpoints have no headers: authentication is configured on the tool's Service"]
+            ["loss /run/parameterLocations: Syllable endpoints have one argument_location for every argument; the locations of \"token\" were dropped",
+             "loss /run/headers: Syllable endpoints have no headers: authentication is configured on the tool's Service"]
         );
     }
 
