@@ -55,7 +55,7 @@ pub fn expand(attr: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         let __ToolbridgeArguments { #(#idents),* } =
             match #private::arguments::<__ToolbridgeArguments>(#name, __toolbridge_arguments) {
                 ::core::result::Result::Ok(parsed) => parsed,
-                ::core::result::Result::Err(output) => return output,
+                ::core::result::Result::Err(message) => return #private::Output::error(message),
             };
     };
     let handler = if item.sig.asyncness.is_some() {

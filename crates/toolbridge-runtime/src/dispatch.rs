@@ -334,7 +334,7 @@ impl Dispatcher {
             let prepared = self.prepare(call, &mut call_notes).await;
             notes.extend(call_notes.into_iter().map(|note| under(note, index)));
             pending.push(match prepared {
-                Prepared::Answered(result) => Pending::Answered(result),
+                Prepared::Answered(result) => Pending::Answered(Box::new(result)),
                 Prepared::Ready(job) => {
                     let name = job.tool.name.clone();
                     let permits = Arc::clone(&self.permits);
@@ -346,7 +346,7 @@ impl Dispatcher {
         let mut results = Vec::with_capacity(calls.len());
         for (call, pending) in calls.iter().zip(pending) {
             results.push(match pending {
-                Pending::Answered(result) => result,
+                Pending::Answered(result) => *result,
                 Pending::Running(handle, name) => match handle.await {
                     Ok(output) => output.into_result(call),
                     Err(error) => failure(&name, error).into_result(call),
@@ -531,7 +531,7 @@ impl Dispatcher {
 
 /// A call of a batch: answered, or running as a task.
 enum Pending {
-    Answered(ToolResult),
+    Answered(Box<ToolResult>),
     Running(JoinHandle<Output>, String),
 }
 
@@ -621,7 +621,7 @@ fn human(duration: Duration) -> String {
     let millis = duration.as_millis();
     if millis < 1000 {
         format!("{millis} ms")
-    } else if millis % 1000 == 0 {
+    } else if millis.is_multiple_of(1000) {
         format!("{} s", millis / 1000)
     } else {
         format!("{:.1} s", duration.as_secs_f64())

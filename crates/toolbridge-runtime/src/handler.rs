@@ -166,13 +166,11 @@ pub mod private {
         tool
     }
 
-    /// The typed arguments, or the error result saying why they do not fit.
-    pub fn arguments<A: DeserializeOwned>(name: &str, arguments: Map<String, Value>) -> Result<A, Output> {
-        serde_json::from_value(Value::Object(arguments)).map_err(|error| {
-            Output::error(format!(
-                "The arguments of `{name}` do not fit its parameters: {error}"
-            ))
-        })
+    /// The typed arguments, or the model-facing message saying why they do
+    /// not fit.
+    pub fn arguments<A: DeserializeOwned>(name: &str, arguments: Map<String, Value>) -> Result<A, String> {
+        serde_json::from_value(Value::Object(arguments))
+            .map_err(|error| format!("The arguments of `{name}` do not fit its parameters: {error}"))
     }
 
     /// A returned value: a string as text, `null` as the text `null`,
