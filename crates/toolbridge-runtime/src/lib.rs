@@ -8,3 +8,16 @@
 pub mod output;
 pub mod run;
 pub mod session;
+
+pub mod dispatch;
+pub mod handler;
+pub mod registry;
+
+pub use dispatch::{ConfirmPolicy, ConfirmRequest, Decision, DispatchOptions, Dispatcher, Reply};
+pub use handler::{Handler, RustTool};
+pub use output::Output;
+pub use registry::{Registry, RegistryError};
+pub use toolbridge_macros::tool;
+
+#[doc(hidden)]
+pub use handler::private as __private;
