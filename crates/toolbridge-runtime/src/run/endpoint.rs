@@ -19,6 +19,8 @@ const MAX_QUOTED_BODY: usize = 2000;
 /// - `{name}` slots of the URL are filled from the argument `name`
 ///   (percent-encoded as one path segment) whatever its location, and the
 ///   argument goes nowhere else; a slot without an argument is an error;
+/// - static parameters arrive among the arguments (the Toolbox sets them)
+///   and are sent like them, as Syllable sends its configured values;
 /// - every other argument goes where `parameterLocations` says, else where
 ///   `argumentLocation` says: the query string or a form body (a list
 ///   becomes one `key=item` per item; `true`/`false`; an object as compact
@@ -222,7 +224,7 @@ impl Request {
                 Body::Json(json) => request.json(json),
                 Body::Form(form) => request.form(form),
             };
-            let mut response = request.send().await.map_err(|error| {
+            let response = request.send().await.map_err(|error| {
                 format!(
                     "the request to {} failed: {}",
                     redacted(&url),
@@ -258,8 +260,6 @@ impl Request {
                     method = Method::GET;
                     body = Body::None;
                 }
-                // Drain nothing: dropping the response closes or reuses the connection.
-                let _ = response.chunk().await;
                 continue;
             }
             return read(response, limits).await;
@@ -469,6 +469,29 @@ mod tests {
         assert_eq!(
             fill_slots("https://h/{missing}", &mut arguments).unwrap_err(),
             "the URL's {missing} slot has no argument"
+        );
+    }
+
+    #[test]
+    fn odd_templates_never_panic() {
+        let pieces = [
+            "{", "}", "{}", "{é}", "{a", "a}", "${", "${}", "${X", "}", "é", "\\", "{{a}}", "$",
+        ];
+        for first in pieces {
+            for second in pieces {
+                let text = format!("{first}{second}x{first}");
+                let mut arguments = object(json!({"a": "1", "é": "2", "": "3"}));
+                let _ = fill_slots(&text, &mut arguments);
+                let _ = expand_env("H", &text);
+            }
+        }
+        assert_eq!(
+            fill_slots("{é}", &mut object(json!({"é": "ü"}))).unwrap(),
+            "%C3%BC"
+        );
+        assert_eq!(
+            expand_env("H", "${").unwrap_err(),
+            "the header \"H\" has an unclosed ${ in its value"
         );
     }
 

@@ -33,8 +33,8 @@ pub struct RunLimits {
     pub endpoint_timeout: Duration,
     /// Timeout of a command without its own `timeout` (default 30 s).
     pub command_timeout: Duration,
-    /// Largest response body an endpoint may send (default 4 MiB); a larger
-    /// one is an error result.
+    /// Largest response body an endpoint may send, and largest prompt a
+    /// template may render (default 4 MiB); a larger one is an error result.
     pub max_response_bytes: usize,
     /// Largest stdout a command may write (default 4 MiB); more is an error
     /// result.

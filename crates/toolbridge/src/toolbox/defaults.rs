@@ -31,6 +31,28 @@ use crate::tool::{ParameterDefault, Tool, Transform, TransformAction};
 use super::pyformat;
 use super::render::compact;
 
+/// The parameters the tool's defaults always fill when the model leaves
+/// them out: a plain default, or a transform with no condition whose action
+/// is `default` or `override` and which has a `value` or a `format`. The
+/// signature lists them as optional even when the schema requires them.
+pub(super) fn filled(tool: &Tool) -> Vec<&str> {
+    let Some(defaults) = &tool.defaults else {
+        return Vec::new();
+    };
+    defaults
+        .iter()
+        .filter(|(_, default)| match default {
+            ParameterDefault::Value(_) => true,
+            ParameterDefault::Transform(transform) => {
+                transform.when.is_none()
+                    && transform.action != Some(TransformAction::Remove)
+                    && (transform.value.is_some() || transform.format.is_some())
+            }
+        })
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
 /// Applies the tool's `defaults` to `arguments`, noting each application
 /// and each transform that could not be applied.
 pub(super) fn apply_defaults(

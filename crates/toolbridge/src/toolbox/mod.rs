@@ -258,7 +258,7 @@ impl Toolbox {
                     .with_tool(&tool.name)
             })?;
             entries.push(Entry {
-                signature: signature::signature(&tool.name, &tool.input_schema),
+                signature: signature::signature(&tool.name, &tool.input_schema, &defaults::filled(&tool)),
                 declared: declared(&tool.input_schema),
                 validator,
                 inverse: None,

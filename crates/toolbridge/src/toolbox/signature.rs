@@ -10,14 +10,20 @@ const MAX_CHOICES: usize = 12;
 /// `$ref`s and nested types are followed this deep.
 const MAX_DEPTH: usize = 4;
 
-/// The one-line signature of a tool named `name` with input schema `schema`.
-pub(super) fn signature(name: &str, schema: &Value) -> String {
+/// The one-line signature of a tool named `name` with input schema `schema`;
+/// a required parameter in `defaulted` (one the tool's defaults always
+/// fill) is listed as optional, since the model may leave it out.
+pub(super) fn signature(name: &str, schema: &Value, defaulted: &[&str]) -> String {
     let mut parts = Vec::new();
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
         .map(|names| names.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
+    let required: Vec<&str> = required
+        .into_iter()
+        .filter(|name| !defaulted.contains(name))
+        .collect();
     let properties = schema.get("properties").and_then(Value::as_object);
     for (parameter, parameter_schema) in properties.into_iter().flatten().take(MAX_PARAMETERS) {
         let optional = if required.contains(&parameter.as_str()) {
@@ -125,10 +131,13 @@ mod tests {
             "filter": {"type": "object", "properties": {}}},
             "$defs": {"tag": {"enum": ["a", "b"]}}});
         assert_eq!(
-            signature("get_weather", &schema),
+            signature("get_weather", &schema, &[]),
             "get_weather(city: string, unit?: \"celsius\" | \"fahrenheit\", days?: integer | null, \
              tags?: (\"a\" | \"b\")[], at?: string | string[], filter?: object)"
         );
-        assert_eq!(signature("ping", &json!({"type": "object"})), "ping()");
+        assert_eq!(signature("ping", &json!({"type": "object"}), &[]), "ping()");
+        let schema = json!({"type": "object", "required": ["a", "b"], "properties": {
+            "a": {"type": "string"}, "b": {"type": "string"}}});
+        assert_eq!(signature("t", &schema, &["b"]), "t(a: string, b?: string)");
     }
 }
