@@ -374,6 +374,9 @@ pub struct ServeArgs {
     /// Seconds a client may keep the tool list (`ttlMs`).
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     pub ttl: f64,
+    /// Tools per `tools/list` page.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub page_size: usize,
     /// Do not watch the files for changes.
     #[arg(long)]
     pub no_reload: bool,
