@@ -6,7 +6,8 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, ExprLit, Lit, LitBool, LitStr, Meta, Token};
 
 /// The names `#[tool(…)]` accepts, as listed in the error for any other.
-const KNOWN: &str = "`name`, `title`, `category`, `read_only`, `destructive`, `idempotent`, `open_world`, `confirm`";
+const KNOWN: &str =
+    "`name`, `title`, `category`, `read_only`, `destructive`, `idempotent`, `open_world`, `confirm`";
 
 /// What `#[tool(…)]` said.
 #[derive(Default)]
@@ -78,7 +79,11 @@ impl ToolArgs {
 
 /// `key = "text"`.
 fn string(meta: &Meta) -> syn::Result<LitStr> {
-    let key = meta.path().get_ident().map(ToString::to_string).unwrap_or_default();
+    let key = meta
+        .path()
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default();
     match meta {
         Meta::NameValue(pair) => match &pair.value {
             Expr::Lit(ExprLit {
@@ -98,7 +103,11 @@ fn string(meta: &Meta) -> syn::Result<LitStr> {
 
 /// `key` (true) or `key = true|false`.
 fn flag(meta: &Meta) -> syn::Result<bool> {
-    let key = meta.path().get_ident().map(ToString::to_string).unwrap_or_default();
+    let key = meta
+        .path()
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default();
     match meta {
         Meta::Path(_) => Ok(true),
         Meta::NameValue(pair) => match &pair.value {

@@ -6,7 +6,6 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ItemFn, Lit, Meta};
 
 use crate::args::ToolArgs;
@@ -30,8 +29,14 @@ pub fn expand(attr: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     let description = option_str(doc(&item.attrs).as_deref());
     let title = option_str(args.title.as_ref().map(|title| title.value()).as_deref());
     let category = option_str(args.category.as_ref().map(|category| category.value()).as_deref());
-    let [read_only, destructive, idempotent, open_world, confirm] =
-        [args.read_only, args.destructive, args.idempotent, args.open_world, args.confirm].map(option_bool);
+    let [read_only, destructive, idempotent, open_world, confirm] = [
+        args.read_only,
+        args.destructive,
+        args.idempotent,
+        args.open_world,
+        args.confirm,
+    ]
+    .map(option_bool);
 
     let idents: Vec<_> = params.iter().map(|param| &param.ident).collect();
     let fields = params.iter().map(|param| {
@@ -39,12 +44,14 @@ pub fn expand(attr: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         quote!(#(#attrs)* #ident: #ty)
     });
     let call = if item.sig.asyncness.is_some() {
-        quote!(#function(#(#idents),*).await)
+        quote!(__toolbridge_function(#(#idents),*).await)
     } else {
-        quote!(#function(#(#idents),*))
+        quote!(__toolbridge_function(#(#idents),*))
     };
     let convert = returns.convert(quote!(__toolbridge_value));
+    // The function is bound before the parameters are, which may shadow its name.
     let unpack = quote! {
+        let __toolbridge_function = #function;
         let __ToolbridgeArguments { #(#idents),* } =
             match #private::arguments::<__ToolbridgeArguments>(#name, __toolbridge_arguments) {
                 ::core::result::Result::Ok(parsed) => parsed,
@@ -131,27 +138,27 @@ fn private_path() -> &'static str {
 fn check_signature(item: &ItemFn) -> syn::Result<()> {
     let sig = &item.sig;
     if !sig.generics.params.is_empty() {
-        return Err(syn::Error::new(
-            sig.generics.span(),
+        return Err(syn::Error::new_spanned(
+            &sig.generics,
             "a `#[tool]` function cannot be generic: its JSON Schema is made from the parameter types, \
              which must be known",
         ));
     }
     if let Some(clause) = &sig.generics.where_clause {
-        return Err(syn::Error::new(
-            clause.span(),
+        return Err(syn::Error::new_spanned(
+            clause,
             "a `#[tool]` function cannot have a `where` clause",
         ));
     }
     if let Some(unsafety) = &sig.unsafety {
-        return Err(syn::Error::new(
-            unsafety.span(),
+        return Err(syn::Error::new_spanned(
+            unsafety,
             "a `#[tool]` function cannot be `unsafe`: a model's call cannot uphold its contract",
         ));
     }
     if let Some(variadic) = &sig.variadic {
-        return Err(syn::Error::new(
-            variadic.span(),
+        return Err(syn::Error::new_spanned(
+            variadic,
             "a `#[tool]` function cannot be variadic",
         ));
     }
@@ -174,7 +181,8 @@ fn doc(attrs: &[Attribute]) -> Option<String> {
             _ => None,
         })
         .flat_map(|text| {
-            text.lines()
+            // `split`, not `lines`: an empty `///` line is a paragraph break.
+            text.split('\n')
                 .map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end().to_string())
                 .collect::<Vec<_>>()
         })

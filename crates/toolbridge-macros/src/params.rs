@@ -1,7 +1,6 @@
 //! The function's parameters: each becomes a field of the arguments struct
 //! (its doc comment the parameter's description, through schemars).
 
-use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, Ident, Pat, Type};
 
 /// One parameter, as a field of the arguments struct.
@@ -24,8 +23,8 @@ pub fn params(inputs: &mut syn::punctuated::Punctuated<FnArg, syn::Token![,]>) -
     for input in inputs.iter_mut() {
         let typed = match input {
             FnArg::Receiver(receiver) => {
-                return Err(syn::Error::new(
-                    receiver.span(),
+                return Err(syn::Error::new_spanned(
+                    receiver,
                     "`#[tool]` takes a free function: `self` cannot come from a model's arguments \
                      (write a function that takes the state it needs, or a closure handler)",
                 ))
@@ -35,8 +34,8 @@ pub fn params(inputs: &mut syn::punctuated::Punctuated<FnArg, syn::Token![,]>) -
         let ident = match &*typed.pat {
             Pat::Ident(binding) if binding.by_ref.is_none() && binding.subpat.is_none() => binding.ident.clone(),
             other => {
-                return Err(syn::Error::new(
-                    other.span(),
+                return Err(syn::Error::new_spanned(
+                    other,
                     "a `#[tool]` parameter must be a plain name (`city: String`): its name is the argument's name",
                 ))
             }
@@ -47,8 +46,8 @@ pub fn params(inputs: &mut syn::punctuated::Punctuated<FnArg, syn::Token![,]>) -
             if FORWARDED.iter().any(|name| attr.path().is_ident(name)) {
                 attrs.push(attr);
             } else {
-                return Err(syn::Error::new(
-                    attr.span(),
+                return Err(syn::Error::new_spanned(
+                    attr,
                     "a `#[tool]` parameter takes only doc comments, `#[serde(…)]` and `#[schemars(…)]`",
                 ));
             }
@@ -65,16 +64,19 @@ pub fn params(inputs: &mut syn::punctuated::Punctuated<FnArg, syn::Token![,]>) -
 /// Refuses types an argument cannot be deserialised into.
 fn check_type(ty: &Type) -> syn::Result<()> {
     match ty {
-        Type::Reference(reference) => Err(syn::Error::new(
-            reference.span(),
+        Type::Reference(reference) => Err(syn::Error::new_spanned(
+            reference,
             "a `#[tool]` parameter must own its value (`String`, not `&str`): \
              it is deserialised from the call's arguments",
         )),
-        Type::ImplTrait(implementation) => Err(syn::Error::new(
-            implementation.span(),
+        Type::ImplTrait(implementation) => Err(syn::Error::new_spanned(
+            implementation,
             "a `#[tool]` parameter needs a concrete type (its JSON Schema comes from the type)",
         )),
-        Type::Infer(infer) => Err(syn::Error::new(infer.span(), "a `#[tool]` parameter needs a type")),
+        Type::Infer(infer) => Err(syn::Error::new_spanned(
+            infer,
+            "a `#[tool]` parameter needs a type",
+        )),
         _ => Ok(()),
     }
 }

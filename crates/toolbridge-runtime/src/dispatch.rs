@@ -131,7 +131,9 @@ impl Decision {
 
     /// A rejection with `reason`.
     pub fn reject_because(reason: impl Into<String>) -> Decision {
-        Decision::Reject { reason: reason.into() }
+        Decision::Reject {
+            reason: reason.into(),
+        }
     }
 }
 
@@ -351,7 +353,10 @@ impl Dispatcher {
                 },
             });
         }
-        Converted { value: results, notes }
+        Converted {
+            value: results,
+            notes,
+        }
     }
 
     /// Reads the calls of a provider's whole response, runs them, and
@@ -432,7 +437,10 @@ impl Dispatcher {
             match hook(request).await {
                 Decision::Run => {}
                 Decision::Reject { reason } => {
-                    return Prepared::Answered(ToolResult::error(call, format!("Tool call rejected. {reason}")));
+                    return Prepared::Answered(ToolResult::error(
+                        call,
+                        format!("Tool call rejected. {reason}"),
+                    ));
                 }
                 Decision::Edit(edited) => {
                     let mut edited_call = call.clone();
@@ -489,7 +497,10 @@ impl Dispatcher {
         match self.options.confirm {
             ConfirmPolicy::Always => true,
             ConfirmPolicy::Never => false,
-            ConfirmPolicy::Auto => matches!(&tool.confirm, Some(Confirm::Always(true)) | Some(Confirm::When(_))),
+            ConfirmPolicy::Auto => matches!(
+                &tool.confirm,
+                Some(Confirm::Always(true)) | Some(Confirm::When(_))
+            ),
         }
     }
 
@@ -528,7 +539,10 @@ enum Pending {
 /// always an [`Output`].
 async fn supervise(job: Job, permits: Arc<Semaphore>, context: RunContext) -> Output {
     let Ok(permit) = permits.acquire_owned().await else {
-        return Output::error(format!("The call to `{}` could not start: the dispatcher is closed.", job.tool.name));
+        return Output::error(format!(
+            "The call to `{}` could not start: the dispatcher is closed.",
+            job.tool.name
+        ));
     };
     let Job {
         tool,

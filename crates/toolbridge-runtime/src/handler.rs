@@ -65,6 +65,16 @@ impl Handler {
         }
     }
 
+    /// Runs the handler on the current task (a synchronous one inline),
+    /// with no timeout and no panic caught: the [`Dispatcher`](crate::Dispatcher)
+    /// adds those.
+    pub async fn call(&self, arguments: Map<String, Value>) -> Output {
+        match &self.kind {
+            Kind::Sync(function) => function(arguments),
+            Kind::Async(function) => function(arguments).await,
+        }
+    }
+
     pub(crate) fn kind(&self) -> &Kind {
         &self.kind
     }
@@ -159,15 +169,19 @@ pub mod private {
     /// The typed arguments, or the error result saying why they do not fit.
     pub fn arguments<A: DeserializeOwned>(name: &str, arguments: Map<String, Value>) -> Result<A, Output> {
         serde_json::from_value(Value::Object(arguments)).map_err(|error| {
-            Output::error(format!("The arguments of `{name}` do not fit its parameters: {error}"))
+            Output::error(format!(
+                "The arguments of `{name}` do not fit its parameters: {error}"
+            ))
         })
     }
 
-    /// A returned value: a string as text, anything else as JSON text and
-    /// structured content.
+    /// A returned value: a string as text, `null` as the text `null`,
+    /// anything else as JSON text and structured content.
     pub fn serialized<T: Serialize + ?Sized>(value: &T) -> Output {
         match serde_json::to_value(value) {
             Ok(Value::String(text)) => Output::text(text),
+            // `()` and `None`: no structured content to give.
+            Ok(Value::Null) => Output::text("null"),
             Ok(value) => Output::json(value),
             Err(error) => Output::error(format!("The tool's result could not be serialised: {error}")),
         }

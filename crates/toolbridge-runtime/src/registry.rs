@@ -2,6 +2,7 @@
 //! before a [`Dispatcher`](crate::Dispatcher) checks and runs calls to them.
 
 use std::fmt;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -115,29 +116,42 @@ impl Registry {
     /// Adds every tool of the tool file at `path` (see
     /// [`add_text`](Registry::add_text)); relative paths in their `run`
     /// resolve against the file's folder. The file is refused past the
-    /// read limit ([`Limits::max_bytes`](toolbridge::Limits::max_bytes)) before it is read whole.
+    /// read limit ([`Limits::max_bytes`](toolbridge::Limits::max_bytes)), reading no more than that.
     ///
     /// # Errors
     ///
     /// [`RegistryError::Io`] when the file cannot be read; else as for
     /// [`add_text`](Registry::add_text).
-    pub fn add_file(&mut self, path: impl AsRef<Path>, options: &ReadOptions) -> Result<Vec<Note>, RegistryError> {
+    pub fn add_file(
+        &mut self,
+        path: impl AsRef<Path>,
+        options: &ReadOptions,
+    ) -> Result<Vec<Note>, RegistryError> {
         let path = path.as_ref();
         let io = |source: std::io::Error| RegistryError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let size = std::fs::metadata(path).map_err(io)?.len();
-        if size > options.limits.max_bytes as u64 {
+        let max = options.limits.max_bytes;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|file| file.take(max as u64 + 1).read_to_end(&mut bytes))
+            .map_err(io)?;
+        if bytes.len() > max {
             return Err(RegistryError::Tool(
                 toolbridge::Error::new(
                     ErrorKind::LimitExceeded,
-                    format!("the file is {size} bytes; the limit is {}", options.limits.max_bytes),
+                    format!("the file is larger than {max} bytes"),
                 )
                 .with_origin(path.display().to_string()),
             ));
         }
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        let text = String::from_utf8(bytes).map_err(|error| {
+            io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                error.utf8_error(),
+            ))
+        })?;
         let mut options = options.clone();
         if options.origin.is_none() {
             options = options.with_origin(path.display().to_string());
@@ -211,7 +225,8 @@ impl Registry {
 
 fn duplicate(name: &str) -> RegistryError {
     RegistryError::Tool(
-        toolbridge::Error::new(ErrorKind::InvalidTool, format!("two tools are named {name:?}")).with_tool(name),
+        toolbridge::Error::new(ErrorKind::InvalidTool, format!("two tools are named {name:?}"))
+            .with_tool(name),
     )
 }
 

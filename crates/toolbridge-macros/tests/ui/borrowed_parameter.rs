@@ -1,0 +1,9 @@
+use toolbridge_macros::tool;
+
+/// Greets.
+#[tool]
+fn greet(name: &str) -> String {
+    format!("Hello, {name}")
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use toolbridge_macros::tool;
+
+/// Pings.
+#[tool(read_only = "yes")]
+fn ping() -> String {
+    "pong".into()
+}
+
+fn main() {}

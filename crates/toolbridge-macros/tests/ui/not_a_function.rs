@@ -1,0 +1,7 @@
+use toolbridge_macros::tool;
+
+/// Not a function.
+#[tool]
+struct Weather;
+
+fn main() {}
