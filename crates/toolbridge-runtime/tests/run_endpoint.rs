@@ -385,6 +385,23 @@ async fn redirects_are_followed_only_to_allowed_hosts() {
 }
 
 #[tokio::test]
+async fn the_files_headers_are_not_sent_to_another_host() {
+    let server = Server::start().await;
+    let tool = tool(
+        json!({"kind": "endpoint", "url": server.url("/redirect/away"), "method": "get",
+        "argumentLocation": "query", "headers": {"X-Fixed": "secret"}}),
+    );
+    // No allowlist: the redirect to `localhost` (the same server under another name) is followed.
+    assert_eq!(
+        call(&tool, json!({}), &RunContext::new()).await,
+        Output::text("GET /echo/away ")
+    );
+    let seen = server.seen();
+    assert_eq!(seen[0].header("x-fixed"), Some("secret"));
+    assert_eq!(seen[1].header("x-fixed"), None);
+}
+
+#[tokio::test]
 async fn json_bodies_become_structured_content_and_a_fixed_result_replaces_the_body() {
     let server = Server::start().await;
     let mut tool = tool(
