@@ -108,6 +108,35 @@ pub enum Command {
     ///   toolbridge call examples/tools/run/review_prompt.json review_code --args '{"language": "Rust", "code": "fn main() {}"}'
     ///   toolbridge call examples/tools/run/word_count.json word_count --args '{"text": "one two"}' --json
     Call(crate::cmd::call::CallArgs),
+    /// Serve a folder of tool files as an MCP server (stdio, or streamable HTTP at /mcp).
+    ///
+    /// Reads every tool file under DIR (sub-folders too) and serves the tools
+    /// whose `run` says how they execute (endpoint, command, prompt,
+    /// context): `tools/list` in name order, never showing how a tool runs;
+    /// `tools/call` checked by the Toolbox first, a rejected call answered
+    /// as an error result the model can act on. Tools with `run.kind =
+    /// action` are left out, with a warning. Files that change are read
+    /// again and clients are told the list changed; a bad file is reported
+    /// on stderr and the rest keep serving. Speaks MCP 2025-11-25 (with
+    /// `initialize`) and the stateless 2026-07-28 revision.
+    ///
+    /// Example: toolbridge serve examples/tools --http 127.0.0.1:8000
+    #[command(
+        after_long_help = "Examples:\n  toolbridge serve examples/tools\n  toolbridge serve tools/ --http 127.0.0.1:8000\n  toolbridge serve tools/ --http 0.0.0.0:8000 --stateless --any-host --confirm allow\n\nAn MCP client's configuration (Claude Desktop, VS Code) runs it on stdio:\n  {\"command\": \"toolbridge\", \"args\": [\"serve\", \"/path/to/tools\"]}"
+    )]
+    Serve(ServeArgs),
+    /// Read the tools of an MCP server and write them in any format.
+    ///
+    /// Starts the server (`--mcp`, split into words without a shell: quotes
+    /// and backslashes group words, nothing else is interpreted) or connects
+    /// to it (`--mcp-url`), reads every page of `tools/list`, and writes the
+    /// tools as `convert` does, with the same notes.
+    ///
+    /// Example: toolbridge import --mcp "npx -y @modelcontextprotocol/server-everything" --to gptel
+    #[command(
+        after_long_help = "Examples:\n  toolbridge import --mcp \"python3 server.py\" --to ellmer\n  toolbridge import --mcp-url http://127.0.0.1:8000/mcp --to gemini -o tools.json\n  toolbridge import --mcp \"toolbridge serve examples/tools\" --to gptel"
+    )]
+    Import(ImportArgs),
     /// List the supported formats.
     Formats(FormatsArgs),
     /// Print the JSON Schema of the toolbridge tool file.
@@ -362,6 +391,85 @@ pub struct FormatsArgs {
     pub json: bool,
 }
 
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The folder of tool files to serve.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (port 0 picks a free port).
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+    /// Tools marked `confirm`: ask the client's user (elicitation; refused when
+    /// the client cannot ask), or allow every call.
+    #[arg(long, value_enum, default_value_t = ConfirmArg::Ask, value_name = "POLICY")]
+    pub confirm: ConfirmArg,
+    /// Calls running at once; more wait for their turn.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    pub max_calls: usize,
+    /// Seconds one call may take, waiting and confirmation included.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    pub timeout: f64,
+    /// The largest HTTP request body, in bytes.
+    #[arg(long, default_value_t = 4 * 1024 * 1024, value_name = "BYTES")]
+    pub max_body: usize,
+    /// Seconds a client may keep the tool list (`ttlMs`).
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub ttl: f64,
+    /// Tools per `tools/list` page.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub page_size: usize,
+    /// Do not watch the files for changes.
+    #[arg(long)]
+    pub no_reload: bool,
+    /// HTTP: no sessions for 2025-11-25 clients either, so replicas behind a
+    /// load balancer share nothing (those clients then hear of no list changes).
+    #[arg(long, requires = "http")]
+    pub stateless: bool,
+    /// HTTP: also accept this Host (besides localhost); repeat for more.
+    #[arg(long, value_name = "HOST", requires = "http")]
+    pub allow_host: Vec<String>,
+    /// HTTP: accept any Host header (behind a proxy or load balancer).
+    #[arg(long, requires = "http", conflicts_with = "allow_host")]
+    pub any_host: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConfirmArg {
+    Ask,
+    Allow,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("server").required(true).args(["mcp", "mcp_url"])))]
+pub struct ImportArgs {
+    /// The MCP server to start, as one string: "PROGRAM ARGS…" (no shell).
+    #[arg(long, value_name = "COMMAND")]
+    pub mcp: Option<String>,
+    /// The streamable-HTTP URL of a running MCP server.
+    #[arg(long, value_name = "URL")]
+    pub mcp_url: Option<String>,
+    /// Seconds the whole exchange with the server may take.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    pub timeout: f64,
+    /// The format to write, or `all` for one file per format (needs -o DIR).
+    #[arg(long, short = 't', value_name = "FORMAT")]
+    pub to: String,
+    /// Ask for the target's strict mode (OpenAI Structured Outputs, Anthropic strict tools, …).
+    #[arg(long)]
+    pub strict: bool,
+    /// Write absent MCP annotation hints with MCP's defaults.
+    #[arg(long)]
+    pub annotation_defaults: bool,
+    /// Write the target's list even for a server with one tool.
+    #[arg(long)]
+    pub list: bool,
+    /// Write to this file (with `--to all`: this directory) instead of stdout.
+    #[arg(long, short = 'o', value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub notes: NoteArgs,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum NotesStyle {
     Text,
@@ -389,6 +497,37 @@ mod tests {
         assert!(!args.list);
         assert_eq!(args.to, "openai");
         assert_eq!(args.notes.notes, NotesStyle::Text);
+    }
+
+    #[test]
+    fn serve_and_import_take_their_flags() {
+        let cli = Cli::try_parse_from([
+            "toolbridge",
+            "serve",
+            "tools",
+            "--http",
+            "127.0.0.1:0",
+            "--stateless",
+        ])
+        .unwrap();
+        let Command::Serve(args) = cli.command else {
+            panic!("not serve")
+        };
+        assert_eq!(
+            (args.http.unwrap().port(), args.stateless, args.confirm),
+            (0, true, ConfirmArg::Ask)
+        );
+        assert!(Cli::try_parse_from(["toolbridge", "serve", "tools", "--stateless"]).is_err());
+        assert!(Cli::try_parse_from(["toolbridge", "import", "--to", "openai"]).is_err());
+        let cli =
+            Cli::try_parse_from(["toolbridge", "import", "--mcp", "python3 s.py", "--to", "gptel"]).unwrap();
+        let Command::Import(args) = cli.command else {
+            panic!("not import")
+        };
+        assert_eq!(
+            (args.mcp.as_deref(), args.to.as_str()),
+            (Some("python3 s.py"), "gptel")
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod session;
 
 pub mod dispatch;
 pub mod handler;
+pub mod mcp;
 pub mod registry;
 
 pub use dispatch::{ConfirmPolicy, ConfirmRequest, Decision, DispatchOptions, Dispatcher, Reply};

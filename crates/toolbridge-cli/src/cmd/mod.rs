@@ -5,8 +5,10 @@ mod calls;
 mod check;
 mod convert;
 mod formats;
+mod import;
 mod lint;
 mod repair;
+mod serve;
 mod stream;
 mod text;
 
@@ -28,6 +30,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => check::run(&args),
         Command::Text(args) => text::run(&args),
         Command::Call(args) => call::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Import(args) => import::run(&args),
         Command::Formats(args) => formats::run(&args),
         Command::Schema => {
             output::emit(None, toolbridge::tool::file::FILE_SCHEMA)?;
