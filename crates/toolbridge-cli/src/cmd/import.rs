@@ -39,9 +39,12 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let tools = runtime.block_on(mcp::list_tools(&source, &options))?;
-    // Stop the child server now, before writing: the runtime owns it.
-    drop(runtime);
+    let listed = runtime.block_on(mcp::list_tools(&source, &options));
+    // Stop the child server now, before writing (the runtime owns it), and
+    // do not wait long for one that does not stop: a server that timed out
+    // may be blocked anywhere.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    let tools = listed?;
     let read_options = ReadOptions::default().with_from(Format::Mcp).with_origin(origin);
     let read = toolbridge::read_value(&json!({ "tools": tools }), &read_options)
         .context("the server's tools/list could not be read")?;

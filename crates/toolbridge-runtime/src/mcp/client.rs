@@ -90,7 +90,7 @@ async fn connect(source: &Source) -> Result<RunningService<RoleClient, ()>, Impo
                 return Err(ImportError("no command to start".into()));
             };
             let mut command = tokio::process::Command::new(program);
-            command.args(args);
+            command.args(args).kill_on_drop(true);
             let (transport, _) = TokioChildProcess::builder(command)
                 .stderr(Stdio::inherit())
                 .spawn()
