@@ -13,75 +13,147 @@ use toolbridge::text::{parse, Family, TextStream};
 
 const SIZE: usize = 100_000;
 
-/// One call's arguments: a short field and a longer string with escapes.
+/// One call's arguments as JSON: a short field, a number and a longer
+/// string with escapes.
 fn arguments(n: usize) -> String {
     let body = "fn main() {\\n    println!(\\\"héllo\\\");\\n}\\n".repeat(12);
     format!("{{\"path\": \"src/file_{n}.rs\", \"line\": {n}, \"content\": \"{body}\"}}")
 }
 
-/// One call in `family`'s markup (with prose before it), and its argument
-/// JSON when the markup holds it as JSON.
-fn call(family: Family, n: usize) -> (String, Option<String>) {
-    let args = arguments(n);
-    let json = Some(args.clone());
-    let text = match family {
-        Family::Hermes => format!("Step {n}.\n<tool_call>\n{{\"name\": \"write\", \"arguments\": {args}}}\n</tool_call>\n"),
-        Family::Llama3 => format!("Step {n}. <function=write>{args}</function>\n"),
-        Family::Mistral => format!("Step {n}.[TOOL_CALLS]write[ARGS]{args}"),
-        Family::Kimi => format!(
-            "Step {n}.<|tool_calls_section_begin|><|tool_call_begin|>functions.write:{n}<|tool_call_argument_begin|>{args}<|tool_call_end|><|tool_calls_section_end|>"
-        ),
-        Family::DeepSeek => format!(
-            "Step {n}.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>write<｜tool▁sep｜>{args}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
-        ),
-        Family::Qwen3Coder => {
-            let body = "fn main() {\n    println!(\"héllo\");\n}\n".repeat(12);
-            let text = format!(
+/// The `content` argument decoded: what markup without JSON holds raw.
+fn raw_body() -> String {
+    "fn main() {\n    println!(\"héllo\");\n}\n".repeat(12)
+}
+
+/// How a family's markup holds many calls.
+enum Layout {
+    /// One block per call, with prose before each.
+    Blocks(fn(usize, &str) -> String),
+    /// One list holding every call, the items joined by `", "`.
+    List {
+        open: &'static str,
+        item: fn(usize, &str) -> String,
+        close: &'static str,
+    },
+}
+
+/// Every family's markup for one `write` call (`args` is its argument JSON).
+fn layout(family: Family) -> Layout {
+    use Layout::{Blocks, List};
+    match family {
+        Family::Hermes => Blocks(|n, args| {
+            format!("Step {n}.\n<tool_call>\n{{\"name\": \"write\", \"arguments\": {args}}}\n</tool_call>\n")
+        }),
+        Family::Llama3 => Blocks(|n, args| format!("Step {n}. <function=write>{args}</function>\n")),
+        Family::Mistral => Blocks(|n, args| format!("Step {n}.[TOOL_CALLS]write[ARGS]{args}")),
+        Family::Kimi => Blocks(|n, args| {
+            format!(
+                "Step {n}.<|tool_calls_section_begin|><|tool_call_begin|>functions.write:{n}<|tool_call_argument_begin|>{args}<|tool_call_end|><|tool_calls_section_end|>"
+            )
+        }),
+        Family::DeepSeek => Blocks(|n, args| {
+            format!(
+                "Step {n}.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>write<｜tool▁sep｜>{args}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
+            )
+        }),
+        Family::DeepSeekDsml => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "Step {n}.\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"write\">\n<｜DSML｜parameter name=\"path\" string=\"true\">src/file_{n}.rs</｜DSML｜parameter>\n<｜DSML｜parameter name=\"line\" string=\"false\">{n}</｜DSML｜parameter>\n<｜DSML｜parameter name=\"content\" string=\"true\">{body}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>\n"
+            )
+        }),
+        Family::MiniMax => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "Step {n}.\n<minimax:tool_call>\n<invoke name=\"write\">\n<parameter name=\"path\">src/file_{n}.rs</parameter>\n<parameter name=\"line\">{n}</parameter>\n<parameter name=\"content\">{body}</parameter>\n</invoke>\n</minimax:tool_call>\n"
+            )
+        }),
+        Family::Qwen3Coder => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
                 "Step {n}.\n<tool_call>\n<function=write>\n<parameter=path>\nsrc/file_{n}.rs\n</parameter>\n<parameter=line>\n{n}\n</parameter>\n<parameter=content>\n{body}\n</parameter>\n</function>\n</tool_call>\n"
-            );
-            return (text, Some(serde_json::json!({"path": format!("src/file_{n}.rs"), "line": n, "content": body}).to_string()));
-        }
-        Family::Glm => {
-            let body = "fn main() {\n    println!(\"héllo\");\n}\n".repeat(12);
-            let text = format!(
+            )
+        }),
+        Family::Glm => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
                 "Step {n}.\n<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>src/file_{n}.rs</arg_value>\n<arg_key>line</arg_key>\n<arg_value>{n}</arg_value>\n<arg_key>content</arg_key>\n<arg_value>{body}</arg_value>\n</tool_call>\n"
-            );
-            return (text, Some(serde_json::json!({"path": format!("src/file_{n}.rs"), "line": n, "content": body}).to_string()));
-        }
-        _ => return (String::new(), None),
-    };
-    (text, json)
+            )
+        }),
+        Family::Gemma4 => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "Step {n}.<|tool_call>call:write{{path:<|\"|>src/file_{n}.rs<|\"|>,line:{n},content:<|\"|>{body}<|\"|>}}<tool_call|>"
+            )
+        }),
+        Family::Harmony => Blocks(|n, args| {
+            format!(
+                "<|start|>assistant<|channel|>commentary to=functions.write <|constrain|>json<|message|>{args}<|call|>Step {n}."
+            )
+        }),
+        Family::CommandR7b => Blocks(|n, args| {
+            format!(
+                "Step {n}.<|START_ACTION|>[{{\"tool_call_id\": \"{n}\", \"tool_name\": \"write\", \"parameters\": {args}}}]<|END_ACTION|>"
+            )
+        }),
+        Family::Hunyuan => Blocks(|n, args| {
+            format!("Step {n}.<tool_calls>[{{\"name\": \"write\", \"arguments\": {args}}}]</tool_calls>")
+        }),
+        Family::Lfm2 => Blocks(|n, _| {
+            let body = "fn main() {\\n    println!(\\\"héllo\\\");\\n}\\n".repeat(12);
+            format!(
+                "Step {n}.<|tool_call_start|>[write(path=\"src/file_{n}.rs\", line={n}, content=\"{body}\")]<|tool_call_end|>"
+            )
+        }),
+        Family::Granite => List {
+            open: "<|tool_call|>[",
+            item: |_, args| format!("{{\"name\": \"write\", \"arguments\": {args}}}"),
+            close: "]",
+        },
+        Family::Phi4Mini => List {
+            open: "functools[",
+            item: |_, args| format!("{{\"name\": \"write\", \"arguments\": {args}}}"),
+            close: "]",
+        },
+        Family::Pythonic => List {
+            open: "[",
+            item: |n, _| {
+                let body = "fn main() {\\n    println!(\\\"héllo\\\");\\n}\\n".repeat(12);
+                format!("write(path=\"src/file_{n}.rs\", line={n}, content=\"{body}\")")
+            },
+            close: "]",
+        },
+        // `Family` is non-exhaustive: a new family must get markup here.
+        other => panic!("no benchmark markup for {other}"),
+    }
 }
 
 /// A response of about `SIZE` bytes in `family`'s markup, and the argument
-/// JSON of its calls. Pythonic holds one list of calls.
+/// JSON of its calls.
 fn response(family: Family) -> (String, Vec<String>) {
-    if family == Family::Pythonic {
-        let mut text = String::from("[");
-        let mut floor = Vec::new();
-        let mut n = 0;
-        while text.len() < SIZE {
-            let body = "fn main() {\\n    println!(\\\"héllo\\\");\\n}\\n".repeat(12);
-            if n > 0 {
-                text.push_str(", ");
-            }
-            text.push_str(&format!(
-                "write(path=\"src/file_{n}.rs\", line={n}, content=\"{body}\")"
-            ));
-            floor.push(arguments(n));
-            n += 1;
-        }
-        text.push(']');
-        return (text, floor);
-    }
     let mut text = String::new();
     let mut floor = Vec::new();
+    let layout = layout(family);
+    if let Layout::List { open, .. } = layout {
+        text.push_str(open);
+    }
     let mut n = 0;
     while text.len() < SIZE {
-        let (call, json) = call(family, n);
-        text.push_str(&call);
-        floor.extend(json);
+        let args = arguments(n);
+        match layout {
+            Layout::Blocks(block) => text.push_str(&block(n, &args)),
+            Layout::List { item, .. } => {
+                if n > 0 {
+                    text.push_str(", ");
+                }
+                text.push_str(&item(n, &args));
+            }
+        }
+        floor.push(args);
         n += 1;
+    }
+    if let Layout::List { close, .. } = layout {
+        text.push_str(close);
     }
     (text, floor)
 }
@@ -127,8 +199,10 @@ fn bench(c: &mut Criterion) {
     for info in toolbridge::text::FAMILIES {
         let family = info.family;
         let (text, floor) = response(family);
-        let count = parse(&text, family, None).unwrap().calls.len();
+        let parsed = parse(&text, family, None).unwrap();
+        let count = parsed.calls.len();
         assert_eq!(count, floor.len(), "{family}");
+        assert!(parsed.calls.iter().all(|call| call.arguments.is_ok()), "{family}");
         let pieces = pieces(&text, 4);
         assert_eq!(streamed(&pieces, family), count, "{family}");
         group.throughput(Throughput::Bytes(text.len() as u64));

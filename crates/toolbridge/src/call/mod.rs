@@ -57,6 +57,7 @@ use crate::rewrite::Inverse;
 
 pub use arguments::{ArgumentsError, ArgumentsErrorKind};
 pub use assemble::CallEvent;
+pub(crate) use partial::changes_of;
 pub use partial::{Change, PartialJson};
 pub use repair::repair;
 pub use result::{IdMap, ToolResult};

@@ -23,7 +23,7 @@ mod token;
 
 use serde::ser::SerializeMap;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
@@ -62,6 +62,38 @@ pub enum Change {
         /// The text added to its end.
         text: String,
     },
+}
+
+/// The changes a fresh [`PartialJson`] reports when `value`'s JSON text
+/// (as `Value::to_string` writes it) is fed to it whole, appended to
+/// `changes`: each object and array set empty where it opens, then its
+/// members in order; every other value set whole. For a caller that holds
+/// the value already and would otherwise write it and read it back.
+pub(crate) fn changes_of(value: &Value, at: Pointer, changes: &mut Vec<Change>) {
+    match value {
+        Value::Object(members) => {
+            changes.push(Change::Set {
+                at: at.clone(),
+                value: Value::Object(Map::new()),
+            });
+            for (key, member) in members {
+                changes_of(member, at.key(key), changes);
+            }
+        }
+        Value::Array(items) => {
+            changes.push(Change::Set {
+                at: at.clone(),
+                value: Value::Array(Vec::new()),
+            });
+            for (index, item) in items.iter().enumerate() {
+                changes_of(item, at.index(index), changes);
+            }
+        }
+        other => changes.push(Change::Set {
+            at,
+            value: other.clone(),
+        }),
+    }
 }
 
 /// The JSON form: `{"at": "/a", "set": value}` or `{"at": "/a", "append":
@@ -492,6 +524,30 @@ mod tests {
             assert_eq!(parser.value(), value.as_ref(), "value after {delta:?}");
         }
         assert_eq!(parser.finish().unwrap(), finished);
+    }
+
+    #[test]
+    fn changes_of_a_value_are_those_of_its_text_fed_whole() {
+        let value = json!({
+            "path": "src/é \"x\"\n\u{1F600}",
+            "n": -12, "f": 0.5, "big": 18446744073709551615u64, "t": true, "z": null,
+            "empty": {}, "none": [],
+            "nested": [{"a": [1, [2, {"b": "c"}]]}, "s", []],
+            "a/b~c": {"": 1}
+        });
+        let mut derived = Vec::new();
+        changes_of(&value, Pointer::root(), &mut derived);
+        let mut parser = PartialJson::new();
+        let mut fed = Vec::new();
+        parser.feed(&value.to_string(), &mut fed).unwrap();
+        assert_eq!(
+            derived.iter().map(line).collect::<Vec<_>>(),
+            fed.iter().map(line).collect::<Vec<_>>()
+        );
+        assert_eq!(derived.len(), 21);
+        let mut scalar = Vec::new();
+        changes_of(&json!("x"), Pointer::root(), &mut scalar);
+        assert_eq!(scalar.iter().map(line).collect::<Vec<_>>(), [r#" = "x""#]);
     }
 
     #[test]

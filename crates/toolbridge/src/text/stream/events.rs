@@ -4,8 +4,9 @@
 
 use serde_json::Value;
 
-use crate::call::{ArgumentsError, ArgumentsErrorKind, CallEvent, PartialJson, ToolCall};
+use crate::call::{changes_of, ArgumentsError, ArgumentsErrorKind, CallEvent, PartialJson, ToolCall};
 use crate::limits::Limits;
+use crate::pointer::Pointer;
 
 use super::super::scan::Out;
 use super::markup::Live;
@@ -116,6 +117,33 @@ impl Sink {
                 Err(err) => err.raw().to_string(),
             };
             let state = started.next();
+            if let (None, Ok(value)) = (&state, &call.arguments) {
+                // Nothing of this call went out yet and its arguments are read:
+                // their canonical text goes out whole, and what it changes is
+                // known without reading it back.
+                let index = self.next;
+                self.next += 1;
+                self.events.push(CallEvent::Started {
+                    index,
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    choice: None,
+                });
+                if !target.is_empty() {
+                    let mut changes = Vec::new();
+                    changes_of(value, Pointer::root(), &mut changes);
+                    self.events.push(CallEvent::ArgumentsDelta {
+                        index,
+                        text: target,
+                        changes,
+                    });
+                }
+                self.events.push(CallEvent::Finished {
+                    index,
+                    call: call.clone(),
+                });
+                continue;
+            }
             let live_text = state.as_ref().and_then(|state| {
                 let text = &live.calls.get(at - before)?.arguments;
                 (!state.canonical).then_some(text.as_str())
@@ -162,9 +190,8 @@ impl Sink {
             }
             if let Ok(value) = &call.arguments {
                 if state.partial.value() != Some(value) || !state.partial.is_complete() {
-                    let mut fresh = PartialJson::with_limits(self.limits.clone());
                     let mut changes = Vec::new();
-                    let _ = fresh.feed(&target, &mut changes);
+                    changes_of(value, Pointer::root(), &mut changes);
                     self.events.push(CallEvent::ArgumentsReplaced {
                         index: state.index,
                         text: target.clone(),

@@ -56,10 +56,14 @@ use crate::pointer::Pointer;
 use crate::tool::Tool;
 
 use super::reasoning::{CLOSE, OPEN};
+
+/// The reasoning tags, opening ones first, looked for in one scan.
+const THINK_TAGS: [&str; 4] = [OPEN[0], OPEN[1], CLOSE[0], CLOSE[1]];
+const THINK_STARTS: markup::FirstBytes = markup::FirstBytes::of_list(&THINK_TAGS);
 use super::scan::Out;
 use super::{Family, Parsed};
 use events::Sink;
-use segment::{partial_suffix, Found, Rules, Segment};
+use segment::{Found, Rules, Segment};
 
 /// How far past the first token of any family the text is read before the
 /// family is decided (enough for GLM's name and `<arg_key>`, Qwen3-Coder's
@@ -219,18 +223,13 @@ impl<'a> TextStream<'a> {
         loop {
             match &mut self.think {
                 Think::Text => {
-                    let tags = OPEN.iter().chain(CLOSE.iter());
-                    let found = tags
-                        .enumerate()
-                        .filter_map(|(which, tag)| self.pending.find(tag).map(|at| (at, which)))
-                        .min();
-                    match found {
-                        Some((at, which)) if which < OPEN.len() => {
-                            let before: String = self.pending.drain(..at).collect();
+                    match markup::scan_tags_with(&self.pending, 0, &THINK_TAGS, THINK_STARTS) {
+                        Ok((at, which)) if which < OPEN.len() => {
+                            let before: String = split_front(&mut self.pending, at);
                             self.feed(&before, false);
                             self.end_segment(false);
                             let tag_len = OPEN[which].len();
-                            let tag: String = self.pending.drain(..tag_len).collect();
+                            let tag: String = split_front(&mut self.pending, tag_len);
                             self.think = Think::Block {
                                 kind: which,
                                 text: tag,
@@ -239,28 +238,29 @@ impl<'a> TextStream<'a> {
                                 scanned: tag_len,
                             };
                         }
-                        Some((at, which)) => {
+                        Ok((at, which)) => {
                             let kind = which - OPEN.len();
-                            let before: String = self.pending.drain(..at).collect();
+                            let before: String = split_front(&mut self.pending, at);
                             self.feed(&before, false);
                             self.end_segment(true);
-                            let tag: String = self.pending.drain(..CLOSE[kind].len()).collect();
+                            let tag: String = split_front(&mut self.pending, CLOSE[kind].len());
                             self.sink.event(CallEvent::Text { text: tag });
                         }
-                        None => {
-                            let keep = if done {
-                                0
-                            } else {
-                                OPEN.iter()
-                                    .chain(CLOSE.iter())
-                                    .map(|tag| partial_suffix(&self.pending, tag))
-                                    .max()
-                                    .unwrap_or(0)
-                            };
-                            let ready: String = self.pending.drain(..self.pending.len() - keep).collect();
+                        Err(resume) => {
+                            // All of it goes on but what could start a tag;
+                            // the buffer is handed back to keep its allocation.
+                            let mut ready = std::mem::take(&mut self.pending);
+                            if !done && resume < ready.len() {
+                                self.pending.push_str(&ready[resume..]);
+                                ready.truncate(resume);
+                            }
                             self.feed(&ready, done);
                             if done {
                                 self.end_segment(false);
+                            }
+                            if self.pending.is_empty() {
+                                ready.clear();
+                                self.pending = ready;
                             }
                             return;
                         }
@@ -277,7 +277,7 @@ impl<'a> TextStream<'a> {
                     self.pending.clear();
                     let close = CLOSE[*kind];
                     let from = markup::floor(text, scanned.saturating_sub(close.len()));
-                    if let Some(at) = text[from..].find(close).map(|at| from + at) {
+                    if let Some((at, _)) = markup::first_of(text, from, [close]) {
                         // A closed block is prose, tags and all; what came after it is looked at again.
                         let end = at + close.len();
                         let prose = text[*released..end].to_string();
@@ -309,7 +309,7 @@ impl<'a> TextStream<'a> {
                         }
                         return;
                     }
-                    let keep = partial_suffix(text, close).max(rules.partial_suffix(text));
+                    let keep = markup::held_suffix(text, [close]).max(rules.partial_suffix(text));
                     let upto = hold.unwrap_or(text.len() - keep).min(text.len() - keep);
                     if upto > *released {
                         let prose = text[*released..upto].to_string();
@@ -385,4 +385,11 @@ impl<'a> TextStream<'a> {
         self.segment = Segment::new(self.rules(), true);
         self.calls_at_segment = self.sink.started();
     }
+}
+
+/// Removes the first `len` bytes of `text` and returns them (without the
+/// char-by-char copy of `drain(..).collect()`).
+fn split_front(text: &mut String, len: usize) -> String {
+    let rest = text.split_off(len);
+    std::mem::replace(text, rest)
 }

@@ -8,7 +8,7 @@ use crate::call::CallEvent;
 use super::super::scan::Out;
 use super::super::{Family, FAMILIES};
 use super::events::Sink;
-use super::markup::{End, Live, Region, Streaming};
+use super::markup::{held_suffix, scan_tags, End, Live, Region, Streaming};
 
 /// How long the start of a segment is held to see whether bare markup
 /// (a JSON call, a pythonic list) opens it; past this, it does not.
@@ -29,42 +29,34 @@ impl Rules {
         Rules::Family(&family.info().stream)
     }
 
-    fn opens(self) -> impl Iterator<Item = &'static str> {
-        let families: &'static [_] = match self {
-            Rules::Family(_) => &[],
-            Rules::Any => FAMILIES,
-        };
-        let own = match self {
+    /// The tokens that open a region: the family's, or every family's.
+    fn opens(self) -> &'static [&'static str] {
+        static ANY: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+        match self {
             Rules::Family(stream) => stream.opens,
-            Rules::Any => &[],
-        };
-        own.iter()
-            .copied()
-            .chain(families.iter().flat_map(|info| info.stream.opens.iter().copied()))
+            Rules::Any => ANY.get_or_init(|| {
+                FAMILIES
+                    .iter()
+                    .flat_map(|info| info.stream.opens.iter().copied())
+                    .collect()
+            }),
+        }
     }
 
-    /// The first opening token in `text`: where, and which of the family's.
-    fn first_open(self, text: &str) -> Option<(usize, usize)> {
-        self.opens()
-            .enumerate()
-            .filter_map(|(which, tag)| text.find(tag).map(|at| (at, which)))
-            .min()
+    /// The first opening token in `text`, where and which; or how many
+    /// bytes at its end could start one.
+    fn scan_opens(self, text: &str) -> Result<(usize, usize), usize> {
+        scan_tags(text, 0, self.opens()).map_err(|resume| text.len() - resume)
     }
 
     /// Where the first opening token in `text` at or after `from` is.
     pub fn first_open_at(self, text: &str, from: usize) -> Option<usize> {
-        self.opens()
-            .filter_map(|tag| text[from..].find(tag))
-            .min()
-            .map(|at| from + at)
+        scan_tags(text, from, self.opens()).ok().map(|(at, _)| at)
     }
 
     /// How many bytes at the end of `text` could start an opening token.
     pub fn partial_suffix(self, text: &str) -> usize {
-        self.opens()
-            .map(|tag| partial_suffix(text, tag))
-            .max()
-            .unwrap_or(0)
+        held_suffix(text, self.opens())
     }
 
     fn bare(self, head: &str, done: bool) -> Option<bool> {
@@ -83,15 +75,6 @@ impl Rules {
             }
         }
     }
-}
-
-/// The longest proper prefix of `tag` that `text` ends with.
-pub(super) fn partial_suffix(text: &str, tag: &str) -> usize {
-    let longest = tag.len().saturating_sub(1).min(text.len());
-    (1..=longest)
-        .rev()
-        .find(|&len| text.is_char_boundary(text.len() - len) && tag.starts_with(&text[text.len() - len..]))
-        .unwrap_or(0)
 }
 
 /// A segment being streamed.
@@ -188,8 +171,8 @@ impl Segment {
                     Some(false) => self.at_start = false,
                 }
             }
-            match self.rules.first_open(&self.buf) {
-                Some((at, which)) => {
+            match self.rules.scan_opens(&self.buf) {
+                Ok((at, which)) => {
                     self.release(at, sink);
                     if let Rules::Any = self.rules {
                         self.holding = Some(false);
@@ -197,12 +180,8 @@ impl Segment {
                     }
                     self.open(Some(which));
                 }
-                None => {
-                    let keep = if done {
-                        0
-                    } else {
-                        self.rules.partial_suffix(&self.buf)
-                    };
+                Err(held) => {
+                    let keep = if done { 0 } else { held };
                     self.release(self.buf.len() - keep, sink);
                     return Found::Nothing;
                 }
