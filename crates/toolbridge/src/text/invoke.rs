@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-use super::scan::{delimited_calls, recovered, Out};
+use super::scan::{delimited_calls, push_prose_without, recovered, scan_tags, Out};
 use super::stream::markup::{Region, Token, Until};
 use super::typed;
 
@@ -46,24 +46,10 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>, markup: &Markup) {
         markup.invoke,
         markup.invoke_end,
         out,
-        |body| markup.blocks.iter().filter_map(|token| body.find(token)).min(),
-        |prose, out| push_prose(prose, markup.blocks, out),
+        |body| scan_tags(body, 0, markup.blocks).ok().map(|(at, _)| at),
+        |prose, out| push_prose_without(prose, markup.blocks, out),
         |body, whole, out, notes| invoke(body, whole, out, notes, markup),
     );
-}
-
-/// Prose, without the block tokens around the calls.
-fn push_prose(text: &str, blocks: &[&str], out: &mut Out<'_>) {
-    let mut rest = text;
-    while let Some((at, token)) = blocks
-        .iter()
-        .filter_map(|token| rest.find(token).map(|at| (at, token)))
-        .min()
-    {
-        out.prose.push_str(&rest[..at]);
-        rest = &rest[at + token.len()..];
-    }
-    out.prose.push_str(rest);
 }
 
 /// An attribute's value at the start of `text` (`"v"`, `'v'` or a bare

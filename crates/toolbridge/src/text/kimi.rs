@@ -4,7 +4,7 @@
 //! call's id and the part between `.` and `:` as the name; it also accepts
 //! the singular `<|tool_call_section_begin|>`).
 
-use super::scan::{delimited_calls, json_at, recovered, Out};
+use super::scan::{delimited_calls, json_at, push_prose_without, recovered, scan_tags, Out};
 use super::stream::markup::{Region, Streaming, Token, Until};
 
 const SECTION_TOKENS: [&str; 4] = [
@@ -27,24 +27,10 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         BEGIN,
         END,
         out,
-        |body| SECTION_TOKENS.iter().filter_map(|token| body.find(token)).min(),
-        prose,
+        |body| scan_tags(body, 0, &SECTION_TOKENS).ok().map(|(at, _)| at),
+        |prose, out| push_prose_without(prose, &SECTION_TOKENS, out),
         call,
     );
-}
-
-/// Prose, without the section tokens around the calls.
-fn prose(text: &str, out: &mut Out<'_>) {
-    let mut rest = text;
-    while let Some((at, token)) = SECTION_TOKENS
-        .iter()
-        .filter_map(|token| rest.find(token).map(|at| (at, token)))
-        .min()
-    {
-        out.prose.push_str(&rest[..at]);
-        rest = &rest[at + token.len()..];
-    }
-    out.prose.push_str(rest);
 }
 
 /// One call's body: `functions.NAME:IDX<|tool_call_argument_begin|>{…}`.

@@ -155,11 +155,7 @@ fn builtin_call(text: &str, out: &mut Out<'_>) -> usize {
             return start + taken;
         }
     }
-    let end = END_TOKENS
-        .iter()
-        .filter_map(|token| text.find(token))
-        .min()
-        .unwrap_or(text.len());
+    let end = first_of(text, 0, END_TOKENS).map_or(text.len(), |(at, _)| at);
     let code = text[..end].trim();
     if code.is_empty() {
         out.not_a_call(PYTHON_TAG, PYTHON_TAG, "nothing follows it");

@@ -13,9 +13,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::scan::{recovered, Finder, Out};
-use super::stream::markup::{
-    after_spaces, first_of, floor, End, Live, LiveCall, Region, Spaces, Streaming, Until,
-};
+use super::stream::markup::{after_spaces, scan_tags, End, Live, LiveCall, Region, Spaces, Streaming, Until};
 use super::typed;
 
 const OPEN: &str = "<tool_call>";
@@ -306,12 +304,15 @@ struct Params {
 impl Params {
     /// Reads the parameters that closed before `end`, each in one look.
     fn read(&mut self, text: &str, end: usize, call: &mut LiveCall, out: &Out<'_>) {
-        let Some(name) = call.name.clone() else { return };
+        let Some(name) = call.name.as_deref() else { return };
         loop {
-            let Some((key, value_start)) = self.open.clone() else {
-                let Some(start) = text[self.at..end].find(PARAMETER).map(|at| self.at + at) else {
-                    self.at = floor(text, end.saturating_sub(PARAMETER.len())).max(self.at);
-                    return;
+            let Some((key, value_start)) = &self.open else {
+                let start = match scan_tags(&text[..end], self.at, &[PARAMETER]) {
+                    Ok((start, _)) => start,
+                    Err(resume) => {
+                        self.at = resume;
+                        return;
+                    }
                 };
                 let key_start = start + PARAMETER.len();
                 let Some(key_len) = text[key_start..end].find('>') else {
@@ -326,22 +327,29 @@ impl Params {
                 self.scanned = value_start;
                 continue;
             };
+            let value_start = *value_start;
             // Its value ends at </parameter>, or (tag missing) at the next <parameter=.
-            let from = floor(text, self.scanned.saturating_sub(PARAMETER_END.len())).max(value_start);
-            let Some((value_end, which)) = first_of(&text[..end], from, &[PARAMETER_END, PARAMETER]) else {
-                self.scanned = end;
-                return;
+            let (value_end, which) = match scan_tags(
+                &text[..end],
+                self.scanned.max(value_start),
+                &[PARAMETER_END, PARAMETER],
+            ) {
+                Ok(found) => found,
+                Err(resume) => {
+                    self.scanned = resume;
+                    return;
+                }
             };
             let raw = strip_line_breaks(&text[value_start..value_end]);
             let property = out
                 .schema(&name)
                 .and_then(|schema| schema.get("properties"))
-                .and_then(|p| p.get(&key));
-            let value = typed::value(&key, raw, property, out.limits, &mut Vec::new());
+                .and_then(|p| p.get(key));
+            let value = typed::value(key, raw, property, out.limits, &mut Vec::new());
             if self.count > 0 {
                 call.arguments.push(',');
             }
-            call.arguments.push_str(&Value::String(key).to_string());
+            call.arguments.push_str(&Value::String(key.clone()).to_string());
             call.arguments.push(':');
             call.arguments.push_str(&value.to_string());
             self.count += 1;

@@ -16,6 +16,9 @@
 use std::fmt;
 
 use super::super::scan::Out;
+pub(in crate::text) use super::super::scan::{
+    first_of, floor, held_suffix, scan_tags, scan_tags_with, FirstBytes,
+};
 
 /// How one family's markup streams: a row's `stream` in
 /// [`FAMILIES`](crate::text::FAMILIES).
@@ -122,144 +125,6 @@ impl Live {
 /// Whether `rest` (the end of the text so far) could be the start of `tag`.
 pub(in crate::text) fn could_be(rest: &str, tag: &str) -> bool {
     rest.len() < tag.len() && tag.starts_with(rest)
-}
-
-/// The largest char boundary of `text` at or before `at`.
-pub(in crate::text) fn floor(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-/// The set of bytes tags start with.
-#[derive(Clone, Copy, Debug)]
-pub(in crate::text) struct FirstBytes([u64; 4]);
-
-impl FirstBytes {
-    /// The first bytes of `tags` (usable in a `const`).
-    pub const fn of_list(tags: &[&str]) -> FirstBytes {
-        let mut set = [0u64; 4];
-        let mut i = 0;
-        while i < tags.len() {
-            if let Some(&first) = tags[i].as_bytes().first() {
-                set[(first >> 6) as usize] |= 1 << (first & 63);
-            }
-            i += 1;
-        }
-        FirstBytes(set)
-    }
-
-    fn of<I: Iterator<Item = T>, T: AsRef<str>>(tags: I) -> FirstBytes {
-        let mut set = [0u64; 4];
-        for tag in tags {
-            if let Some(&first) = tag.as_ref().as_bytes().first() {
-                set[usize::from(first >> 6)] |= 1 << (first & 63);
-            }
-        }
-        FirstBytes(set)
-    }
-
-    fn contains(&self, byte: u8) -> bool {
-        self.0[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
-    }
-}
-
-/// The first of `tags` in `text` at or after `from`: its position and
-/// which tag (the first listed when two start at the same place).
-///
-/// One pass over the bytes for all the tags: a stream calls this on every
-/// push, and building a substring searcher per tag per push cost more
-/// than the text it looked at (tags are short, the text new since the
-/// last look is a few bytes).
-pub(in crate::text) fn first_of<I>(text: &str, from: usize, tags: I) -> Option<(usize, usize)>
-where
-    I: IntoIterator,
-    I::Item: AsRef<str>,
-    I::IntoIter: Clone,
-{
-    let tags = tags.into_iter();
-    let starts = FirstBytes::of(tags.clone());
-    let bytes = text.as_bytes();
-    // A tag starts with a whole character, so it can only match at a char
-    // boundary: no boundary check is needed.
-    (floor(text, from)..bytes.len())
-        .filter(|&at| starts.contains(bytes[at]))
-        .find_map(|at| {
-            let rest = &bytes[at..];
-            let which = tags.clone().position(|tag| {
-                let tag = tag.as_ref().as_bytes();
-                !tag.is_empty() && rest.starts_with(tag)
-            })?;
-            Some((at, which))
-        })
-}
-
-/// The first of `tags` at or after `from` (`from` a char boundary):
-/// `Ok((at, which))`, the first listed when two start at one place; or
-/// `Err(resume)`, the earliest place at or after `from` where one of them
-/// could still start once more text comes (the text's length when none
-/// can) — where the next look at the grown text starts, so that no byte is
-/// looked at again and again.
-pub(in crate::text) fn scan_tags(text: &str, from: usize, tags: &[&str]) -> Result<(usize, usize), usize> {
-    scan_tags_with(text, from, tags, FirstBytes::of_list(tags))
-}
-
-/// [`scan_tags`] with the first bytes of `tags` worked out beforehand.
-pub(in crate::text) fn scan_tags_with(
-    text: &str,
-    from: usize,
-    tags: &[&str],
-    starts: FirstBytes,
-) -> Result<(usize, usize), usize> {
-    let bytes = text.as_bytes();
-    let mut resume = None;
-    let mut at = from;
-    while let Some(skip) = bytes
-        .get(at..)
-        .and_then(|rest| rest.iter().position(|&byte| starts.contains(byte)))
-    {
-        at += skip;
-        let rest = &bytes[at..];
-        for (which, tag) in tags.iter().enumerate() {
-            let tag = tag.as_bytes();
-            if rest.starts_with(tag) && !tag.is_empty() {
-                return Ok((at, which));
-            }
-            if rest.len() < tag.len() && tag.starts_with(rest) {
-                resume.get_or_insert(at);
-            }
-        }
-        at += 1;
-    }
-    Err(resume.unwrap_or(bytes.len()))
-}
-
-/// How many bytes at the end of `text` could be the start of one of
-/// `tags` (the longest such end): text to hold back until the next piece
-/// says whether a tag is there.
-pub(in crate::text) fn held_suffix<I>(text: &str, tags: I) -> usize
-where
-    I: IntoIterator,
-    I::Item: AsRef<str>,
-    I::IntoIter: Clone,
-{
-    let tags = tags.into_iter();
-    let longest = tags.clone().map(|tag| tag.as_ref().len()).max().unwrap_or(0);
-    let starts = FirstBytes::of(tags.clone());
-    let bytes = text.as_bytes();
-    let from = bytes.len() - longest.saturating_sub(1).min(bytes.len());
-    (from..bytes.len())
-        .find(|&at| {
-            let rest = &bytes[at..];
-            starts.contains(bytes[at])
-                && tags.clone().any(|tag| {
-                    let tag = tag.as_ref().as_bytes();
-                    rest.len() < tag.len() && tag.starts_with(rest)
-                })
-        })
-        .map_or(0, |at| bytes.len() - at)
 }
 
 /// A region that ends after its closing token, or before the next
