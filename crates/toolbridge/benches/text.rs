@@ -3,6 +3,12 @@
 //! (`text/stream/<family>`), against `serde_json` parsing the arguments it
 //! holds (`text/serde-floor/<family>`: each call's argument JSON, parsed on
 //! its own). The target is every row within 5× its floor.
+//!
+//! `text/adversarial/<family>/<size>`: text made of partial markers and
+//! unclosed calls (`<tool_ca`, an unclosed Hermes call, `<think>[TOOL_CALLS]`,
+//! …) repeated to 10 KB and 100 KB, streamed in 3-byte pushes: the time
+//! must grow in proportion to the size (a rescan per push would make the
+//! 100 KB row 100× the 10 KB one, not 10×).
 
 use std::hint::black_box;
 
@@ -221,7 +227,38 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    let mut group = c.benchmark_group("text/adversarial");
+    group.sample_size(10);
+    let unit = ADVERSARIAL.concat();
+    for family in [
+        Family::Hermes,
+        Family::Qwen3Coder,
+        Family::Mistral,
+        Family::Llama3,
+        Family::Glm,
+    ] {
+        for (label, size) in [("10KB", 10_000), ("100KB", 100_000)] {
+            let text = unit.repeat(size / unit.len() + 1);
+            let pieces = pieces(&text, 3);
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_function(BenchmarkId::new(family.to_string(), label), |b| {
+                b.iter(|| streamed(black_box(&pieces), family))
+            });
+        }
+    }
+    group.finish();
 }
+
+/// Pieces of adversarial text (the same as `tests/text_stream.rs`).
+const ADVERSARIAL: [&str; 6] = [
+    "<tool_ca",
+    "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
+    "<function=f><parameter=a>x",
+    "[TOOL_CALLS]",
+    "<think>[TOOL_CALLS]",
+    "<|eot_id|> ",
+];
 
 criterion_group!(benches, bench);
 criterion_main!(benches);
