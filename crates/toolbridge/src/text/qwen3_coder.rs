@@ -342,7 +342,7 @@ impl Params {
             };
             let raw = strip_line_breaks(&text[value_start..value_end]);
             let property = out
-                .schema(&name)
+                .schema(name)
                 .and_then(|schema| schema.get("properties"))
                 .and_then(|p| p.get(key));
             let value = typed::value(key, raw, property, out.limits, &mut Vec::new());
