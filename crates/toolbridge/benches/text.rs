@@ -17,6 +17,10 @@ use serde_json::Value;
 use toolbridge::call::CallEvent;
 use toolbridge::text::{parse, Family, TextStream};
 
+mod documents;
+
+use documents::{deltas, ADVERSARIAL, ADVERSARIAL_FAMILIES};
+
 const SIZE: usize = 100_000;
 
 /// One call's arguments as JSON: a short field, a number and a longer
@@ -164,21 +168,6 @@ fn response(family: Family) -> (String, Vec<String>) {
     (text, floor)
 }
 
-/// `text` in pushes of about `size` bytes, at char boundaries.
-fn pieces(text: &str, size: usize) -> Vec<&str> {
-    let mut pieces = Vec::new();
-    let mut at = 0;
-    while at < text.len() {
-        let mut end = (at + size).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        pieces.push(&text[at..end]);
-        at = end;
-    }
-    pieces
-}
-
 fn streamed(pieces: &[&str], family: Family) -> usize {
     let mut stream = TextStream::new(Some(family), None);
     let mut events = Vec::new();
@@ -209,7 +198,7 @@ fn bench(c: &mut Criterion) {
         let count = parsed.calls.len();
         assert_eq!(count, floor.len(), "{family}");
         assert!(parsed.calls.iter().all(|call| call.arguments.is_ok()), "{family}");
-        let pieces = pieces(&text, 4);
+        let pieces = deltas(&text, 4);
         assert_eq!(streamed(&pieces, family), count, "{family}");
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(BenchmarkId::new("serde-floor", family), |b| {
@@ -231,16 +220,10 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("text/adversarial");
     group.sample_size(10);
     let unit = ADVERSARIAL.concat();
-    for family in [
-        Family::Hermes,
-        Family::Qwen3Coder,
-        Family::Mistral,
-        Family::Llama3,
-        Family::Glm,
-    ] {
+    for family in ADVERSARIAL_FAMILIES {
         for (label, size) in [("10KB", 10_000), ("100KB", 100_000)] {
             let text = unit.repeat(size / unit.len() + 1);
-            let pieces = pieces(&text, 3);
+            let pieces = deltas(&text, 3);
             group.throughput(Throughput::Bytes(text.len() as u64));
             group.bench_function(BenchmarkId::new(family.to_string(), label), |b| {
                 b.iter(|| streamed(black_box(&pieces), family))
@@ -249,16 +232,6 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 }
-
-/// Pieces of adversarial text (the same as `tests/text_stream.rs`).
-const ADVERSARIAL: [&str; 6] = [
-    "<tool_ca",
-    "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
-    "<function=f><parameter=a>x",
-    "[TOOL_CALLS]",
-    "<think>[TOOL_CALLS]",
-    "<|eot_id|> ",
-];
 
 criterion_group!(benches, bench);
 criterion_main!(benches);

@@ -10,6 +10,12 @@ use toolbridge::call::{CallEvent, PartialJson, ToolCall};
 use toolbridge::text::{parse, Family, TextStream};
 use toolbridge::Tool;
 
+// The benchmarks' documents: the adversarial pieces and the cutter.
+#[path = "../benches/documents/mod.rs"]
+mod documents;
+
+use documents::{deltas, ADVERSARIAL, ADVERSARIAL_FAMILIES};
+
 /// (family, text, whether the tools of `weather` type it).
 const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Hermes, "Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Z\\u00fcrich \\\"old town\\\"\"}}\n</tool_call>\nDone.", false),
@@ -238,51 +244,18 @@ proptest! {
     }
 }
 
-/// Adversarial text pieces: many partial markers, a huge unclosed call.
-/// `benches/text.rs` (`text/adversarial/…`) measures that they stream in
-/// time linear in their length; here, that they stream to the whole parse.
-const ADVERSARIAL: [&str; 6] = [
-    "<tool_ca",
-    "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
-    "<function=f><parameter=a>x",
-    "[TOOL_CALLS]",
-    "<think>[TOOL_CALLS]",
-    "<|eot_id|> ",
-];
-
 /// Adversarial text pushed three bytes at a time gives the calls and
 /// prose of the whole-text parse, with well-formed events.
 #[test]
 fn adversarial_text_streams_as_whole() {
-    for family in [
-        Family::Hermes,
-        Family::Qwen3Coder,
-        Family::Mistral,
-        Family::Llama3,
-        Family::Glm,
-    ] {
+    for family in ADVERSARIAL_FAMILIES {
         for piece in ADVERSARIAL {
             let text = piece.repeat(300);
-            let streamed = stream(&split_every(&text, 3), Some(family), None);
+            let streamed = stream(&deltas(&text, 3), Some(family), None);
             let (calls, prose) = whole(&text, family, false);
             assert_eq!(streamed.calls, calls, "{family} {piece:?}");
             assert_eq!(streamed.prose, prose.trim(), "{family} {piece:?}");
             check_events(&streamed.events);
         }
     }
-}
-
-/// `text` in pieces of `size` bytes, each moved on to a char boundary.
-fn split_every(text: &str, size: usize) -> Vec<&str> {
-    let mut pieces = Vec::new();
-    let mut at = 0;
-    while at < text.len() {
-        let mut end = (at + size).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        pieces.push(&text[at..end]);
-        at = end;
-    }
-    pieces
 }

@@ -1,7 +1,11 @@
-//! The documents the `stream` benchmark streams, shared with the
-//! `stream_cost` example (instruction counts and peak memory).
+//! The documents the `stream` and `text` benchmarks stream, shared with
+//! the `stream_cost` example (instruction counts and peak memory) and
+//! `tests/text_stream.rs` (the adversarial pieces).
+
+#![allow(dead_code)]
 
 use serde_json::json;
+use toolbridge::text::Family;
 
 /// The shapes, by name.
 pub const SHAPES: [&str; 2] = ["string", "nested"];
@@ -64,3 +68,24 @@ pub fn deltas(text: &str, chunk: usize) -> Vec<&str> {
     }
     deltas
 }
+
+/// Pieces of adversarial model text: partial markers, unclosed calls,
+/// reasoning that never closes. Repeated, they must stream in time linear
+/// in their length (`text/adversarial/…`) and to the whole-text parse.
+pub const ADVERSARIAL: [&str; 6] = [
+    "<tool_ca",
+    "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
+    "<function=f><parameter=a>x",
+    "[TOOL_CALLS]",
+    "<think>[TOOL_CALLS]",
+    "<|eot_id|> ",
+];
+
+/// The families the adversarial pieces are streamed as.
+pub const ADVERSARIAL_FAMILIES: [Family; 5] = [
+    Family::Hermes,
+    Family::Qwen3Coder,
+    Family::Mistral,
+    Family::Llama3,
+    Family::Glm,
+];

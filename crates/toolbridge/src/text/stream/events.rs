@@ -121,14 +121,7 @@ impl Sink {
                 // Nothing of this call went out yet and its arguments are read:
                 // their canonical text goes out whole, and what it changes is
                 // known without reading it back.
-                let index = self.next;
-                self.next += 1;
-                self.events.push(CallEvent::Started {
-                    index,
-                    id: call.id.clone(),
-                    name: call.name.clone(),
-                    choice: None,
-                });
+                let index = self.start(call);
                 if !target.is_empty() {
                     let mut changes = Vec::new();
                     changes_of(value, Pointer::root(), &mut changes);
@@ -151,14 +144,7 @@ impl Sink {
             let mut state = match state {
                 Some(state) => state,
                 None => {
-                    let index = self.next;
-                    self.next += 1;
-                    self.events.push(CallEvent::Started {
-                        index,
-                        id: call.id.clone(),
-                        name: call.name.clone(),
-                        choice: None,
-                    });
+                    let index = self.start(call);
                     Started {
                         index,
                         id: call.id.clone(),
@@ -210,6 +196,19 @@ impl Sink {
             let text = std::mem::take(&mut out.prose);
             self.event(CallEvent::Text { text });
         }
+    }
+
+    /// Sends `Started` for a call read whole; its index.
+    fn start(&mut self, call: &ToolCall) -> usize {
+        let index = self.next;
+        self.next += 1;
+        self.events.push(CallEvent::Started {
+            index,
+            id: call.id.clone(),
+            name: call.name.clone(),
+            choice: None,
+        });
+        index
     }
 
     /// A region that turned out to be prose: calls it started are finished
