@@ -14,7 +14,6 @@ mod catalog;
 mod client;
 mod confirm;
 mod http;
-mod invoke;
 mod server;
 
 pub use catalog::{Problem, Severity};
