@@ -425,6 +425,10 @@ pub struct ServeArgs {
     /// load balancer share nothing (those clients then hear of no list changes).
     #[arg(long, requires = "http")]
     pub stateless: bool,
+    /// HTTP: keep at most N sessions at once; past it `initialize` is refused
+    /// (an idle session ends after five minutes).
+    #[arg(long, default_value_t = 1024, value_name = "N", requires = "http")]
+    pub max_sessions: usize,
     /// HTTP: also accept this Host (besides localhost); repeat for more.
     #[arg(long, value_name = "HOST", requires = "http")]
     pub allow_host: Vec<String>,

@@ -143,6 +143,41 @@ async fn context_sets_session_variables_and_returns_the_fixed_result() {
 }
 
 #[tokio::test]
+async fn context_calls_that_would_grow_the_session_past_its_limits_set_nothing() {
+    let session = Arc::new(Session::new());
+    let limits = RunLimits::default()
+        .with_max_session_variables(2)
+        .with_max_session_bytes(40);
+    let context = RunContext::new()
+        .with_session(session.clone())
+        .with_limits(limits);
+    let tool = set_language();
+    run(&tool, object(json!({"language": "fr"})), &context).await;
+    let output = run(
+        &tool,
+        object(json!({"language": "de", "say": "Hallo", "x": 1})),
+        &context,
+    )
+    .await;
+    assert_eq!(
+        output,
+        Output::error(
+            "tool \"set_language\": no variable was set: the session would hold 3 variables; \
+             the limit is 2 (max_session_variables)"
+        )
+    );
+    let output = run(&tool, object(json!({"say": "a".repeat(40)})), &context).await;
+    assert_eq!(
+        output,
+        Output::error(
+            "tool \"set_language\": no variable was set: the session's variables would take 57 bytes; \
+             the limit is 40 (max_session_bytes)"
+        )
+    );
+    assert_eq!(Value::Object(session.variables()), json!({"language": "fr"}));
+}
+
+#[tokio::test]
 async fn context_results_strings_and_absent() {
     let mut tool = set_language();
     tool.fixed_result = Some(json!("Language changed."));

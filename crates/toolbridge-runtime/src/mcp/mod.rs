@@ -15,6 +15,7 @@ mod client;
 mod confirm;
 mod http;
 mod server;
+mod sessions;
 
 pub use catalog::{Problem, Severity};
 pub use client::{list_tools, split_command, ImportError, ImportOptions, Source};

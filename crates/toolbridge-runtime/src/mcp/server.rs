@@ -63,6 +63,10 @@ pub struct ServeOptions {
     /// alone for all protocol versions, as 2026-07-28 requests always do:
     /// replicas behind a load balancer then share nothing.
     pub sessions: bool,
+    /// Most sessions kept at once over HTTP (default 1,024); past it,
+    /// `initialize` is refused with an error naming this limit. An idle
+    /// session ends after five minutes (rmcp's keep-alive).
+    pub max_sessions: usize,
     /// Bounds on tool files and call arguments.
     pub limits: Limits,
 }
@@ -78,6 +82,7 @@ impl Default for ServeOptions {
             list_ttl: Duration::from_secs(10),
             page_size: 100,
             sessions: true,
+            max_sessions: 1024,
             limits: Limits::default(),
         }
     }
