@@ -195,6 +195,47 @@ fn http_client_stateless_2026() {
     run_client(&["--url", &url], &dir, "auto");
 }
 
+/// Endpoint tools served over stdio, called by the Python SDK's client, reaching a
+/// local HTTP server the script starts (`endpoint_client.py`).
+fn run_endpoint_client(mode: &str) {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "toolbridge-mcp-endpoint-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let child = Command::new(python())
+        .arg(mcp_dir().join("endpoint_client.py"))
+        .args(["--toolbridge", TOOLBRIDGE, "--mode", mode])
+        .arg("--dir")
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    let output = finish(child, "endpoint_client.py");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "endpoint_client.py {mode} failed\nstdout:\n{stdout}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(stdout.lines().last(), Some("ok body sent"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn endpoint_tools_through_mcp_initialize() {
+    run_endpoint_client("legacy");
+}
+
+#[test]
+fn endpoint_tools_through_mcp_stateless_2026() {
+    run_endpoint_client("auto");
+}
+
 /// `toolbridge import ARGS…`, its stdout (asserting exit 0).
 fn import(args: &[&str]) -> String {
     let child = Command::new(TOOLBRIDGE)
