@@ -473,6 +473,26 @@ mod tests {
     }
 
     #[test]
+    fn a_parameter_with_a_default_is_listed_as_optional() {
+        let dir = folder(&[(
+            "books/book.json",
+            r#"{"name": "book", "inputSchema": {"type": "object",
+                "properties": {"room": {"type": "string"}, "minutes": {"type": "integer"}},
+                "required": ["room", "minutes"]},
+            "defaults": {"minutes": 30}, "run": {"kind": "context"}}"#,
+        )]);
+        let catalog = Catalog::load(&dir, &Limits::default(), Dispatcher::new);
+        let listed = serde_json::to_value(&catalog.tools["book"].listed).unwrap();
+        assert_eq!(
+            listed,
+            serde_json::json!({"name": "book", "inputSchema": {"type": "object",
+                "properties": {"room": {"type": "string"}, "minutes": {"type": "integer"}},
+                "required": ["room"]}})
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn the_fingerprint_changes_with_a_file() {
         let dir = folder(&[("one/alpha.json", CONTEXT)]);
         let before = Fingerprint::of(&dir);
