@@ -185,6 +185,13 @@ pub struct NoteArgs {
 pub struct ConvertArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+/// How tools are written: `convert` and `import`.
+#[derive(Debug, Args)]
+pub struct WriteArgs {
     /// The format to write, or `all` for one file per format (needs -o DIR).
     #[arg(long, short = 't', value_name = "FORMAT")]
     pub to: String,
@@ -194,7 +201,7 @@ pub struct ConvertArgs {
     /// Write absent MCP annotation hints with MCP's defaults.
     #[arg(long)]
     pub annotation_defaults: bool,
-    /// Write the target's list even when the input was one tool entry.
+    /// Write the target's list even for a single tool (one tool entry, a server with one tool).
     #[arg(long)]
     pub list: bool,
     /// Write to this file (with `--to all`: this directory) instead of stdout.
@@ -455,23 +462,8 @@ pub struct ImportArgs {
     /// Seconds the whole exchange with the server may take.
     #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
     pub timeout: f64,
-    /// The format to write, or `all` for one file per format (needs -o DIR).
-    #[arg(long, short = 't', value_name = "FORMAT")]
-    pub to: String,
-    /// Ask for the target's strict mode (OpenAI Structured Outputs, Anthropic strict tools, …).
-    #[arg(long)]
-    pub strict: bool,
-    /// Write absent MCP annotation hints with MCP's defaults.
-    #[arg(long)]
-    pub annotation_defaults: bool,
-    /// Write the target's list even for a server with one tool.
-    #[arg(long)]
-    pub list: bool,
-    /// Write to this file (with `--to all`: this directory) instead of stdout.
-    #[arg(long, short = 'o', value_name = "OUT")]
-    pub output: Option<PathBuf>,
     #[command(flatten)]
-    pub notes: NoteArgs,
+    pub write: WriteArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

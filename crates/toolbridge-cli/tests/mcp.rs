@@ -9,6 +9,7 @@
 //! (`scripts/test` makes it); a missing one fails the test. Every child
 //! process is killed when its test ends, and every wait is bounded.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -146,24 +147,35 @@ fn serve_http(dir: &Path, extra: &[&str]) -> (Guard, String) {
     (guard, url)
 }
 
-fn run_client(server: &[&str], dir: &Path, mode: &str) {
+/// Runs the Python script `name` (in the MCP test folder) with `args`; its
+/// stdout, asserting it succeeded.
+fn run_script(name: &str, args: &[&OsStr]) -> String {
     let child = Command::new(python())
-        .arg(mcp_dir().join("client.py"))
-        .args(server)
-        .arg("--dir")
-        .arg(dir)
-        .args(["--mode", mode])
+        .arg(mcp_dir().join(name))
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("python runs");
-    let output = finish(child, "client.py");
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let output = finish(child, name);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
-        "client.py {mode} failed\nstdout:\n{stdout}\nstderr:\n{}",
+        "{name} {args:?} failed\nstdout:\n{stdout}\nstderr:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    stdout
+}
+
+fn run_client(server: &[&str], dir: &Path, mode: &str) {
+    let mut args: Vec<&OsStr> = server.iter().map(OsStr::new).collect();
+    args.extend([
+        OsStr::new("--dir"),
+        dir.as_os_str(),
+        OsStr::new("--mode"),
+        OsStr::new(mode),
+    ]);
+    let stdout = run_script("client.py", &args);
     let checks: Vec<&str> = stdout.lines().collect();
     let last = checks.last().copied();
     assert_eq!(last, Some("ok confirm accepted"), "{stdout}");
@@ -206,22 +218,10 @@ fn run_endpoint_client(mode: &str) {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let child = Command::new(python())
-        .arg(mcp_dir().join("endpoint_client.py"))
-        .args(["--toolbridge", TOOLBRIDGE, "--mode", mode])
-        .arg("--dir")
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python runs");
-    let output = finish(child, "endpoint_client.py");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "endpoint_client.py {mode} failed\nstdout:\n{stdout}\nstderr:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let args = ["--toolbridge", TOOLBRIDGE, "--mode", mode, "--dir"].map(OsStr::new);
+    let mut args = args.to_vec();
+    args.push(dir.as_os_str());
+    let stdout = run_script("endpoint_client.py", &args);
     assert_eq!(stdout.lines().last(), Some("ok body sent"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }

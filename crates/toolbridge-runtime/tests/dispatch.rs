@@ -38,6 +38,24 @@ fn sleeper(name: &str, millis: u64, running: Arc<AtomicUsize>, most: Arc<AtomicU
     )
 }
 
+/// `forever`, run by `forever`, and `quick`, which answers "quick" at once.
+fn forever_and_quick(forever: Handler) -> Registry {
+    let mut registry = Registry::new();
+    registry
+        .add(RustTool::new(
+            object_tool("forever", json!({"type": "object"})),
+            forever,
+        ))
+        .unwrap();
+    registry
+        .add(RustTool::new(
+            object_tool("quick", json!({"type": "object"})),
+            Handler::from_sync(|_| Output::text("quick")),
+        ))
+        .unwrap();
+    registry
+}
+
 fn call(id: &str, name: &str, arguments: Value) -> ToolCall {
     ToolCall::new(id, name, arguments)
 }
@@ -77,24 +95,10 @@ async fn a_batch_runs_at_most_the_limit_at_once_and_answers_in_call_order() {
 
 #[tokio::test]
 async fn a_call_past_its_timeout_is_given_up_and_the_others_answer() {
-    let mut registry = Registry::new();
-    let forever = object_tool("forever", json!({"type": "object"}));
-    registry
-        .add(RustTool::new(
-            forever,
-            Handler::from_async(|_| async {
-                tokio::time::sleep(Duration::from_secs(3600)).await;
-                Output::text("never")
-            }),
-        ))
-        .unwrap();
-    let quick = object_tool("quick", json!({"type": "object"}));
-    registry
-        .add(RustTool::new(
-            quick,
-            Handler::from_sync(|_| Output::text("quick")),
-        ))
-        .unwrap();
+    let registry = forever_and_quick(Handler::from_async(|_| async {
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        Output::text("never")
+    }));
     let options = DispatchOptions::default().with_timeout(Duration::from_millis(150));
     let dispatcher = Dispatcher::with_options(registry, options).unwrap();
     let started = std::time::Instant::now();
@@ -118,25 +122,11 @@ async fn a_call_past_its_timeout_is_given_up_and_the_others_answer() {
 
 #[tokio::test]
 async fn a_call_waiting_for_a_slot_past_its_timeout_is_answered_and_a_reload_shares_the_slots() {
-    let mut registry = Registry::new();
-    let forever = object_tool("forever", json!({"type": "object"}));
-    registry
-        .add(RustTool::new(
-            forever,
-            // A blocking handler keeps its slot past its timeout, until it returns.
-            Handler::from_sync(|_| {
-                std::thread::sleep(Duration::from_millis(1000));
-                Output::text("late")
-            }),
-        ))
-        .unwrap();
-    let quick = object_tool("quick", json!({"type": "object"}));
-    registry
-        .add(RustTool::new(
-            quick,
-            Handler::from_sync(|_| Output::text("quick")),
-        ))
-        .unwrap();
+    // A blocking handler keeps its slot past its timeout, until it returns.
+    let registry = forever_and_quick(Handler::from_sync(|_| {
+        std::thread::sleep(Duration::from_millis(1000));
+        Output::text("late")
+    }));
     let options = DispatchOptions::default()
         .with_concurrency(1)
         .with_timeout(Duration::from_millis(300));

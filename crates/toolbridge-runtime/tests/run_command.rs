@@ -138,33 +138,31 @@ async fn ends(file: &std::path::Path) -> bool {
 async fn what_a_program_started_is_killed_with_it() {
     let pid_file = std::env::temp_dir().join(format!("toolbridge-grandchild-{}", std::process::id()));
     let pid_path = pid_file.display().to_string();
-    // At the timeout: the grandchild holding stdout is killed with the script.
-    let tool = tool(json!({"kind": "command", "program": "scripts/grandchild.sh",
-        "args": [pid_path], "timeout": 0.5}));
-    let started = Instant::now();
-    let output = call(&tool, json!({}), &context()).await;
-    assert!(
-        started.elapsed() < Duration::from_secs(3),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(
-        output,
-        Output::error("tool \"t\": the program did not finish within 0.5 s and was killed")
-    );
-    assert!(ends(&pid_file).await, "the grandchild outlived the timeout");
-    // A script that exits leaving `sleep 60` on its stdout answers at once, and the sleep ends.
-    let tool = self::tool(json!({"kind": "command", "program": "scripts/grandchild.sh",
-        "args": [pid_path, "exit"], "timeout": 20}));
-    let started = Instant::now();
-    let output = call(&tool, json!({}), &context()).await;
-    assert!(
-        started.elapsed() < Duration::from_secs(3),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(output, Output::text("started"));
-    assert!(ends(&pid_file).await, "the grandchild outlived the call");
+    let cases = [
+        // At the timeout: the grandchild holding stdout is killed with the script.
+        (
+            json!([pid_path]),
+            Output::error("tool \"t\": the program did not finish within 0.5 s and was killed"),
+        ),
+        // A script that exits leaving `sleep 60` on its stdout answers at once, and the sleep ends.
+        (json!([pid_path, "exit"]), Output::text("started")),
+    ];
+    for (args, expected) in cases {
+        let tool = tool(json!({"kind": "command", "program": "scripts/grandchild.sh",
+            "args": args, "timeout": 0.5}));
+        let started = Instant::now();
+        let output = call(&tool, json!({}), &context()).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(output, expected);
+        assert!(
+            ends(&pid_file).await,
+            "the grandchild of {args} outlived the call"
+        );
+    }
     let _ = std::fs::remove_file(&pid_file);
 }
 
