@@ -490,9 +490,9 @@ mod tests {
             panic!("not convert")
         };
         assert!(args.input.files.is_empty());
-        assert!(!args.list);
-        assert_eq!(args.to, "openai");
-        assert_eq!(args.notes.notes, NotesStyle::Text);
+        assert!(!args.write.list);
+        assert_eq!(args.write.to, "openai");
+        assert_eq!(args.write.notes.notes, NotesStyle::Text);
     }
 
     #[test]
@@ -521,7 +521,7 @@ mod tests {
             panic!("not import")
         };
         assert_eq!(
-            (args.mcp.as_deref(), args.to.as_str()),
+            (args.mcp.as_deref(), args.write.to.as_str()),
             (Some("python3 s.py"), "gptel")
         );
     }

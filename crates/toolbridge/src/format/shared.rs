@@ -369,9 +369,6 @@ pub(crate) fn note_no_strict(
     );
 }
 
-/// In writer tests: the notes outside the lowered schemas (schema lowering
-/// owns those, and its own tests check them).
-
 /// Takes each parameter the tool's `defaults` always fill
 /// ([`ParameterDefault::always_fills`](crate::tool::ParameterDefault::always_fills))
 /// out of its input schema's `required`, noting it at its `defaults` entry
@@ -414,6 +411,8 @@ pub(crate) fn unrequire_filled(tool: &mut Tool, defaults_at: &Pointer, notes: &m
     }
 }
 
+/// In writer tests: the notes outside the lowered schemas (schema lowering
+/// owns those, and its own tests check them).
 #[cfg(test)]
 pub(crate) fn own_notes(notes: &Notes) -> Vec<&crate::note::Note> {
     let schemas = [
