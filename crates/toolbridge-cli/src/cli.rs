@@ -185,6 +185,13 @@ pub struct NoteArgs {
 pub struct ConvertArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+/// How tools are written: `convert` and `import`.
+#[derive(Debug, Args)]
+pub struct WriteArgs {
     /// The format to write, or `all` for one file per format (needs -o DIR).
     #[arg(long, short = 't', value_name = "FORMAT")]
     pub to: String,
@@ -194,7 +201,7 @@ pub struct ConvertArgs {
     /// Write absent MCP annotation hints with MCP's defaults.
     #[arg(long)]
     pub annotation_defaults: bool,
-    /// Write the target's list even when the input was one tool entry.
+    /// Write the target's list even for a single tool (one tool entry, a server with one tool).
     #[arg(long)]
     pub list: bool,
     /// Write to this file (with `--to all`: this directory) instead of stdout.
@@ -425,6 +432,10 @@ pub struct ServeArgs {
     /// load balancer share nothing (those clients then hear of no list changes).
     #[arg(long, requires = "http")]
     pub stateless: bool,
+    /// HTTP: keep at most N sessions at once; past it `initialize` is refused
+    /// (an idle session ends after five minutes).
+    #[arg(long, default_value_t = 1024, value_name = "N", requires = "http")]
+    pub max_sessions: usize,
     /// HTTP: also accept this Host (besides localhost); repeat for more.
     #[arg(long, value_name = "HOST", requires = "http")]
     pub allow_host: Vec<String>,
@@ -451,23 +462,8 @@ pub struct ImportArgs {
     /// Seconds the whole exchange with the server may take.
     #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
     pub timeout: f64,
-    /// The format to write, or `all` for one file per format (needs -o DIR).
-    #[arg(long, short = 't', value_name = "FORMAT")]
-    pub to: String,
-    /// Ask for the target's strict mode (OpenAI Structured Outputs, Anthropic strict tools, …).
-    #[arg(long)]
-    pub strict: bool,
-    /// Write absent MCP annotation hints with MCP's defaults.
-    #[arg(long)]
-    pub annotation_defaults: bool,
-    /// Write the target's list even for a server with one tool.
-    #[arg(long)]
-    pub list: bool,
-    /// Write to this file (with `--to all`: this directory) instead of stdout.
-    #[arg(long, short = 'o', value_name = "OUT")]
-    pub output: Option<PathBuf>,
     #[command(flatten)]
-    pub notes: NoteArgs,
+    pub write: WriteArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -494,9 +490,9 @@ mod tests {
             panic!("not convert")
         };
         assert!(args.input.files.is_empty());
-        assert!(!args.list);
-        assert_eq!(args.to, "openai");
-        assert_eq!(args.notes.notes, NotesStyle::Text);
+        assert!(!args.write.list);
+        assert_eq!(args.write.to, "openai");
+        assert_eq!(args.write.notes.notes, NotesStyle::Text);
     }
 
     #[test]
@@ -525,7 +521,7 @@ mod tests {
             panic!("not import")
         };
         assert_eq!(
-            (args.mcp.as_deref(), args.to.as_str()),
+            (args.mcp.as_deref(), args.write.to.as_str()),
             (Some("python3 s.py"), "gptel")
         );
     }

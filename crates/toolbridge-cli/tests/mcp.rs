@@ -9,6 +9,7 @@
 //! (`scripts/test` makes it); a missing one fails the test. Every child
 //! process is killed when its test ends, and every wait is bounded.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -146,24 +147,35 @@ fn serve_http(dir: &Path, extra: &[&str]) -> (Guard, String) {
     (guard, url)
 }
 
-fn run_client(server: &[&str], dir: &Path, mode: &str) {
+/// Runs the Python script `name` (in the MCP test folder) with `args`; its
+/// stdout, asserting it succeeded.
+fn run_script(name: &str, args: &[&OsStr]) -> String {
     let child = Command::new(python())
-        .arg(mcp_dir().join("client.py"))
-        .args(server)
-        .arg("--dir")
-        .arg(dir)
-        .args(["--mode", mode])
+        .arg(mcp_dir().join(name))
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("python runs");
-    let output = finish(child, "client.py");
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let output = finish(child, name);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
-        "client.py {mode} failed\nstdout:\n{stdout}\nstderr:\n{}",
+        "{name} {args:?} failed\nstdout:\n{stdout}\nstderr:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    stdout
+}
+
+fn run_client(server: &[&str], dir: &Path, mode: &str) {
+    let mut args: Vec<&OsStr> = server.iter().map(OsStr::new).collect();
+    args.extend([
+        OsStr::new("--dir"),
+        dir.as_os_str(),
+        OsStr::new("--mode"),
+        OsStr::new(mode),
+    ]);
+    let stdout = run_script("client.py", &args);
     let checks: Vec<&str> = stdout.lines().collect();
     let last = checks.last().copied();
     assert_eq!(last, Some("ok confirm accepted"), "{stdout}");
@@ -193,6 +205,35 @@ fn http_client_stateless_2026() {
     let dir = tool_folder();
     let (_server, url) = serve_http(&dir, &["--stateless"]);
     run_client(&["--url", &url], &dir, "auto");
+}
+
+/// Endpoint tools served over stdio, called by the Python SDK's client, reaching a
+/// local HTTP server the script starts (`endpoint_client.py`).
+fn run_endpoint_client(mode: &str) {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "toolbridge-mcp-endpoint-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = ["--toolbridge", TOOLBRIDGE, "--mode", mode, "--dir"].map(OsStr::new);
+    let mut args = args.to_vec();
+    args.push(dir.as_os_str());
+    let stdout = run_script("endpoint_client.py", &args);
+    assert_eq!(stdout.lines().last(), Some("ok body sent"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn endpoint_tools_through_mcp_initialize() {
+    run_endpoint_client("legacy");
+}
+
+#[test]
+fn endpoint_tools_through_mcp_stateless_2026() {
+    run_endpoint_client("auto");
 }
 
 /// `toolbridge import ARGS…`, its stdout (asserting exit 0).

@@ -2,6 +2,8 @@
 //! command line (`% toolbridge …`, run from the workspace root), optional
 //! standard input (`< ` lines), the expected standard output (plain lines),
 //! the expected standard error (`2> ` lines) and the exit status (`=> N`).
+//! The binary under test is first on `PATH`, so `toolbridge` inside a
+//! command (`import --mcp "toolbridge serve examples/tools"`) is the same one.
 //!
 //! `UPDATE_TRANSCRIPTS=1 cargo test -p toolbridge-cli --test transcripts`
 //! rewrites the expectations from what the commands print; review the diff.
@@ -24,6 +26,19 @@ fn workspace_root() -> PathBuf {
         .join("../..")
         .canonicalize()
         .unwrap()
+}
+
+/// `PATH` with the folder of the toolbridge under test first, so that a
+/// command a transcript hands to toolbridge (`import --mcp "toolbridge serve …"`)
+/// runs this same binary.
+fn path_with_toolbridge() -> std::ffi::OsString {
+    let bin = Path::new(env!("CARGO_BIN_EXE_toolbridge"))
+        .parent()
+        .expect("the binary is in a folder")
+        .to_path_buf();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&rest)))
+        .expect("the folders join into PATH")
 }
 
 fn parse_block(lines: &[&str]) -> Case {
@@ -61,6 +76,7 @@ fn run(case: &Case) -> (Vec<String>, Vec<String>, i32) {
     assert_eq!(words[0], "toolbridge", "transcripts run the toolbridge command");
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolbridge"))
         .args(&words[1..])
+        .env("PATH", path_with_toolbridge())
         .current_dir(workspace_root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -79,50 +79,56 @@ impl ToolArgs {
 
 /// `key = "text"`.
 fn string(meta: &Meta) -> syn::Result<LitStr> {
-    let key = meta
-        .path()
-        .get_ident()
-        .map(ToString::to_string)
-        .unwrap_or_default();
-    match meta {
-        Meta::NameValue(pair) => match &pair.value {
-            Expr::Lit(ExprLit {
-                lit: Lit::Str(text), ..
-            }) => Ok(text.clone()),
-            other => Err(syn::Error::new_spanned(
-                other,
-                format!("`{key}` takes a string literal: `{key} = \"…\"`"),
-            )),
-        },
-        _ => Err(syn::Error::new_spanned(
-            meta,
-            format!("`{key}` takes a string literal: `{key} = \"…\"`"),
-        )),
+    if let Meta::NameValue(pair) = meta {
+        if let Expr::Lit(ExprLit {
+            lit: Lit::Str(text), ..
+        }) = &pair.value
+        {
+            return Ok(text.clone());
+        }
     }
+    let key = key_of(meta);
+    Err(misused(
+        meta,
+        format!("`{key}` takes a string literal: `{key} = \"…\"`"),
+    ))
 }
 
 /// `key` (true) or `key = true|false`.
 fn flag(meta: &Meta) -> syn::Result<bool> {
-    let key = meta
-        .path()
-        .get_ident()
-        .map(ToString::to_string)
-        .unwrap_or_default();
     match meta {
-        Meta::Path(_) => Ok(true),
-        Meta::NameValue(pair) => match &pair.value {
-            Expr::Lit(ExprLit {
+        Meta::Path(_) => return Ok(true),
+        Meta::NameValue(pair) => {
+            if let Expr::Lit(ExprLit {
                 lit: Lit::Bool(LitBool { value, .. }),
                 ..
-            }) => Ok(*value),
-            other => Err(syn::Error::new_spanned(
-                other,
-                format!("`{key}` is a flag: write `{key}` or `{key} = true|false`"),
-            )),
-        },
-        Meta::List(_) => Err(syn::Error::new_spanned(
-            meta,
-            format!("`{key}` is a flag: write `{key}` or `{key} = true|false`"),
-        )),
+            }) = &pair.value
+            {
+                return Ok(*value);
+            }
+        }
+        Meta::List(_) => {}
+    }
+    let key = key_of(meta);
+    Err(misused(
+        meta,
+        format!("`{key}` is a flag: write `{key}` or `{key} = true|false`"),
+    ))
+}
+
+/// The argument's name (`read_only` in `read_only = 1`).
+fn key_of(meta: &Meta) -> String {
+    meta.path()
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
+/// An error at the part of `meta` that is wrong: the value of `key = value`,
+/// else the whole argument.
+fn misused(meta: &Meta, message: String) -> syn::Error {
+    match meta {
+        Meta::NameValue(pair) => syn::Error::new_spanned(&pair.value, message),
+        other => syn::Error::new_spanned(other, message),
     }
 }

@@ -3,6 +3,7 @@
 //! after the confirmation hook where a tool asks for one.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,8 +36,9 @@ pub struct DispatchOptions {
     /// caller of this dispatcher (default 8).
     pub concurrency: usize,
     /// A call that has not answered after this long is given up, with an
-    /// error result saying so (default 60 s). A tool file whose `run`
-    /// declares a longer timeout gets that (plus a second).
+    /// error result saying so (default 60 s); the time waiting for a slot
+    /// (see [`concurrency`](DispatchOptions::concurrency)) counts. A tool
+    /// file whose `run` declares a longer timeout gets that (plus a second).
     pub timeout: Duration,
     /// When the confirmation hook is asked (default [`ConfirmPolicy::Auto`]).
     pub confirm: ConfirmPolicy,
@@ -308,11 +310,82 @@ impl Dispatcher {
     /// arguments (coercions, defaults, …), each at its place in them.
     pub async fn call_with_notes(&self, call: &ToolCall) -> Converted<ToolResult> {
         let mut notes = Vec::new();
-        let result = match self.prepare(call, &mut notes).await {
+        let prepared = self.prepare(call, &mut notes, self.own_hook()).await;
+        let result = match unwrap_never(prepared) {
             Prepared::Answered(result) => result,
-            Prepared::Ready(job) => self.start(job).await.into_result(call),
+            Prepared::Ready(job) => self.start(job, self.context.clone()).await.into_result(call),
         };
         Converted { value: result, notes }
+    }
+
+    /// Runs one call in `context` (a session's variables, say — the
+    /// dispatcher's own context is not used), with `confirm` deciding a call
+    /// [`DispatchOptions::confirm`] picks, in place of the hook of
+    /// [`with_confirm`](Dispatcher::with_confirm). Otherwise as
+    /// [`call_with_notes`](Dispatcher::call_with_notes): the same check,
+    /// concurrency limit, timeout, and error results for failures and panics.
+    ///
+    /// `confirm` may also defer the call: `Err(deferred)` ends it without
+    /// running it and without a result, and `call_in` gives `deferred` back.
+    /// An MCP server on the 2026-07-28 revision asks the user this way: it
+    /// answers `input_required`, and the client retries the call with the answer.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use toolbridge::call::ToolCall;
+    /// use toolbridge_runtime::run::RunContext;
+    /// use toolbridge_runtime::{Decision, Dispatcher, Registry};
+    /// let mut registry = Registry::new();
+    /// registry.add_text(r#"{"name": "set_language", "confirm": true, "inputSchema": {"type": "object",
+    ///     "properties": {"language": {"type": "string"}}}, "run": {"kind": "context"}}"#,
+    ///     None, &Default::default())?;
+    /// let dispatcher = Dispatcher::new(registry)?;
+    /// let session = RunContext::new();
+    /// let call = ToolCall::new("call_1", "set_language", serde_json::json!({"language": "fr"}));
+    /// let ran = dispatcher.call_in(&call, &session, |_| async { Ok::<_, &str>(Decision::Run) }).await;
+    /// assert_eq!(ran.unwrap().value.text.as_deref(), Some(r#"{"language":"fr"}"#));
+    /// assert_eq!(session.session.get("language"), Some(serde_json::json!("fr")));
+    /// let deferred = dispatcher.call_in(&call, &session, |_| async { Err("ask later") }).await;
+    /// assert_eq!(deferred.unwrap_err(), "ask later");
+    /// # Ok::<(), toolbridge_runtime::RegistryError>(())
+    /// # }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Only what `confirm` defers.
+    pub async fn call_in<F, Fut, D>(
+        &self,
+        call: &ToolCall,
+        context: &RunContext,
+        confirm: F,
+    ) -> Result<Converted<ToolResult>, D>
+    where
+        F: FnOnce(ConfirmRequest) -> Fut,
+        Fut: Future<Output = Result<Decision, D>>,
+    {
+        let mut notes = Vec::new();
+        let result = match self.prepare(call, &mut notes, Some(confirm)).await? {
+            Prepared::Answered(result) => result,
+            Prepared::Ready(job) => self.start(job, context.clone()).await.into_result(call),
+        };
+        Ok(Converted { value: result, notes })
+    }
+
+    /// A dispatcher over the registry's tools with this one's options,
+    /// context and confirmation hook, whose calls count against this one's
+    /// concurrency limit (calls still running here keep their slots): how
+    /// a server swaps in reloaded tools while calls are in flight.
+    ///
+    /// # Errors
+    ///
+    /// As for [`Dispatcher::new`].
+    pub fn reload(&self, registry: Registry) -> Result<Dispatcher, RegistryError> {
+        let mut reloaded = Dispatcher::with_options(registry, self.options.clone())?;
+        reloaded.context = self.context.clone();
+        reloaded.permits = Arc::clone(&self.permits);
+        reloaded.hook = self.hook.clone();
+        Ok(reloaded)
     }
 
     /// Runs the calls of one model turn and gives their results in the
@@ -331,7 +404,7 @@ impl Dispatcher {
         let mut pending: Vec<Pending> = Vec::with_capacity(calls.len());
         for (index, call) in calls.iter().enumerate() {
             let mut call_notes = Vec::new();
-            let prepared = self.prepare(call, &mut call_notes).await;
+            let prepared = unwrap_never(self.prepare(call, &mut call_notes, self.own_hook()).await);
             notes.extend(call_notes.into_iter().map(|note| under(note, index)));
             pending.push(match prepared {
                 Prepared::Answered(result) => Pending::Answered(Box::new(result)),
@@ -396,13 +469,37 @@ impl Dispatcher {
         })
     }
 
-    /// Checks a call and asks the hook: the result when it will not run,
-    /// else what to run.
-    async fn prepare(&self, call: &ToolCall, notes: &mut Vec<Note>) -> Prepared {
+    /// The hook of [`with_confirm`](Dispatcher::with_confirm) as `prepare`
+    /// takes it.
+    #[allow(clippy::type_complexity)]
+    fn own_hook(
+        &self,
+    ) -> Option<impl FnOnce(ConfirmRequest) -> BoxFuture<Result<Decision, Infallible>> + '_> {
+        self.hook.as_ref().map(|hook| {
+            move |request| -> BoxFuture<Result<Decision, Infallible>> {
+                let decided = hook(request);
+                Box::pin(async move { Ok(decided.await) })
+            }
+        })
+    }
+
+    /// Checks a call and asks `confirm` (no one can be asked without it):
+    /// the result when it will not run, else what to run; `Err` when
+    /// `confirm` deferred the call.
+    async fn prepare<F, Fut, D>(
+        &self,
+        call: &ToolCall,
+        notes: &mut Vec<Note>,
+        confirm: Option<F>,
+    ) -> Result<Prepared, D>
+    where
+        F: FnOnce(ConfirmRequest) -> Fut,
+        Fut: Future<Output = Result<Decision, D>>,
+    {
         let accepted = match self.toolbox.check(call) {
             Checked::Rejected(rejection) => {
                 notes.extend(rejection.notes.iter().cloned());
-                return Prepared::Answered(rejection.to_result(call));
+                return Ok(Prepared::Answered(rejection.to_result(call)));
             }
             Checked::Accepted(accepted) => accepted,
         };
@@ -411,36 +508,39 @@ impl Dispatcher {
             self.tools.get(&accepted.name),
             self.implementations.get(&accepted.name),
         ) else {
-            return Prepared::Answered(ToolResult::error(
+            return Ok(Prepared::Answered(ToolResult::error(
                 call,
                 format!("The tool `{}` has no implementation here.", accepted.name),
-            ));
+            )));
         };
         let Value::Object(mut arguments) = accepted.arguments else {
-            return Prepared::Answered(ToolResult::error(call, "The arguments must be one JSON object."));
+            return Ok(Prepared::Answered(ToolResult::error(
+                call,
+                "The arguments must be one JSON object.",
+            )));
         };
         if self.asks(tool) {
-            let Some(hook) = &self.hook else {
-                return Prepared::Answered(ToolResult::error(
+            let Some(confirm) = confirm else {
+                return Ok(Prepared::Answered(ToolResult::error(
                     call,
                     format!(
                         "The call to `{}` needs the user's confirmation, and no one can be asked here; it did not run.",
                         tool.name
                     ),
-                ));
+                )));
             };
             let request = ConfirmRequest {
                 call: call.clone(),
                 tool: Arc::clone(tool),
                 arguments: arguments.clone(),
             };
-            match hook(request).await {
+            match confirm(request).await? {
                 Decision::Run => {}
                 Decision::Reject { reason } => {
-                    return Prepared::Answered(ToolResult::error(
+                    return Ok(Prepared::Answered(ToolResult::error(
                         call,
                         format!("Tool call rejected. {reason}"),
-                    ));
+                    )));
                 }
                 Decision::Edit(edited) => {
                     let mut edited_call = call.clone();
@@ -450,7 +550,7 @@ impl Dispatcher {
                     match self.toolbox.check(&edited_call) {
                         Checked::Rejected(rejection) => {
                             notes.extend(rejection.notes.iter().cloned());
-                            return Prepared::Answered(rejection.to_result(call));
+                            return Ok(Prepared::Answered(rejection.to_result(call)));
                         }
                         Checked::Accepted(accepted) => {
                             notes.push(Note::new(
@@ -464,10 +564,10 @@ impl Dispatcher {
                             match accepted.arguments {
                                 Value::Object(map) => arguments = map,
                                 _ => {
-                                    return Prepared::Answered(ToolResult::error(
+                                    return Ok(Prepared::Answered(ToolResult::error(
                                         call,
                                         "The arguments must be one JSON object.",
-                                    ))
+                                    )))
                                 }
                             }
                         }
@@ -475,18 +575,18 @@ impl Dispatcher {
                 }
             }
         }
-        Prepared::Ready(Job {
+        Ok(Prepared::Ready(Job {
             timeout: self.timeout_for(tool),
             tool: Arc::clone(tool),
             implementation: implementation.clone(),
             arguments,
-        })
+        }))
     }
 
-    /// Runs a job (under a permit and the timeout) and waits for it.
-    async fn start(&self, job: Job) -> Output {
+    /// Runs a job in `context` (under a permit and the timeout) and waits for it.
+    async fn start(&self, job: Job, context: RunContext) -> Output {
         let name = job.tool.name.clone();
-        match tokio::spawn(supervise(job, Arc::clone(&self.permits), self.context.clone())).await {
+        match tokio::spawn(supervise(job, Arc::clone(&self.permits), context)).await {
             Ok(output) => output,
             Err(error) => failure(&name, error),
         }
@@ -535,14 +635,27 @@ enum Pending {
     Running(JoinHandle<Output>, String),
 }
 
-/// Waits for a permit, then runs the job under its timeout; the answer is
-/// always an [`Output`].
+/// Waits for a permit, then runs the job; the timeout counts from the
+/// start of the wait, so that calls queued behind stuck ones are answered
+/// too. The answer is always an [`Output`].
 async fn supervise(job: Job, permits: Arc<Semaphore>, context: RunContext) -> Output {
-    let Ok(permit) = permits.acquire_owned().await else {
-        return Output::error(format!(
-            "The call to `{}` could not start: the dispatcher is closed.",
-            job.tool.name
-        ));
+    let deadline = tokio::time::Instant::now() + job.timeout;
+    let permit = match tokio::time::timeout_at(deadline, permits.acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        Ok(Err(_)) => {
+            return Output::error(format!(
+                "The call to `{}` could not start: the dispatcher is closed.",
+                job.tool.name
+            ))
+        }
+        Err(_) => {
+            return Output::error(format!(
+                "The call to `{}` did not start within {} (the time limit for a call): other calls \
+                 held every slot (the limit on calls running at once); it did not run.",
+                job.tool.name,
+                human(job.timeout)
+            ))
+        }
     };
     let Job {
         tool,
@@ -574,7 +687,7 @@ async fn supervise(job: Job, permits: Arc<Semaphore>, context: RunContext) -> Ou
         }
     };
     let abort = handle.abort_handle();
-    match tokio::time::timeout(timeout, handle).await {
+    match tokio::time::timeout_at(deadline, handle).await {
         Ok(Ok(output)) => output,
         Ok(Err(error)) => failure(&name, error),
         Err(_) => {
@@ -585,6 +698,14 @@ async fn supervise(job: Job, permits: Arc<Semaphore>, context: RunContext) -> Ou
                 human(timeout)
             ))
         }
+    }
+}
+
+/// What `prepare` gave when nothing could defer the call.
+fn unwrap_never(prepared: Result<Prepared, Infallible>) -> Prepared {
+    match prepared {
+        Ok(prepared) => prepared,
+        Err(never) => match never {},
     }
 }
 

@@ -38,6 +38,24 @@ fn sleeper(name: &str, millis: u64, running: Arc<AtomicUsize>, most: Arc<AtomicU
     )
 }
 
+/// `forever`, run by `forever`, and `quick`, which answers "quick" at once.
+fn forever_and_quick(forever: Handler) -> Registry {
+    let mut registry = Registry::new();
+    registry
+        .add(RustTool::new(
+            object_tool("forever", json!({"type": "object"})),
+            forever,
+        ))
+        .unwrap();
+    registry
+        .add(RustTool::new(
+            object_tool("quick", json!({"type": "object"})),
+            Handler::from_sync(|_| Output::text("quick")),
+        ))
+        .unwrap();
+    registry
+}
+
 fn call(id: &str, name: &str, arguments: Value) -> ToolCall {
     ToolCall::new(id, name, arguments)
 }
@@ -77,24 +95,10 @@ async fn a_batch_runs_at_most_the_limit_at_once_and_answers_in_call_order() {
 
 #[tokio::test]
 async fn a_call_past_its_timeout_is_given_up_and_the_others_answer() {
-    let mut registry = Registry::new();
-    let forever = object_tool("forever", json!({"type": "object"}));
-    registry
-        .add(RustTool::new(
-            forever,
-            Handler::from_async(|_| async {
-                tokio::time::sleep(Duration::from_secs(3600)).await;
-                Output::text("never")
-            }),
-        ))
-        .unwrap();
-    let quick = object_tool("quick", json!({"type": "object"}));
-    registry
-        .add(RustTool::new(
-            quick,
-            Handler::from_sync(|_| Output::text("quick")),
-        ))
-        .unwrap();
+    let registry = forever_and_quick(Handler::from_async(|_| async {
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        Output::text("never")
+    }));
     let options = DispatchOptions::default().with_timeout(Duration::from_millis(150));
     let dispatcher = Dispatcher::with_options(registry, options).unwrap();
     let started = std::time::Instant::now();
@@ -113,6 +117,46 @@ async fn a_call_past_its_timeout_is_given_up_and_the_others_answer() {
             ),
             ("quick".to_string(), false),
         ]
+    );
+}
+
+#[tokio::test]
+async fn a_call_waiting_for_a_slot_past_its_timeout_is_answered_and_a_reload_shares_the_slots() {
+    // A blocking handler keeps its slot past its timeout, until it returns.
+    let registry = forever_and_quick(Handler::from_sync(|_| {
+        std::thread::sleep(Duration::from_millis(1000));
+        Output::text("late")
+    }));
+    let options = DispatchOptions::default()
+        .with_concurrency(1)
+        .with_timeout(Duration::from_millis(300));
+    let dispatcher = Arc::new(Dispatcher::with_options(registry.clone(), options).unwrap());
+    let reloaded = dispatcher.reload(registry).unwrap();
+    let holder = Arc::clone(&dispatcher);
+    let blocking = tokio::spawn(async move { holder.call(&call("a", "forever", json!({}))).await });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let started = std::time::Instant::now();
+    // The reloaded dispatcher counts the first one's running call against its limit.
+    let waited = reloaded.call(&call("b", "quick", json!({}))).await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(
+        (waited.as_text(), waited.is_error),
+        (
+            "The call to `quick` did not start within 300 ms (the time limit for a call): other calls \
+             held every slot (the limit on calls running at once); it did not run."
+                .to_string(),
+            true
+        )
+    );
+    let given_up = blocking.await.unwrap();
+    assert!(given_up
+        .as_text()
+        .starts_with("The call to `forever` did not finish within 300 ms"));
+    // The slot is free again once the blocking handler returned.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(
+        reloaded.call(&call("c", "quick", json!({}))).await.as_text(),
+        "quick"
     );
 }
 

@@ -108,6 +108,64 @@ async fn a_slow_program_is_killed_at_its_timeout() {
     );
 }
 
+/// True while process `pid` runs (a zombie waiting to be reaped counts as ended).
+#[cfg(unix)]
+fn alive(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+/// Waits up to 2 s for the pid the script wrote to `file` to end; true when it did.
+#[cfg(unix)]
+async fn ends(file: &std::path::Path) -> bool {
+    let pid = std::fs::read_to_string(file).unwrap().trim().to_string();
+    assert!(!pid.is_empty());
+    for _ in 0..40 {
+        if !alive(&pid) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn what_a_program_started_is_killed_with_it() {
+    let pid_file = std::env::temp_dir().join(format!("toolbridge-grandchild-{}", std::process::id()));
+    let pid_path = pid_file.display().to_string();
+    let cases = [
+        // At the timeout: the grandchild holding stdout is killed with the script.
+        (
+            json!([pid_path]),
+            Output::error("tool \"t\": the program did not finish within 0.5 s and was killed"),
+        ),
+        // A script that exits leaving `sleep 60` on its stdout answers at once, and the sleep ends.
+        (json!([pid_path, "exit"]), Output::text("started")),
+    ];
+    for (args, expected) in cases {
+        let tool = tool(json!({"kind": "command", "program": "scripts/grandchild.sh",
+            "args": args, "timeout": 0.5}));
+        let started = Instant::now();
+        let output = call(&tool, json!({}), &context()).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(output, expected);
+        assert!(
+            ends(&pid_file).await,
+            "the grandchild of {args} outlived the call"
+        );
+    }
+    let _ = std::fs::remove_file(&pid_file);
+}
+
 #[tokio::test]
 async fn stdout_over_the_cap_is_an_error_and_stderr_is_cut_with_a_note() {
     let limits = RunLimits::default()

@@ -3,10 +3,12 @@
 use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
+use toolbridge::call::ToolCall;
 use toolbridge::Tool;
 use toolbridge_runtime::output::Output;
 use toolbridge_runtime::run::{run, RunContext, RunLimits};
 use toolbridge_runtime::session::Session;
+use toolbridge_runtime::{Dispatcher, Registry};
 
 fn object(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap()
@@ -36,7 +38,27 @@ async fn a_prompt_renders_values_defaults_lists_and_escapes() {
             "Review this Rust code for style, performance.\nAudience: juniors.\n\nfn main() {}\n\n(Placeholders are written {{name}}.)"
         )
     );
-    // `focus` takes its schema default; `audience` has none and renders empty, noted.
+    // Through the Dispatcher the Toolbox fills `focus` from its schema default (the one
+    // owner of defaults); `audience` has none and renders empty, noted.
+    let mut registry = Registry::new();
+    registry.add_definition(review_tool(), None).unwrap();
+    let dispatcher = Dispatcher::new(registry).unwrap();
+    let call = ToolCall::new(
+        "call_1",
+        "review_code",
+        json!({"language": "Go", "code": "x := 1"}),
+    );
+    let result = dispatcher.call(&call).await;
+    assert_eq!(
+        result.text.as_deref(),
+        Some("Review this Go code for correctness.\nAudience: .\n\nx := 1\n\n(Placeholders are written {{name}}.)")
+    );
+    assert_eq!(
+        Value::Object(result.meta.unwrap()),
+        json!({"dev.toolbridge/notes": [{"kind": "defaulted", "field": "audience", "level": "info",
+            "at": "/audience", "message": "the variable \"audience\" was not given and has no default; rendered empty"}]})
+    );
+    // `run` itself fills no default: `focus` renders empty too.
     let output = run(
         &tool,
         object(json!({"language": "Go", "code": "x := 1"})),
@@ -44,13 +66,13 @@ async fn a_prompt_renders_values_defaults_lists_and_escapes() {
     )
     .await;
     assert_eq!(
-        output,
-        Output::text("Review this Go code for correctness.\nAudience: .\n\nx := 1\n\n(Placeholders are written {{name}}.)")
-            .with_meta(
-                "dev.toolbridge/notes",
-                json!([{"kind": "defaulted", "field": "audience", "level": "info", "at": "/audience",
-                    "message": "the variable \"audience\" was not given and has no default; rendered empty"}])
-            )
+        output.text.as_deref(),
+        Some("Review this Go code for .\nAudience: .\n\nx := 1\n\n(Placeholders are written {{name}}.)")
+    );
+    assert_eq!(
+        output.meta.unwrap()["dev.toolbridge/notes"][0]["message"],
+        "the variable \"focus\" was not given (its default is filled by the Toolbox, which did not check \
+         these arguments); rendered empty"
     );
 }
 
@@ -140,6 +162,41 @@ async fn context_sets_session_variables_and_returns_the_fixed_result() {
     );
     // Another session is untouched.
     assert_eq!(RunContext::new().session.variables().len(), 0);
+}
+
+#[tokio::test]
+async fn context_calls_that_would_grow_the_session_past_its_limits_set_nothing() {
+    let session = Arc::new(Session::new());
+    let limits = RunLimits::default()
+        .with_max_session_variables(2)
+        .with_max_session_bytes(40);
+    let context = RunContext::new()
+        .with_session(session.clone())
+        .with_limits(limits);
+    let tool = set_language();
+    run(&tool, object(json!({"language": "fr"})), &context).await;
+    let output = run(
+        &tool,
+        object(json!({"language": "de", "say": "Hallo", "x": 1})),
+        &context,
+    )
+    .await;
+    assert_eq!(
+        output,
+        Output::error(
+            "tool \"set_language\": no variable was set: the session would hold 3 variables; \
+             the limit is 2 (max_session_variables)"
+        )
+    );
+    let output = run(&tool, object(json!({"say": "a".repeat(40)})), &context).await;
+    assert_eq!(
+        output,
+        Output::error(
+            "tool \"set_language\": no variable was set: the session's variables would take 57 bytes; \
+             the limit is 40 (max_session_bytes)"
+        )
+    );
+    assert_eq!(Value::Object(session.variables()), json!({"language": "fr"}));
 }
 
 #[tokio::test]

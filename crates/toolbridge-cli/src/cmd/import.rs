@@ -4,24 +4,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use serde_json::json;
-use toolbridge::{Format, ReadOptions, WriteOptions};
+use toolbridge::{Format, ReadOptions};
 use toolbridge_runtime::mcp::{self, ImportOptions, Source};
 
 use crate::cli::ImportArgs;
-use crate::output;
 
 pub fn run(args: &ImportArgs) -> Result<ExitCode> {
-    let targets: Vec<Format> = if args.to.eq_ignore_ascii_case("all") {
-        Format::all().collect()
-    } else {
-        vec![Format::from_id(&args.to)?]
-    };
-    let all = targets.len() > 1;
-    if all && args.output.is_none() {
-        bail!("--to all writes one file per format: give a directory with -o DIR");
-    }
-    let deny = args.notes.deny.as_deref().map(output::parse_level).transpose()?;
-    let style = args.notes.notes;
+    let plan = super::write::plan(&args.write)?;
     let (source, origin) = match (&args.mcp, &args.mcp_url) {
         (Some(command), _) => {
             let argv = mcp::split_command(command)?;
@@ -48,29 +37,6 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode> {
     let read_options = ReadOptions::default().with_from(Format::Mcp).with_origin(origin);
     let read = toolbridge::read_value(&json!({ "tools": tools }), &read_options)
         .context("the server's tools/list could not be read")?;
-    let reads = [read];
-    let options = WriteOptions::default()
-        .with_strict(args.strict)
-        .with_annotation_defaults(args.annotation_defaults)
-        .with_list(args.list);
-    let mut denied = false;
-    for (index, format) in targets.into_iter().enumerate() {
-        let conversion = toolbridge::convert_read(&reads, format, &options);
-        let findings = conversion
-            .findings
-            .iter()
-            .filter(|finding| index == 0 || finding.place.format.is_some());
-        for finding in findings {
-            denied |= finding.is_denied(deny);
-            output::print_finding(style, finding)?;
-        }
-        let path = if all {
-            let dir = args.output.as_ref().expect("checked above");
-            Some(dir.join(format!("{}.{}", format.id(), format.info().extension)))
-        } else {
-            args.output.clone()
-        };
-        output::emit(path.as_deref(), &conversion.text).context("cannot write the output")?;
-    }
+    let denied = super::write::write(&args.write, plan, &[read])?;
     Ok(super::exit_code(false, denied))
 }

@@ -11,6 +11,7 @@ mod repair;
 mod serve;
 mod stream;
 mod text;
+mod write;
 
 use std::process::ExitCode;
 

@@ -22,6 +22,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
     options.list_ttl = seconds("--ttl", args.ttl)?;
     options.max_request_bytes = args.max_body;
     options.sessions = !args.stateless;
+    options.max_sessions = args.max_sessions.max(1);
     options.page_size = args.page_size.max(1);
     if args.no_reload {
         options.poll_interval = None;

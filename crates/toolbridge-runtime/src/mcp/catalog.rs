@@ -10,6 +10,9 @@ use serde_json::Value;
 use toolbridge::tool::Run;
 use toolbridge::{Format, Level, Limits, Output, ReadOptions, Tool, Toolbox, WriteOptions, FORMATS};
 
+use crate::dispatch::Dispatcher;
+use crate::registry::{Registry, RegistryError};
+
 /// Sub-folders deeper than this are not read (a guard against symlink
 /// farms; symlinked folders are never followed).
 const MAX_DEPTH: usize = 16;
@@ -68,8 +71,8 @@ pub(crate) struct Served {
 #[derive(Debug)]
 pub(crate) struct Catalog {
     pub tools: BTreeMap<String, Served>,
-    /// One toolbox over every served tool.
-    pub toolbox: Toolbox,
+    /// Checks and runs calls to the served tools.
+    pub dispatcher: Dispatcher,
     pub problems: Vec<Problem>,
 }
 
@@ -98,10 +101,15 @@ impl Fingerprint {
 }
 
 impl Catalog {
-    /// Reads every tool file under `dir`. Never fails: what cannot be
-    /// served is a [`Problem`]; a folder that cannot be listed gives an
-    /// empty catalog with one.
-    pub fn load(dir: &Path, limits: &Limits) -> Catalog {
+    /// Reads every tool file under `dir`, handing the served tools to
+    /// `dispatcher` (a new one, or a reload of the last one). Never fails:
+    /// what cannot be served is a [`Problem`]; a folder that cannot be
+    /// listed gives an empty catalog with one.
+    pub fn load(
+        dir: &Path,
+        limits: &Limits,
+        dispatcher: impl Fn(Registry) -> Result<Dispatcher, RegistryError>,
+    ) -> Catalog {
         let mut problems = Vec::new();
         let mut files = Vec::new();
         let mut walk_problems = Vec::new();
@@ -174,11 +182,28 @@ impl Catalog {
                 });
             }
         }
-        let toolbox = Toolbox::new(tools.values().map(|served| served.tool.clone()))
-            .expect("each tool compiled on its own and the names are unique");
+        let mut registry = Registry::new();
+        for served in tools.values() {
+            // Cannot fail: the names are the map's keys.
+            let _ = registry.add_definition(served.tool.clone(), Some(served.base_dir.clone()));
+        }
+        let dispatcher = match dispatcher(registry) {
+            Ok(dispatcher) => dispatcher,
+            Err(err) => {
+                // Each tool compiled on its own, so this is not expected;
+                // serve nothing rather than fail.
+                problems.push(Problem {
+                    severity: Severity::Error,
+                    file: dir.to_path_buf(),
+                    message: format!("not serving any tool: {err}"),
+                });
+                tools.clear();
+                dispatcher(Registry::new()).expect("no tools compile")
+            }
+        };
         Catalog {
             tools,
-            toolbox,
+            dispatcher,
             problems,
         }
     }
@@ -413,7 +438,7 @@ mod tests {
             ("notes.txt", "hello"),
             ("broken.json", "{"),
         ]);
-        let catalog = Catalog::load(&dir, &Limits::default());
+        let catalog = Catalog::load(&dir, &Limits::default(), Dispatcher::new);
         let names: Vec<&str> = catalog.tools.keys().map(String::as_str).collect();
         assert_eq!(names, ["set_language", "zeta"]);
         let zeta = serde_json::to_value(&catalog.tools["zeta"].listed).unwrap();
@@ -443,6 +468,26 @@ mod tests {
         assert_eq!(
             problems[3],
             "warning: DIR/notes.txt: skipped: not a tool file (*.json, *.el, *.R, …)"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_parameter_with_a_default_is_listed_as_optional() {
+        let dir = folder(&[(
+            "books/book.json",
+            r#"{"name": "book", "inputSchema": {"type": "object",
+                "properties": {"room": {"type": "string"}, "minutes": {"type": "integer"}},
+                "required": ["room", "minutes"]},
+            "defaults": {"minutes": 30}, "run": {"kind": "context"}}"#,
+        )]);
+        let catalog = Catalog::load(&dir, &Limits::default(), Dispatcher::new);
+        let listed = serde_json::to_value(&catalog.tools["book"].listed).unwrap();
+        assert_eq!(
+            listed,
+            serde_json::json!({"name": "book", "inputSchema": {"type": "object",
+                "properties": {"room": {"type": "string"}, "minutes": {"type": "integer"}},
+                "required": ["room"]}})
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -13,11 +13,11 @@ use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
 use super::server::{Handler, Server};
+use super::sessions::BoundedSessions;
 
 /// The path the MCP endpoint answers on.
 pub const PATH: &str = "/mcp";
@@ -90,7 +90,7 @@ impl HttpServer {
         let factory_shared = shared.clone();
         let service = StreamableHttpService::new(
             move || Ok(Handler::new(factory_shared.clone())),
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(BoundedSessions::new(options.max_sessions.max(1))),
             config,
         );
         let reload = self.server.spawn_reload();
@@ -100,7 +100,7 @@ impl HttpServer {
     }
 }
 
-type Mcp = TowerToHyperService<StreamableHttpService<Handler, LocalSessionManager>>;
+type Mcp = TowerToHyperService<StreamableHttpService<Handler, BoundedSessions>>;
 
 async fn accept_loop(listener: TcpListener, service: Mcp) -> std::io::Result<()> {
     loop {

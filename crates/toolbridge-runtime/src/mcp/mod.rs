@@ -14,8 +14,8 @@ mod catalog;
 mod client;
 mod confirm;
 mod http;
-mod invoke;
 mod server;
+mod sessions;
 
 pub use catalog::{Problem, Severity};
 pub use client::{list_tools, split_command, ImportError, ImportOptions, Source};

@@ -6,21 +6,22 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, InputRequiredResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    SubscriptionFilter,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData as McpError, ServerHandler};
 use serde_json::{json, Map, Value};
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::watch;
 use toolbridge::call::{ToolCall, ToolResult};
-use toolbridge::tool::Confirm;
-use toolbridge::{Checked, Limits};
+use toolbridge::Limits;
 
 use super::catalog::{Catalog, Fingerprint, Problem, Served};
 use super::confirm::{self, Answer};
-use super::invoke;
+use crate::dispatch::{self, ConfirmRequest, Decision, DispatchOptions, Dispatcher};
 use crate::run::RunContext;
+use crate::session::Session;
 
 /// What `serve` does with a tool whose file says `confirm: true`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -43,8 +44,9 @@ pub struct ServeOptions {
     /// Calls running at once, over all clients; more wait their turn
     /// within their timeout.
     pub max_concurrent_calls: usize,
-    /// How long one call may take, waiting for its turn and asking for
-    /// confirmation included.
+    /// How long one call may take, waiting for its turn included (a tool
+    /// file whose `run` declares a longer timeout gets that, as in the
+    /// [`Dispatcher`]); asking the user to confirm has a limit as long.
     pub call_timeout: Duration,
     /// The largest HTTP request body accepted (larger: 413).
     pub max_request_bytes: usize,
@@ -61,6 +63,10 @@ pub struct ServeOptions {
     /// alone for all protocol versions, as 2026-07-28 requests always do:
     /// replicas behind a load balancer then share nothing.
     pub sessions: bool,
+    /// Most sessions kept at once over HTTP (default 1,024); past it,
+    /// `initialize` is refused with an error naming this limit. An idle
+    /// session ends after five minutes (rmcp's keep-alive).
+    pub max_sessions: usize,
     /// Bounds on tool files and call arguments.
     pub limits: Limits,
 }
@@ -76,6 +82,7 @@ impl Default for ServeOptions {
             list_ttl: Duration::from_secs(10),
             page_size: 100,
             sessions: true,
+            max_sessions: 1024,
             limits: Limits::default(),
         }
     }
@@ -106,7 +113,6 @@ pub(crate) struct Shared {
     state: RwLock<(Arc<Catalog>, Fingerprint)>,
     /// Bumped on every reload that changed the folder.
     changes: watch::Sender<u64>,
-    calls: Semaphore,
     /// The HTTP client and limits every run starts from.
     context: RunContext,
     reporter: RwLock<Reporter>,
@@ -117,16 +123,25 @@ impl Server {
     pub fn new(dir: impl Into<PathBuf>, options: ServeOptions) -> Server {
         let dir = dir.into();
         let fingerprint = Fingerprint::of(&dir);
-        let catalog = Catalog::load(&dir, &options.limits);
+        let context = RunContext::new();
+        let dispatch = DispatchOptions::default()
+            .with_concurrency(options.max_concurrent_calls)
+            .with_timeout(options.call_timeout)
+            .with_confirm(match options.confirm {
+                ConfirmPolicy::Ask => dispatch::ConfirmPolicy::Auto,
+                ConfirmPolicy::Allow => dispatch::ConfirmPolicy::Never,
+            });
+        let catalog = Catalog::load(&dir, &options.limits, |registry| {
+            Ok(Dispatcher::with_options(registry, dispatch.clone())?.with_context(context.clone()))
+        });
         let (changes, _) = watch::channel(0);
         Server {
             shared: Arc::new(Shared {
                 dir,
-                calls: Semaphore::new(options.max_concurrent_calls.max(1)),
                 options,
                 state: RwLock::new((Arc::new(catalog), fingerprint)),
                 changes,
-                context: RunContext::new(),
+                context,
                 reporter: RwLock::new(Arc::new(|problem: &Problem| eprintln!("{problem}"))),
             }),
         }
@@ -200,7 +215,10 @@ impl Shared {
         if self.state.read().expect("not poisoned").1 == fingerprint {
             return false;
         }
-        let catalog = Catalog::load(&self.dir, &self.options.limits);
+        let previous = self.catalog();
+        let catalog = Catalog::load(&self.dir, &self.options.limits, |registry| {
+            previous.dispatcher.reload(registry)
+        });
         let report = self.reporter.read().expect("not poisoned").clone();
         for problem in &catalog.problems {
             report(problem);
@@ -214,18 +232,28 @@ impl Shared {
 #[derive(Clone)]
 pub(crate) struct Handler {
     shared: Arc<Shared>,
-    session: invoke::SessionHandle,
+    /// The session variables `context` tools set on this connection.
+    session: Arc<Session>,
+}
+
+/// Why a served call ended without a result of its own.
+enum Deferred {
+    /// The user is asked by an `input_required` answer (2026-07-28).
+    Pending(InputRequiredResult),
+    /// Asking the user took longer than a call may.
+    TimedOut,
 }
 
 impl Handler {
     pub(crate) fn new(shared: Arc<Shared>) -> Handler {
         Handler {
             shared,
-            session: invoke::SessionHandle::default(),
+            session: Arc::new(Session::new()),
         }
     }
 
-    /// Runs one call: checked, confirmed, run under the limits.
+    /// Runs one call through the catalog's [`Dispatcher`] (checked,
+    /// confirmed, run under its limits) in this connection's session.
     async fn call(
         &self,
         request: CallToolRequestParams,
@@ -239,59 +267,37 @@ impl Handler {
         };
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
         let call = ToolCall::new(id, request.name.as_ref(), arguments);
-        let checked = catalog.toolbox.check(&call);
-        let (served, accepted) = match (&checked, catalog.tools.get(call.name.as_str())) {
-            (Checked::Accepted(accepted), Some(served)) => (served, accepted),
-            (Checked::Rejected(rejection), _) => {
-                return CallToolResponse::Complete(to_mcp(rejection.to_result(&call), None));
+        let run_context = self.shared.context.clone().with_session(self.session.clone());
+        let timeout = self.shared.options.call_timeout;
+        let confirm = |asked: ConfirmRequest| {
+            let (request, context) = (&request, &context);
+            async move {
+                let arguments = Value::Object(asked.arguments);
+                let answer = confirm::ask(&asked.tool, &arguments, request, context);
+                match tokio::time::timeout(timeout, answer).await {
+                    Err(_) => Err(Deferred::TimedOut),
+                    Ok(Answer::Yes) => Ok(Decision::Run),
+                    Ok(Answer::No(reason)) => Ok(Decision::reject_because(reason)),
+                    Ok(Answer::Pending(pending)) => Err(Deferred::Pending(pending)),
+                }
             }
-            (Checked::Accepted(_), None) => unreachable!("the toolbox holds exactly the served tools"),
         };
-        let deadline = tokio::time::Instant::now() + self.shared.options.call_timeout;
-        let timed_out = || {
-            CallToolResponse::Complete(to_mcp(
+        let served = catalog.tools.get(call.name.as_str());
+        match catalog.dispatcher.call_in(&call, &run_context, confirm).await {
+            Ok(result) => CallToolResponse::Complete(to_mcp(result.value, served)),
+            Err(Deferred::Pending(pending)) => CallToolResponse::InputRequired(pending),
+            Err(Deferred::TimedOut) => CallToolResponse::Complete(to_mcp(
                 ToolResult::error(
                     &call,
                     format!(
-                        "`{}` did not finish within {} s",
+                        "`{}` was not confirmed within {} s; it did not run.",
                         call.name,
-                        self.shared.options.call_timeout.as_secs_f64()
+                        timeout.as_secs_f64()
                     ),
                 ),
                 None,
-            ))
-        };
-        if needs_confirmation(served) && self.shared.options.confirm == ConfirmPolicy::Ask {
-            let asked = tokio::time::timeout_at(
-                deadline,
-                confirm::ask(&served.tool, &accepted.arguments, &request, &context),
-            )
-            .await;
-            match asked {
-                Err(_) => return timed_out(),
-                Ok(Answer::Yes) => {}
-                Ok(Answer::Pending(pending)) => return CallToolResponse::InputRequired(pending),
-                Ok(Answer::No(reason)) => {
-                    return CallToolResponse::Complete(to_mcp(ToolResult::error(&call, reason), None));
-                }
-            }
+            )),
         }
-        let Ok(Ok(_permit)) = tokio::time::timeout_at(deadline, self.shared.calls.acquire()).await else {
-            return timed_out();
-        };
-        let run = invoke::run(served, accepted, &call, &self.session, &self.shared.context);
-        match tokio::time::timeout_at(deadline, run).await {
-            Ok(result) => CallToolResponse::Complete(to_mcp(result, Some(served))),
-            Err(_) => timed_out(),
-        }
-    }
-}
-
-fn needs_confirmation(served: &Served) -> bool {
-    match &served.tool.confirm {
-        None | Some(Confirm::Always(false)) => false,
-        // A predicate is code for another host (Emacs Lisp, R): ask, as it may say yes.
-        Some(_) => true,
     }
 }
 

@@ -25,6 +25,10 @@ use crate::output::Output;
 /// - the program must finish within its `timeout` (default
 ///   [`RunLimits::command_timeout`](super::RunLimits::command_timeout)), or
 ///   it is killed and the result is an error;
+/// - on unix the program runs in a process group of its own, and the whole
+///   group is killed when the call ends — at its timeout, on an error, or
+///   when the program exits — so nothing it started outlives the call or
+///   keeps its pipes open;
 /// - stdout over [`max_stdout_bytes`](super::RunLimits::max_stdout_bytes)
 ///   kills the program (an error result); stderr past
 ///   [`max_stderr_bytes`](super::RunLimits::max_stderr_bytes) is read and
@@ -60,6 +64,8 @@ pub(super) async fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
+    #[cfg(unix)]
+    command.process_group(0);
     let directory = match (&run.working_directory, base) {
         (Some(dir), base) => Some(resolve_against(Path::new(dir), base)),
         (None, base) => base.map(Path::to_path_buf),
@@ -82,6 +88,7 @@ pub(super) async fn run(
             ));
         }
     };
+    let group = ProcessGroup::of(&child);
     let input = Value::Object(arguments).to_string();
     let (Some(mut stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -95,17 +102,32 @@ pub(super) async fn run(
             let _ = stdin.write_all(input.as_bytes()).await;
             drop(stdin);
         };
-        let (_, stdout, stderr) = tokio::join!(
-            write,
+        let waited = async {
+            let status = child
+                .wait()
+                .await
+                .map_err(|error| format!("waiting for the program failed: {error}"));
+            // What the program left running would hold the pipes open.
+            group.kill();
+            status
+        };
+        let stderr = async {
+            Ok::<_, String>(
+                read_capped(stderr, limits.max_stderr_bytes, false)
+                    .await
+                    .unwrap_or_default(),
+            )
+        };
+        let ((), stdout, stderr, status) = tokio::try_join!(
+            async {
+                write.await;
+                Ok(())
+            },
             read_capped(stdout, limits.max_stdout_bytes, true),
-            read_capped(stderr, limits.max_stderr_bytes, false)
-        );
-        let stdout = stdout?;
-        let status = child
-            .wait()
-            .await
-            .map_err(|error| format!("waiting for the program failed: {error}"))?;
-        Ok::<_, String>((status, stdout, stderr.unwrap_or_default()))
+            stderr,
+            waited
+        )?;
+        Ok::<_, String>((status, stdout, stderr))
     };
     let outcome = tokio::time::timeout(timeout, work).await;
     let (status, stdout, stderr) = match outcome {
@@ -149,6 +171,33 @@ pub(super) async fn run(
         }
     }
     with_notes(with_structured(tool, Output::text(out)), notes)
+}
+
+/// The process group of a started program (unix; elsewhere nothing): killed
+/// when asked and when dropped, so no path out of a run leaves it behind.
+struct ProcessGroup(Option<u32>);
+
+impl ProcessGroup {
+    /// The group `child` leads (it was started with `process_group(0)`).
+    fn of(child: &tokio::process::Child) -> ProcessGroup {
+        ProcessGroup(if cfg!(unix) { child.id() } else { None })
+    }
+
+    /// Sends SIGKILL to every process of the group.
+    fn kill(&self) {
+        #[cfg(unix)]
+        if let Some(id) = self.0.and_then(|id| i32::try_from(id).ok()) {
+            // ESRCH (the group is gone) is the usual answer once all ended.
+            let _ =
+                nix::sys::signal::killpg(nix::unistd::Pid::from_raw(id), nix::sys::signal::Signal::SIGKILL);
+        }
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        self.kill();
+    }
 }
 
 /// What was read from a pipe.

@@ -14,7 +14,10 @@ use crate::output::Output;
 pub const SESSION_META_KEY: &str = "dev.toolbridge/session";
 
 /// Runs a `context` tool: each argument sets the session variable of the
-/// same name; the reply is the tool's fixed result.
+/// same name; the reply is the tool's fixed result. A call that would grow
+/// the session past [`RunLimits::max_session_variables`](super::RunLimits::max_session_variables)
+/// or [`max_session_bytes`](super::RunLimits::max_session_bytes) sets
+/// nothing and is an error result naming the limit.
 ///
 /// The fixed result is returned as text when it is a string, else as JSON
 /// text and structured content; without one, the reply is the variables set,
@@ -35,8 +38,13 @@ pub(super) fn run(
             task_names(task)
         ));
     }
-    for (name, value) in &arguments {
-        context.session.set(name.clone(), value.clone());
+    let limits = &context.limits;
+    if let Err(full) =
+        context
+            .session
+            .set_all(&arguments, limits.max_session_variables, limits.max_session_bytes)
+    {
+        return Output::error(format!("tool {:?}: no variable was set: {full}", tool.name));
     }
     let set = Value::Object(arguments);
     let output = match tool.fixed_result.as_ref().filter(|result| !result.is_null()) {

@@ -47,6 +47,12 @@ pub struct RunLimits {
     /// When set, the only hosts an endpoint call may reach, redirects
     /// included (`api.example.com`, or `127.0.0.1:8080` to name a port).
     pub allowed_hosts: Option<Vec<String>>,
+    /// Most variables a session holds (default 256); a `context` call that
+    /// would set more is an error result and sets none.
+    pub max_session_variables: usize,
+    /// Most bytes a session's variables take, names and JSON values
+    /// (default 1 MiB); as for [`max_session_variables`](RunLimits::max_session_variables).
+    pub max_session_bytes: usize,
 }
 
 impl Default for RunLimits {
@@ -59,6 +65,8 @@ impl Default for RunLimits {
             max_stderr_bytes: 64 * 1024,
             max_redirects: 10,
             allowed_hosts: None,
+            max_session_variables: 256,
+            max_session_bytes: 1024 * 1024,
         }
     }
 }
@@ -97,6 +105,18 @@ impl RunLimits {
     /// Sets [`max_redirects`](RunLimits::max_redirects).
     pub fn with_max_redirects(mut self, redirects: usize) -> RunLimits {
         self.max_redirects = redirects;
+        self
+    }
+
+    /// Sets [`max_session_variables`](RunLimits::max_session_variables).
+    pub fn with_max_session_variables(mut self, variables: usize) -> RunLimits {
+        self.max_session_variables = variables;
+        self
+    }
+
+    /// Sets [`max_session_bytes`](RunLimits::max_session_bytes).
+    pub fn with_max_session_bytes(mut self, bytes: usize) -> RunLimits {
+        self.max_session_bytes = bytes;
         self
     }
 

@@ -15,9 +15,10 @@ use crate::output::Output;
 /// [`toolbridge::tool::template`]; `\{{` is a literal `{{`) becomes the
 /// argument `name`: a string as it is, a list (a multi-select) as its items
 /// joined by `, `, a number or boolean as JSON writes it, an object as
-/// compact JSON. An omitted argument takes its schema `default`; without
-/// one it renders empty, and a note in `_meta["dev.toolbridge/notes"]` says
-/// so. A placeholder naming no declared variable is kept as written, with a
+/// compact JSON. An omitted argument renders empty, and a note in
+/// `_meta["dev.toolbridge/notes"]` says so: schema `default`s are the
+/// Toolbox's to fill (the [`Dispatcher`](crate::Dispatcher), `call` and
+/// `serve` run only arguments it accepted), so they have one owner. A placeholder naming no declared variable is kept as written, with a
 /// note. Values of a select (`enum`, or `items.enum` for a multi-select) are
 /// checked against the allowed values, even though the Toolbox did: `run`
 /// may be given arguments no Toolbox checked.
@@ -44,34 +45,40 @@ pub(super) fn run(
     for segment in segments(&run.template) {
         let piece = match segment {
             Segment::Literal(text) => text.to_string(),
-            Segment::Placeholder(name) => match arguments
-                .get(name)
-                .or_else(|| property(name).and_then(|p| p.get("default")))
-            {
-                Some(value) => render_value(value),
-                None if property(name).is_some() => {
-                    if !notes.iter().any(|note| note.at == Pointer::root().key(name)) {
-                        notes.push(Note::new(
+            Segment::Placeholder(name) => {
+                match arguments.get(name) {
+                    Some(value) => render_value(value),
+                    None if property(name).is_some() => {
+                        if !notes.iter().any(|note| note.at == Pointer::root().key(name)) {
+                            notes.push(Note::new(
                             NoteKind::Defaulted {
                                 field: name.to_string(),
                             },
                             Pointer::root().key(name),
-                            format!("the variable {name:?} was not given and has no default; rendered empty"),
+                            if property(name).is_some_and(|p| p.get("default").is_some()) {
+                                format!(
+                                    "the variable {name:?} was not given (its default is filled by the \
+                                     Toolbox, which did not check these arguments); rendered empty"
+                                )
+                            } else {
+                                format!("the variable {name:?} was not given and has no default; rendered empty")
+                            },
                         ));
+                        }
+                        String::new()
                     }
-                    String::new()
-                }
-                None => {
-                    if !notes.iter().any(|note| note.at == Pointer::root().key(name)) {
-                        notes.push(Note::new(
+                    None => {
+                        if !notes.iter().any(|note| note.at == Pointer::root().key(name)) {
+                            notes.push(Note::new(
                             NoteKind::Kept { key: name.to_string() },
                             Pointer::root().key(name),
                             format!("the placeholder {{{{{name}}}}} names no declared variable; kept in the prompt as written"),
                         ));
+                        }
+                        format!("{{{{{name}}}}}")
                     }
-                    format!("{{{{{name}}}}}")
                 }
-            },
+            }
         };
         if out.len() + piece.len() > max {
             return Output::error(format!(

@@ -369,6 +369,48 @@ pub(crate) fn note_no_strict(
     );
 }
 
+/// Takes each parameter the tool's `defaults` always fill
+/// ([`ParameterDefault::always_fills`](crate::tool::ParameterDefault::always_fills))
+/// out of its input schema's `required`, noting it at its `defaults` entry
+/// (under `defaults_at`): a parameter that has a default is optional for
+/// the model, which the listing must say (`tools/list`, every writer).
+pub(crate) fn unrequire_filled(tool: &mut Tool, defaults_at: &Pointer, notes: &mut Notes) {
+    let Some(defaults) = &tool.defaults else {
+        return;
+    };
+    let Some(Value::Array(required)) = tool.input_schema.get_mut("required") else {
+        return;
+    };
+    let mut taken = Vec::new();
+    required.retain(|name| {
+        let filled = name
+            .as_str()
+            .and_then(|name| defaults.get(name))
+            .is_some_and(|default| default.always_fills());
+        if filled {
+            taken.push(name.as_str().unwrap_or_default().to_string());
+        }
+        !filled
+    });
+    if required.is_empty() && !taken.is_empty() {
+        if let Value::Object(schema) = &mut tool.input_schema {
+            schema.shift_remove("required");
+        }
+    }
+    for name in taken {
+        notes.push(
+            NoteKind::Rewritten {
+                keyword: "required".into(),
+            },
+            defaults_at.key(&name),
+            format!(
+                "`{name}` is listed as optional, not required: the tool's default fills it when the \
+                 model leaves it out"
+            ),
+        );
+    }
+}
+
 /// In writer tests: the notes outside the lowered schemas (schema lowering
 /// owns those, and its own tests check them).
 #[cfg(test)]

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::codec::{JsonCodec, Layout};
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::shared::check_schema_in_place;
+use crate::format::shared::{check_schema_in_place, unrequire_filled};
 use crate::json::validate::Compiled;
 use crate::json::Entry;
 use crate::note::{NoteKind, Notes};
@@ -61,6 +61,7 @@ pub(crate) fn read(entry: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Resu
     let mut tool = Tool::deserialize(entry.value)
         .map_err(|err| Error::new(ErrorKind::InvalidTool, err.to_string()).at(entry.at.clone()))?;
     check_schema_in_place(&mut tool.input_schema, &entry.at.key("inputSchema"), notes)?;
+    unrequire_filled(&mut tool, &entry.at.key("defaults"), notes);
     for key in tool.extra.keys() {
         let known = FIELDS.iter().map(|field| field.key);
         let hint = match closest(key, known) {

@@ -71,6 +71,21 @@ impl Condition {
 }
 
 impl ParameterDefault {
+    /// True when this default always gives the parameter a value the model
+    /// left out: a plain default, or a transform with no condition whose
+    /// action is `default` or `override` and which has a `value` or a
+    /// `format`. Such a parameter is optional for the model.
+    pub fn always_fills(&self) -> bool {
+        match self {
+            ParameterDefault::Value(_) => true,
+            ParameterDefault::Transform(transform) => {
+                transform.when.is_none()
+                    && transform.action != Some(TransformAction::Remove)
+                    && (transform.value.is_some() || transform.format.is_some())
+            }
+        }
+    }
+
     /// The JSON form (plain value or `{"transform": …}`).
     pub fn to_value(&self) -> Value {
         match self {

@@ -32,23 +32,16 @@ use super::pyformat;
 use super::render::compact;
 
 /// The parameters the tool's defaults always fill when the model leaves
-/// them out: a plain default, or a transform with no condition whose action
-/// is `default` or `override` and which has a `value` or a `format`. The
-/// signature lists them as optional even when the schema requires them.
+/// them out ([`ParameterDefault::always_fills`]). The signature lists them
+/// as optional even when the schema requires them (a reader takes them out
+/// of `required`, but a tool built in code may not have).
 pub(super) fn filled(tool: &Tool) -> Vec<&str> {
     let Some(defaults) = &tool.defaults else {
         return Vec::new();
     };
     defaults
         .iter()
-        .filter(|(_, default)| match default {
-            ParameterDefault::Value(_) => true,
-            ParameterDefault::Transform(transform) => {
-                transform.when.is_none()
-                    && transform.action != Some(TransformAction::Remove)
-                    && (transform.value.is_some() || transform.format.is_some())
-            }
-        })
+        .filter(|(_, default)| default.always_fills())
         .map(|(name, _)| name.as_str())
         .collect()
 }

@@ -4,7 +4,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::error::Result;
-use crate::format::shared::{check_schema_value, read_input_schema};
+use crate::format::shared::{check_schema_value, read_input_schema, unrequire_filled};
 use crate::json::describe;
 use crate::json::{Entry, Node};
 use crate::note::{NoteKind, Notes};
@@ -123,6 +123,7 @@ pub(super) fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Resu
 
     if let Some(defaults) = entry.get("defaults") {
         tool.defaults = Some(read_defaults(&defaults, notes)?);
+        unrequire_filled(&mut tool, &defaults.at, notes);
     }
     if let Some(parameters) = aliased(&entry, "static_parameters", notes) {
         tool.static_parameters = Some(read_static_parameters(&parameters, notes)?);
