@@ -259,3 +259,21 @@ fn adversarial_text_streams_as_whole() {
         }
     }
 }
+
+/// Whitespace between `[TOOL_CALLS]` and the name is skipped, streamed as
+/// whole (ollama's ministral.go reads the name after it). Found by the
+/// `text_stream` fuzz target: the stream took the token alone as prose.
+#[test]
+fn mistral_name_after_whitespace_streams_as_whole() {
+    let text = "[TOOL_CALLS]\tget_weather[ARGS]{\"city\": \"Paris\"}";
+    let (calls, prose) = whole(text, Family::Mistral, false);
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].name, "get_weather");
+    assert_eq!(calls[0].arguments, Ok(json!({"city": "Paris"})));
+    assert_eq!(prose, "");
+    for cut in 0..=text.len() {
+        let streamed = stream(&[&text[..cut], &text[cut..]], Some(Family::Mistral), None);
+        assert_eq!(streamed.calls, calls, "cut at {cut}");
+        check_events(&streamed.events);
+    }
+}

@@ -211,10 +211,12 @@ impl Region for Calls {
                         let start = text.len() - trimmed.len();
                         self.step = Step::Json(start, Brackets::new(false), false);
                         self.scanned = start;
-                    } else if rest.len() != trimmed.len() || rest.starts_with('{') {
-                        // Whitespace, then no list; or no name: the token alone is not a call.
+                    } else if trimmed.starts_with('{') {
+                        // No name: the token alone is not a call.
                         return End::Call(self.at);
                     } else {
+                        // The name, after any whitespace (as the whole-text parse reads it).
+                        self.at = text.len() - trimmed.len();
                         self.step = Step::Name;
                         self.scanned = self.at;
                     }
