@@ -8,9 +8,10 @@
 //!   [`Inverse::restore_noting`] as before.
 //! - [`SchemaDefault`]: an optional parameter's schema `default` with the
 //!   note that says it was used, written once.
-//! - [`NameMap`]: tool names hashed with a fast non-keyed hash.
+//! - [`NameMap`], [`NameSet`]: tool and parameter names hashed with a
+//!   fast non-keyed hash.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use serde_json::{Map, Value};
@@ -25,6 +26,10 @@ use super::render::compact;
 /// configuration, not the model's), so a non-keyed hash leaves nothing for
 /// a model to flood: a name it sends is only looked up.
 pub(super) type NameMap<V> = HashMap<String, V, BuildHasherDefault<NameHasher>>;
+
+/// A set of a tool's parameter names, hashed as [`NameMap`]'s keys (the
+/// names are the tool's; an argument's name is only looked up).
+pub(super) type NameSet = HashSet<String, BuildHasherDefault<NameHasher>>;
 
 /// The multiply-rotate hash of rustc's `FxHasher`, a word at a time: a
 /// tool name is hashed in a few instructions where SipHash takes a hundred.
@@ -127,64 +132,115 @@ impl Restore {
     /// Undoes the writer's rewrites, noting the places that changed and
     /// those it could not undo.
     pub(super) fn apply(&self, arguments: &mut Map<String, Value>, notes: &mut Vec<Note>) {
-        let mut changed = Vec::new();
-        if !self.absent.is_empty() && arguments.values().any(Value::is_null) {
-            let mut removed = Vec::new();
-            arguments.retain(|key, value| {
-                let position = value
-                    .is_null()
-                    .then(|| self.absent.iter().position(|(absent, _)| absent == key))
-                    .flatten();
-                if let Some(position) = position {
-                    removed.push(position);
-                }
-                position.is_none()
-            });
-            removed.sort_unstable();
-            changed.extend(removed.into_iter().map(|index| self.absent[index].1.clone()));
-        }
-        if let Some(rest) = &self.rest {
-            let mut value = Value::Object(std::mem::take(arguments));
-            let unrestored = rest.restore_noting(&mut value, &mut changed);
-            if let Value::Object(map) = value {
-                *arguments = map;
-            }
-            for problem in unrestored {
-                notes.push(Note::new(
-                    NoteKind::Normalized {
-                        field: "arguments".into(),
-                    },
-                    problem.at,
-                    format!(
-                        "{}; validation decides whether it is acceptable as sent",
-                        problem.message
-                    ),
-                ));
-            }
-        }
-        if changed.is_empty() {
+        let removed = self.remove_nulls(arguments);
+        let places = removed.iter().map(|index| self.absent[index].1.clone());
+        let Some(rest) = &self.rest else {
+            notes.extend(self.note(places));
             return;
+        };
+        let mut changed: Vec<Pointer> = places.collect();
+        let mut value = Value::Object(std::mem::take(arguments));
+        let unrestored = rest.restore_noting(&mut value, &mut changed);
+        if let Value::Object(map) = value {
+            *arguments = map;
         }
-        const LISTED: usize = 8;
-        let mut message = String::with_capacity(self.prefix.len() + 16 * changed.len().min(LISTED) + 4);
-        message.push_str(&self.prefix);
-        for (index, place) in changed.iter().take(LISTED).enumerate() {
-            if index > 0 {
-                message.push_str(", ");
+        for problem in unrestored {
+            notes.push(Note::new(
+                NoteKind::Normalized {
+                    field: "arguments".into(),
+                },
+                problem.at,
+                format!(
+                    "{}; validation decides whether it is acceptable as sent",
+                    problem.message
+                ),
+            ));
+        }
+        notes.extend(self.note(changed.into_iter()));
+    }
+
+    /// Removes each top-level `null` the writer made stand for an absent
+    /// argument; returns which entries of `absent` it removed.
+    fn remove_nulls(&self, arguments: &mut Map<String, Value>) -> Removed {
+        let mut removed = Removed::default();
+        if self.absent.is_empty() {
+            return removed;
+        }
+        for (key, value) in arguments.iter() {
+            if value.is_null() {
+                if let Some(index) = self.absent.iter().position(|(absent, _)| absent == key) {
+                    removed.add(index);
+                }
             }
-            message.push_str(if place.is_root() { "/" } else { place.as_str() });
         }
-        if changed.len() > LISTED {
-            message.push_str(", …");
+        removed.more.sort_unstable();
+        for index in removed.iter() {
+            arguments.shift_remove(&self.absent[index].0);
+        }
+        removed
+    }
+
+    /// The note for the places that changed, the first being where it is.
+    fn note(&self, mut places: impl Iterator<Item = Pointer>) -> Option<Note> {
+        const LISTED: usize = 8;
+        let first = places.next()?;
+        let mut message = String::with_capacity(self.prefix.len() + 64);
+        message.push_str(&self.prefix);
+        message.push_str(shown(&first));
+        for (count, place) in places.enumerate() {
+            if count + 1 == LISTED {
+                message.push_str(", …");
+                break;
+            }
+            message.push_str(", ");
+            message.push_str(shown(&place));
         }
         message.push(')');
-        notes.push(Note::new(
+        Some(Note::new(
             NoteKind::Normalized {
                 field: "arguments".into(),
             },
-            changed.swap_remove(0),
+            first,
             message,
-        ));
+        ))
+    }
+}
+
+/// A place as notes show it (the root as `/`).
+fn shown(place: &Pointer) -> &str {
+    if place.is_root() {
+        "/"
+    } else {
+        place.as_str()
+    }
+}
+
+/// Which entries of [`Restore::absent`] were removed, in their order: a
+/// bit each for the first 64, listed past them.
+#[derive(Default)]
+struct Removed {
+    bits: u64,
+    more: Vec<usize>,
+}
+
+impl Removed {
+    fn add(&mut self, index: usize) {
+        match u32::try_from(index) {
+            Ok(bit) if bit < 64 => self.bits |= 1 << bit,
+            _ => self.more.push(index),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut bits = self.bits;
+        std::iter::from_fn(move || {
+            let bit = bits.trailing_zeros();
+            (bit < 64).then(|| {
+                bits &= bits - 1;
+                bit as usize
+            })
+        })
+        .chain(self.more.iter().copied())
     }
 }
 
@@ -291,10 +347,14 @@ mod tests {
             },
         ]);
         let top = inverse(vec![null_at("/b"), null_at("/a~1x"), null_at("/a"), null_at("/a")]);
-        for inverse in [mixed, top] {
+        let many = inverse((0..70).rev().map(|index| null_at(&format!("/p{index}"))).collect());
+        let mut sent = json!({"a": null, "keep": null, "a/x": null, "b": null, "nested": {"c": null},
+            "meta": "{\"k\": 1}"});
+        for index in 0..70 {
+            sent[format!("p{index}")] = if index % 3 == 0 { json!(1) } else { Value::Null };
+        }
+        for inverse in [mixed, top, many] {
             let restore = Restore::new(&inverse);
-            let sent = json!({"a": null, "keep": null, "a/x": null, "b": null, "nested": {"c": null},
-                "meta": "{\"k\": 1}"});
             let mut fast = sent.as_object().unwrap().clone();
             let mut notes = Vec::new();
             restore.apply(&mut fast, &mut notes);
@@ -302,7 +362,11 @@ mod tests {
             let mut changed = Vec::new();
             assert!(inverse.restore_noting(&mut slow, &mut changed).is_empty());
             assert_eq!(Value::Object(fast), slow);
-            let places: Vec<String> = changed.iter().map(Pointer::to_string).collect();
+            // As the Toolbox listed them before: eight places, then "…".
+            let mut places: Vec<String> = changed.iter().take(8).map(Pointer::to_string).collect();
+            if changed.len() > 8 {
+                places.push("…".into());
+            }
             assert_eq!(
                 notes[0].message,
                 format!(
