@@ -27,7 +27,7 @@ use crate::pointer::Pointer;
 use crate::suggest::closest;
 use crate::tool::Tool;
 
-use plan::{NameMap, NameSet, Restore, SchemaDefault};
+use plan::{NameMap, Restore, SchemaDefault};
 
 pub use native::{elisp_value, ElispDecoding};
 pub use render::Violation;
@@ -165,7 +165,7 @@ struct Entry {
     signature: String,
     /// The top-level parameters, when an undeclared one is neither forbidden
     /// by the schema (the validator reports those) nor allowed by it.
-    declared: Option<NameSet>,
+    declared: Option<Vec<String>>,
     /// The optional top-level parameters whose schema has a `default`.
     schema_defaults: Vec<SchemaDefault>,
 }
@@ -677,7 +677,7 @@ fn too_deep(limits: &Limits) -> String {
 /// neither forbidden (`additionalProperties: false`, reported by the
 /// validator) nor described (`additionalProperties: {…}`,
 /// `patternProperties`, a combinator or `$ref` at the top).
-fn declared(schema: &Value) -> Option<NameSet> {
+fn declared(schema: &Value) -> Option<Vec<String>> {
     let object = schema.as_object()?;
     let open = match object.get("additionalProperties") {
         None | Some(Value::Bool(true)) => true,
@@ -731,7 +731,7 @@ fn undeclared(
     };
     for key in arguments
         .keys()
-        .filter(|key| !declared.contains(key.as_str()) && !defaulted(key))
+        .filter(|key| !declared.iter().any(|name| name == *key) && !defaulted(key))
     {
         let near_miss = key.len() <= 128 && closest(key, missing.iter().copied()).is_some();
         if near_miss {

@@ -8,10 +8,9 @@
 //!   [`Inverse::restore_noting`] as before.
 //! - [`SchemaDefault`]: an optional parameter's schema `default` with the
 //!   note that says it was used, written once.
-//! - [`NameMap`], [`NameSet`]: tool and parameter names hashed with a
-//!   fast non-keyed hash.
+//! - [`NameMap`]: tool names hashed with a fast non-keyed hash.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use serde_json::{Map, Value};
@@ -27,12 +26,8 @@ use super::render::compact;
 /// a model to flood: a name it sends is only looked up.
 pub(super) type NameMap<V> = HashMap<String, V, BuildHasherDefault<NameHasher>>;
 
-/// A set of a tool's parameter names, hashed as [`NameMap`]'s keys (the
-/// names are the tool's; an argument's name is only looked up).
-pub(super) type NameSet = HashSet<String, BuildHasherDefault<NameHasher>>;
-
 /// The multiply-rotate hash of rustc's `FxHasher`, a word at a time: a
-/// tool name is hashed in a few instructions where SipHash takes a hundred.
+/// name is hashed in a few instructions where SipHash takes a hundred.
 #[derive(Default)]
 pub(super) struct NameHasher(u64);
 
@@ -54,9 +49,11 @@ impl Hasher for NameHasher {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut word = [0; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word));
+            let word = rest
+                .iter()
+                .rev()
+                .fold(0u64, |word, &byte| word << 8 | u64::from(byte));
+            self.add(word);
         }
     }
 
@@ -69,7 +66,10 @@ impl Hasher for NameHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.0
+        // The multiply leaves the low bits, which pick the bucket, the
+        // weakest; rotating brings the strong high bits down (as
+        // rustc-hash 2 does).
+        self.0.rotate_left(26)
     }
 }
 
