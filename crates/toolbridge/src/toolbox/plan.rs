@@ -319,11 +319,11 @@ mod tests {
     use super::*;
 
     fn inverse(rewrites: Vec<Rewrite>) -> Inverse {
-        let mut inverse = Inverse::default();
-        inverse.name = "t".into();
-        inverse.written_name = "t_w".into();
-        inverse.rewrites = rewrites;
-        inverse
+        Inverse {
+            name: "t".into(),
+            written_name: "t_w".into(),
+            rewrites,
+        }
     }
 
     fn null_at(at: &str) -> Rewrite {
@@ -346,8 +346,18 @@ mod tests {
                 object: true,
             },
         ]);
-        let top = inverse(vec![null_at("/b"), null_at("/a~1x"), null_at("/a"), null_at("/a")]);
-        let many = inverse((0..70).rev().map(|index| null_at(&format!("/p{index}"))).collect());
+        let top = inverse(vec![
+            null_at("/b"),
+            null_at("/a~1x"),
+            null_at("/a"),
+            null_at("/a"),
+        ]);
+        let many = inverse(
+            (0..70)
+                .rev()
+                .map(|index| null_at(&format!("/p{index}")))
+                .collect(),
+        );
         let mut sent = json!({"a": null, "keep": null, "a/x": null, "b": null, "nested": {"c": null},
             "meta": "{\"k\": 1}"});
         for index in 0..70 {
