@@ -5,7 +5,7 @@
 //! OpenAI strict mode, so every call also goes through name resolution, the
 //! writer's inverse (nulls for absent optional arguments), defaults and
 //! validation; `toolbox/accept-owned` is the same with the calls given up
-//! ([`Toolbox::check_owned`]: arguments moved, not copied); `toolbox/jsonschema-floor` is bare `jsonschema` validation
+//! ([`Toolbox::check_owned`]: arguments, id and name moved, not copied); `toolbox/jsonschema-floor` is bare `jsonschema` validation
 //! (formats checked, as the Toolbox does) of the canonical arguments of the
 //! same calls against the same schemas, the floor; `toolbox/reject` checks
 //! 100 calls that each break a rule, building the model-facing message.

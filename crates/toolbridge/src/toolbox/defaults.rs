@@ -28,6 +28,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 use crate::tool::{ParameterDefault, Tool, Transform, TransformAction};
 
+use super::plan::has_key;
 use super::pyformat;
 use super::render::compact;
 
@@ -58,14 +59,14 @@ pub(super) fn apply_defaults(
         return;
     };
     for (name, default) in defaults {
-        let at = Pointer::root().key(name);
+        let at = || Pointer::root().key(name);
         match default {
             ParameterDefault::Value(value) => {
-                if !arguments.contains_key(name) {
+                if !has_key(arguments, name) {
                     arguments.insert(name.clone(), value.clone());
                     notes.push(Note::new(
                         NoteKind::Defaulted { field: name.clone() },
-                        at,
+                        at(),
                         format!(
                             "`{name}` was not given; the tool's default {} was used",
                             compact(value)
@@ -74,51 +75,9 @@ pub(super) fn apply_defaults(
                 }
             }
             ParameterDefault::Transform(transform) => {
-                apply_transform(tool, name, transform, arguments, limits, notes, at);
+                apply_transform(tool, name, transform, arguments, limits, notes, at());
             }
         }
-    }
-}
-
-/// The optional top-level parameters of `schema` that declare a `default`,
-/// in the schema's order. A required one is left out: a default cannot
-/// stand in for a value the schema demands.
-pub(super) fn schema_defaults(schema: &Value) -> Vec<(String, Value)> {
-    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    let required = |name: &str| {
-        schema
-            .get("required")
-            .and_then(Value::as_array)
-            .is_some_and(|required| required.iter().any(|item| item == name))
-    };
-    properties
-        .iter()
-        .filter(|(name, _)| !required(name))
-        .filter_map(|(name, property)| Some((name.clone(), property.get("default")?.clone())))
-        .collect()
-}
-
-/// Sets each parameter of `defaults` the arguments leave out, noting it.
-pub(super) fn apply_schema_defaults(
-    defaults: &[(String, Value)],
-    arguments: &mut Map<String, Value>,
-    notes: &mut Vec<Note>,
-) {
-    for (name, value) in defaults {
-        if arguments.contains_key(name) {
-            continue;
-        }
-        arguments.insert(name.clone(), value.clone());
-        notes.push(Note::new(
-            NoteKind::Defaulted { field: name.clone() },
-            Pointer::root().key(name),
-            format!(
-                "`{name}` was not given; its schema's default {} was used",
-                compact(value)
-            ),
-        ));
     }
 }
 

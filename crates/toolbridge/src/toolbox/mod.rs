@@ -5,13 +5,13 @@
 
 mod defaults;
 mod native;
+mod plan;
 mod pyformat;
 mod render;
 mod reply;
 mod signature;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -24,9 +24,10 @@ use crate::note::{Converted, Note, NoteKind};
 use crate::options::ReadOptions;
 use crate::pipeline::Written;
 use crate::pointer::Pointer;
-use crate::rewrite::Inverse;
 use crate::suggest::closest;
 use crate::tool::Tool;
+
+use plan::{NameMap, Restore, SchemaDefault};
 
 pub use native::{elisp_value, ElispDecoding};
 pub use render::Violation;
@@ -147,8 +148,10 @@ impl CheckOptions {
 #[derive(Debug)]
 pub struct Toolbox {
     entries: Vec<Entry>,
-    by_name: HashMap<String, usize>,
-    by_written: HashMap<String, usize>,
+    by_name: NameMap<usize>,
+    /// The names the tools were written under, each with the note a call
+    /// made under it gets.
+    by_written: NameMap<(usize, Note)>,
     options: CheckOptions,
 }
 
@@ -156,20 +159,22 @@ pub struct Toolbox {
 struct Entry {
     tool: Tool,
     validator: Compiled,
-    inverse: Option<Inverse>,
+    /// The writer's inverse, when the tool was written (see
+    /// [`Toolbox::with_written`]).
+    restore: Option<Restore>,
     signature: String,
     /// The top-level parameters, when an undeclared one is neither forbidden
     /// by the schema (the validator reports those) nor allowed by it.
     declared: Option<Vec<String>>,
     /// The optional top-level parameters whose schema has a `default`.
-    schema_defaults: Vec<(String, Value)>,
+    schema_defaults: Vec<SchemaDefault>,
 }
 
 impl std::fmt::Debug for Entry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Entry")
             .field("tool", &self.tool.name)
-            .field("inverse", &self.inverse)
+            .field("restore", &self.restore)
             .finish_non_exhaustive()
     }
 }
@@ -261,7 +266,7 @@ impl Toolbox {
     /// when two tools share a name.
     pub fn new(tools: impl IntoIterator<Item = Tool>) -> Result<Toolbox> {
         let mut entries = Vec::new();
-        let mut by_name = HashMap::new();
+        let mut by_name = NameMap::default();
         for tool in tools {
             if by_name.insert(tool.name.clone(), entries.len()).is_some() {
                 return Err(Error::new(
@@ -278,16 +283,16 @@ impl Toolbox {
             entries.push(Entry {
                 signature: signature::signature(&tool.name, &tool.input_schema, &defaults::filled(&tool)),
                 declared: declared(&tool.input_schema),
-                schema_defaults: defaults::schema_defaults(&tool.input_schema),
+                schema_defaults: plan::schema_defaults(&tool.input_schema),
                 validator,
-                inverse: None,
+                restore: None,
                 tool,
             });
         }
         Ok(Toolbox {
             entries,
             by_name,
-            by_written: HashMap::new(),
+            by_written: NameMap::default(),
             options: CheckOptions::default(),
         })
     }
@@ -328,17 +333,34 @@ impl Toolbox {
     pub fn with_written(mut self, written: &Written) -> Toolbox {
         self.by_written.clear();
         for entry in &mut self.entries {
-            entry.inverse = None;
+            entry.restore = None;
         }
+        let renamed = |entries: &[Entry], sent: &str, index: usize| {
+            let name = &entries[index].tool.name;
+            let note = Note::new(
+                NoteKind::Renamed {
+                    from: sent.to_string(),
+                    to: name.clone(),
+                },
+                Pointer::root(),
+                format!("the call named `{sent}`, the name the tool was written under; it is `{name}`"),
+            );
+            (index, note)
+        };
         for (original, target) in written.names.pairs() {
             if let Some(&index) = self.by_name.get(original) {
-                self.by_written.entry(target.to_string()).or_insert(index);
+                if !self.by_written.contains_key(target) {
+                    let value = renamed(&self.entries, target, index);
+                    self.by_written.insert(target.to_string(), value);
+                }
             }
         }
         for tool in &written.tools {
             if let Some(&index) = self.by_name.get(&tool.inverse.name) {
-                self.by_written.insert(tool.inverse.written_name.clone(), index);
-                self.entries[index].inverse = Some(tool.inverse.clone());
+                let written_name = &tool.inverse.written_name;
+                let value = renamed(&self.entries, written_name, index);
+                self.by_written.insert(written_name.clone(), value);
+                self.entries[index].restore = Some(Restore::new(&tool.inverse));
             }
         }
         self
@@ -359,47 +381,60 @@ impl Toolbox {
     /// Checks one call. Never panics; untrusted arguments are bounded by
     /// the [limits](CheckOptions::limits).
     pub fn check(&self, call: &ToolCall) -> Checked {
-        self.check_arguments(call, None)
+        self.check_arguments(call, Given::default())
     }
 
     /// [`check`](Toolbox::check) for a call the caller no longer needs: its
     /// arguments are moved, not copied (what a dispatcher holding the calls
     /// it parsed wants).
     pub fn check_owned(&self, mut call: ToolCall) -> Checked {
-        let arguments = match &mut call.arguments {
-            Ok(arguments) => Some(std::mem::take(arguments)),
-            Err(_) => None,
+        let given = Given {
+            arguments: match &mut call.arguments {
+                Ok(arguments) => Some(std::mem::take(arguments)),
+                Err(_) => None,
+            },
+            id: Some(std::mem::take(&mut call.id)),
+            name: Some(std::mem::take(&mut call.name)),
         };
-        self.check_arguments(&call, arguments)
+        self.check_arguments(&call, given)
     }
 
-    /// Checks `call`, whose arguments are `owned` when the caller gave
-    /// them up (else they are copied from the call).
-    fn check_arguments(&self, call: &ToolCall, owned: Option<Value>) -> Checked {
+    /// Checks `call`; what the caller gave up is in `given` (and no longer
+    /// in the call), the rest is copied from the call.
+    fn check_arguments(&self, call: &ToolCall, mut given: Given) -> Checked {
         let mut notes = Vec::new();
-        let Some(entry) = self.resolve(call, &mut notes) else {
-            return Checked::Rejected(self.unknown_tool(call, notes));
+        let sent_name = given.name.as_deref().unwrap_or(&call.name);
+        let Some(entry) = self.resolve(sent_name, &call.provider_name, &mut notes) else {
+            let id = given.id.unwrap_or_else(|| call.id.clone());
+            let name = given.name.unwrap_or_else(|| call.name.clone());
+            return Checked::Rejected(self.unknown_tool(id, name, notes));
         };
-        let reject = |violations: Vec<Violation>, notes: Vec<Note>| {
+        let canonical = &entry.tool.name;
+        let name = match given.name.take() {
+            Some(name) if name == *canonical => name,
+            _ => canonical.clone(),
+        };
+        let id = given.id.take().unwrap_or_else(|| call.id.clone());
+        let reject = |id: String, name: String, violations: Vec<Violation>, notes: Vec<Note>| {
             Checked::Rejected(Rejection {
-                id: call.id.clone(),
-                name: entry.tool.name.clone(),
+                id,
+                name,
                 message: message(&entry.tool.name, &violations, &entry.signature),
                 violations,
                 notes,
             })
         };
-        let mut arguments = match self.read_arguments(entry, call, owned, &mut notes) {
+        let mut arguments = match self.read_arguments(entry, call, given.arguments, &mut notes) {
             Ok(arguments) => arguments,
-            Err(violation) => return reject(vec![violation], notes),
+            Err(violation) => return reject(id, name, vec![violation], notes),
         };
-        if let Some(inverse) = &entry.inverse {
-            restore(inverse, &mut arguments, &mut notes);
+        if let Some(restore) = &entry.restore {
+            restore.apply(&mut arguments, &mut notes);
         }
         let limits = &self.options.limits;
         defaults::apply_defaults(&entry.tool, &mut arguments, limits, &mut notes);
         if self.options.schema_defaults {
-            defaults::apply_schema_defaults(&entry.schema_defaults, &mut arguments, &mut notes);
+            plan::apply_schema_defaults(&entry.schema_defaults, &mut arguments, &mut notes);
         }
         let mut value = Value::Object(arguments);
         // The common case, a valid call, is validated once and builds no errors.
@@ -416,14 +451,14 @@ impl Toolbox {
         let mut violations = render::violations(&failures, &entry.tool.input_schema, &value);
         undeclared(entry, &value, &failures, &mut violations, &mut notes);
         if !violations.is_empty() {
-            return reject(violations, notes);
+            return reject(id, name, violations, notes);
         }
         if let Value::Object(arguments) = &mut value {
             defaults::apply_statics(&entry.tool, arguments, &mut notes);
         }
         Checked::Accepted(Accepted {
-            id: call.id.clone(),
-            name: entry.tool.name.clone(),
+            id,
+            name,
             arguments: value,
             notes,
         })
@@ -434,34 +469,23 @@ impl Toolbox {
         calls.into_iter().map(|call| self.check(call)).collect()
     }
 
-    /// The tool a call names: exactly, then through the written names.
-    fn resolve(&self, call: &ToolCall, notes: &mut Vec<Note>) -> Option<&Entry> {
-        if let Some(&index) = self.by_name.get(&call.name) {
+    /// The tool a call names (`name`, else the `provider_name` it was sent
+    /// under): exactly, then through the written names.
+    fn resolve(&self, name: &str, provider_name: &str, notes: &mut Vec<Note>) -> Option<&Entry> {
+        if let Some(&index) = self.by_name.get(name) {
             return Some(&self.entries[index]);
         }
-        let (sent, index) = [&call.name, &call.provider_name]
+        let (index, note) = [name, provider_name]
             .into_iter()
-            .find_map(|sent| self.by_written.get(sent).map(|&index| (sent, index)))?;
-        let entry = &self.entries[index];
-        notes.push(Note::new(
-            NoteKind::Renamed {
-                from: sent.clone(),
-                to: entry.tool.name.clone(),
-            },
-            Pointer::root(),
-            format!(
-                "the call named `{sent}`, the name the tool was written under; it is `{}`",
-                entry.tool.name
-            ),
-        ));
-        Some(entry)
+            .find_map(|sent| self.by_written.get(sent))?;
+        notes.push(note.clone());
+        Some(&self.entries[*index])
     }
 
-    fn unknown_tool(&self, call: &ToolCall, notes: Vec<Note>) -> Rejection {
-        let name = &call.name;
+    fn unknown_tool(&self, id: String, name: String, notes: Vec<Note>) -> Rejection {
         let names = || self.entries.iter().map(|entry| entry.tool.name.as_str());
         let suggestion = if name.len() <= 128 {
-            closest(name, names()).or_else(|| closest(name, self.by_written.keys().map(String::as_str)))
+            closest(&name, names()).or_else(|| closest(&name, self.by_written.keys().map(String::as_str)))
         } else {
             None
         };
@@ -479,7 +503,7 @@ impl Toolbox {
             let canonical = self
                 .by_written
                 .get(suggestion)
-                .map_or(suggestion, |&index| self.entries[index].tool.name.as_str());
+                .map_or(suggestion, |(index, _)| self.entries[*index].tool.name.as_str());
             message.push_str(&format!(" — did you mean `{canonical}`?"));
         } else {
             message.push('.');
@@ -495,8 +519,8 @@ impl Toolbox {
             format!("one of {listed}")
         };
         Rejection {
-            id: call.id.clone(),
-            name: name.clone(),
+            id,
+            name,
             violations: vec![Violation::new(
                 Pointer::root(),
                 "name",
@@ -563,49 +587,6 @@ impl Toolbox {
     }
 }
 
-/// Undoes the writer's rewrites, noting the places that changed.
-fn restore(inverse: &Inverse, arguments: &mut Map<String, Value>, notes: &mut Vec<Note>) {
-    let mut value = Value::Object(std::mem::take(arguments));
-    let mut changed = Vec::new();
-    let unrestored = inverse.restore_noting(&mut value, &mut changed);
-    if let Value::Object(map) = value {
-        *arguments = map;
-    }
-    for problem in unrestored {
-        notes.push(Note::new(
-            NoteKind::Normalized {
-                field: "arguments".into(),
-            },
-            problem.at,
-            format!(
-                "{}; validation decides whether it is acceptable as sent",
-                problem.message
-            ),
-        ));
-    }
-    if changed.is_empty() {
-        return;
-    }
-    const LISTED: usize = 8;
-    let mut places: Vec<String> = changed.iter().take(LISTED).map(Pointer::to_string).collect();
-    if changed.len() > LISTED {
-        places.push("…".into());
-    }
-    let message = format!(
-        "the arguments were put back into the canonical schema's shape, undoing how the tool \
-         was written as `{}` (at {})",
-        inverse.written_name,
-        places.join(", ")
-    );
-    notes.push(Note::new(
-        NoteKind::Normalized {
-            field: "arguments".into(),
-        },
-        changed.swap_remove(0),
-        message,
-    ));
-}
-
 /// Fits arguments that do not match to the schema (through the repair's
 /// schema-guided fixes), noting each fix.
 fn coerce(entry: &Entry, value: &mut Value, limits: &Limits, notes: &mut Vec<Note>) {
@@ -620,32 +601,76 @@ fn coerce(entry: &Entry, value: &mut Value, limits: &Limits, notes: &mut Vec<Not
     }
 }
 
+/// What the caller of [`Toolbox::check_arguments`] gave up: these are
+/// moved into the result instead of copied from the call.
+#[derive(Default)]
+struct Given {
+    arguments: Option<Value>,
+    id: Option<String>,
+    name: Option<String>,
+}
+
 /// Checks that `value` is at most `max_depth` deep and roughly `max_bytes`
-/// long as compact JSON, without recursion.
+/// long as compact JSON, without recursion. Scalars are counted where they
+/// are met, so only nested objects and arrays wait on the stack (arguments
+/// without any allocate nothing).
 fn within(value: &Value, limits: &Limits) -> std::result::Result<(), String> {
-    let mut stack = vec![(value, 1usize)];
+    let mut stack = Vec::new();
+    let mut next = Some((value, 1usize));
     let mut bytes = 0usize;
-    while let Some((node, depth)) = stack.pop() {
+    while let Some((node, depth)) = next.take().or_else(|| stack.pop()) {
         if depth > limits.max_depth {
-            return Err(format!("nested deeper than {} levels", limits.max_depth));
+            return Err(too_deep(limits));
         }
-        bytes += match node {
-            Value::String(text) => text.len() + 2,
+        match node {
             Value::Object(map) => {
-                stack.extend(map.values().map(|child| (child, depth + 1)));
-                map.keys().map(|key| key.len() + 4).sum::<usize>() + 2
+                bytes += 2;
+                for (key, child) in map {
+                    bytes += key.len() + 4 + member(child, depth, &mut stack, limits)?;
+                }
             }
             Value::Array(items) => {
-                stack.extend(items.iter().map(|child| (child, depth + 1)));
-                items.len() + 2
+                bytes += items.len() + 2;
+                for item in items {
+                    bytes += member(item, depth, &mut stack, limits)?;
+                }
             }
-            _ => 8,
-        };
+            scalar => bytes += scalar_bytes(scalar),
+        }
         if bytes > limits.max_bytes {
             return Err(format!("larger than {} bytes", limits.max_bytes));
         }
     }
     Ok(())
+}
+
+/// A member of a node at `depth` for [`within`]: an object or array is
+/// left on the stack (0 bytes so far), a scalar is counted.
+fn member<'v>(
+    value: &'v Value,
+    depth: usize,
+    stack: &mut Vec<(&'v Value, usize)>,
+    limits: &Limits,
+) -> std::result::Result<usize, String> {
+    if matches!(value, Value::Object(_) | Value::Array(_)) {
+        stack.push((value, depth + 1));
+        Ok(0)
+    } else if depth + 1 > limits.max_depth {
+        Err(too_deep(limits))
+    } else {
+        Ok(scalar_bytes(value))
+    }
+}
+
+fn scalar_bytes(value: &Value) -> usize {
+    match value {
+        Value::String(text) => text.len() + 2,
+        _ => 8,
+    }
+}
+
+fn too_deep(limits: &Limits) -> String {
+    format!("nested deeper than {} levels", limits.max_depth)
 }
 
 /// The top-level parameters of a schema whose undeclared arguments are
@@ -696,7 +721,6 @@ fn undeclared(
             _ => None,
         })
         .collect();
-    let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
     // A parameter the tool's own defaults set is the tool's, not the model's.
     let defaulted = |key: &str| {
         entry
@@ -707,7 +731,7 @@ fn undeclared(
     };
     for key in arguments
         .keys()
-        .filter(|key| !declared.contains(&key.as_str()) && !defaulted(key))
+        .filter(|key| !declared.iter().any(|name| name == *key) && !defaulted(key))
     {
         let near_miss = key.len() <= 128 && closest(key, missing.iter().copied()).is_some();
         if near_miss {

@@ -1,0 +1,406 @@
+//! What checking a call needs from each tool, worked out once when the
+//! Toolbox is built or told how its tools were written: the common case, a
+//! valid call, then costs little more than its validation.
+//!
+//! - [`Restore`]: a writer's [`Inverse`] with its top-level "`null` means
+//!   absent" places (nearly all of strict mode's rewrites) taken out, to be
+//!   undone in one pass over the arguments; the rest goes through
+//!   [`Inverse::restore_noting`] as before.
+//! - [`SchemaDefault`]: an optional parameter's schema `default` with the
+//!   note that says it was used, written once.
+//! - [`NameMap`]: tool names hashed with a fast non-keyed hash.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde_json::{Map, Value};
+
+use crate::note::{Note, NoteKind};
+use crate::pointer::Pointer;
+use crate::rewrite::{Inverse, Rewrite};
+
+use super::render::compact;
+
+/// Tool names to an index. The keys are the tools' own names (the host's
+/// configuration, not the model's), so a non-keyed hash leaves nothing for
+/// a model to flood: a name it sends is only looked up.
+pub(super) type NameMap<V> = HashMap<String, V, BuildHasherDefault<NameHasher>>;
+
+/// The multiply-rotate hash of rustc's `FxHasher`, a word at a time: a
+/// name is hashed in a few instructions where SipHash takes a hundred.
+#[derive(Default)]
+pub(super) struct NameHasher(u64);
+
+const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl NameHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
+    }
+}
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let word = rest
+                .iter()
+                .rev()
+                .fold(0u64, |word, &byte| word << 8 | u64::from(byte));
+            self.add(word);
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.add(u64::from(byte));
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.add(value as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The multiply leaves the low bits, which pick the bucket, the
+        // weakest; rotating brings the strong high bits down (as
+        // rustc-hash 2 does).
+        self.0.rotate_left(26)
+    }
+}
+
+/// Whether `map` has `key`: compared in place for the few keys arguments
+/// usually have (cheaper than hashing the key with the map's SipHash).
+pub(super) fn has_key(map: &Map<String, Value>, key: &str) -> bool {
+    if map.len() <= 8 {
+        map.keys().any(|present| present == key)
+    } else {
+        map.contains_key(key)
+    }
+}
+
+/// A writer's inverse, ready to undo on arguments.
+#[derive(Debug)]
+pub(super) struct Restore {
+    /// The top-level places where `null` means absent, in the order the
+    /// writer recorded them: the key and its place.
+    absent: Vec<(String, Pointer)>,
+    /// The other rewrites, undone after the nulls (as
+    /// [`Inverse::restore_noting`] orders them); `None` when there are none.
+    rest: Option<Inverse>,
+    /// The note's text up to the places.
+    prefix: String,
+}
+
+impl Restore {
+    /// Splits `inverse`. The top-level nulls are taken out only when every
+    /// `NullMeansAbsent` rewrite is top-level, so that the places changed
+    /// come in the writer's order.
+    pub(super) fn new(inverse: &Inverse) -> Restore {
+        let absent: Option<Vec<(String, Pointer)>> = inverse
+            .rewrites
+            .iter()
+            .filter_map(|rewrite| match rewrite {
+                Rewrite::NullMeansAbsent { at } => Some(top_level(at)),
+                _ => None,
+            })
+            .collect();
+        let (absent, rest) = match absent {
+            Some(absent) => {
+                let mut rest = inverse.clone();
+                rest.rewrites
+                    .retain(|rewrite| !matches!(rewrite, Rewrite::NullMeansAbsent { .. }));
+                (absent, rest)
+            }
+            None => (Vec::new(), inverse.clone()),
+        };
+        Restore {
+            absent,
+            rest: (!rest.rewrites.is_empty()).then_some(rest),
+            prefix: format!(
+                "the arguments were put back into the canonical schema's shape, undoing how the \
+                 tool was written as `{}` (at ",
+                inverse.written_name
+            ),
+        }
+    }
+
+    /// Undoes the writer's rewrites, noting the places that changed and
+    /// those it could not undo.
+    pub(super) fn apply(&self, arguments: &mut Map<String, Value>, notes: &mut Vec<Note>) {
+        let removed = self.remove_nulls(arguments);
+        let places = removed.iter().map(|index| self.absent[index].1.clone());
+        let Some(rest) = &self.rest else {
+            notes.extend(self.note(places));
+            return;
+        };
+        let mut changed: Vec<Pointer> = places.collect();
+        let mut value = Value::Object(std::mem::take(arguments));
+        let unrestored = rest.restore_noting(&mut value, &mut changed);
+        if let Value::Object(map) = value {
+            *arguments = map;
+        }
+        for problem in unrestored {
+            notes.push(Note::new(
+                NoteKind::Normalized {
+                    field: "arguments".into(),
+                },
+                problem.at,
+                format!(
+                    "{}; validation decides whether it is acceptable as sent",
+                    problem.message
+                ),
+            ));
+        }
+        notes.extend(self.note(changed.into_iter()));
+    }
+
+    /// Removes each top-level `null` the writer made stand for an absent
+    /// argument; returns which entries of `absent` it removed.
+    fn remove_nulls(&self, arguments: &mut Map<String, Value>) -> Removed {
+        let mut removed = Removed::default();
+        if self.absent.is_empty() {
+            return removed;
+        }
+        for (key, value) in arguments.iter() {
+            if value.is_null() {
+                if let Some(index) = self.absent.iter().position(|(absent, _)| absent == key) {
+                    removed.add(index);
+                }
+            }
+        }
+        removed.more.sort_unstable();
+        for index in removed.iter() {
+            arguments.shift_remove(&self.absent[index].0);
+        }
+        removed
+    }
+
+    /// The note for the places that changed, the first being where it is.
+    fn note(&self, mut places: impl Iterator<Item = Pointer>) -> Option<Note> {
+        const LISTED: usize = 8;
+        let first = places.next()?;
+        let mut message = String::with_capacity(self.prefix.len() + 64);
+        message.push_str(&self.prefix);
+        message.push_str(shown(&first));
+        for (count, place) in places.enumerate() {
+            if count + 1 == LISTED {
+                message.push_str(", …");
+                break;
+            }
+            message.push_str(", ");
+            message.push_str(shown(&place));
+        }
+        message.push(')');
+        Some(Note::new(
+            NoteKind::Normalized {
+                field: "arguments".into(),
+            },
+            first,
+            message,
+        ))
+    }
+}
+
+/// A place as notes show it (the root as `/`).
+fn shown(place: &Pointer) -> &str {
+    if place.is_root() {
+        "/"
+    } else {
+        place.as_str()
+    }
+}
+
+/// Which entries of [`Restore::absent`] were removed, in their order: a
+/// bit each for the first 64, listed past them.
+#[derive(Default)]
+struct Removed {
+    bits: u64,
+    more: Vec<usize>,
+}
+
+impl Removed {
+    fn add(&mut self, index: usize) {
+        match u32::try_from(index) {
+            Ok(bit) if bit < 64 => self.bits |= 1 << bit,
+            _ => self.more.push(index),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut bits = self.bits;
+        std::iter::from_fn(move || {
+            let bit = bits.trailing_zeros();
+            (bit < 64).then(|| {
+                bits &= bits - 1;
+                bit as usize
+            })
+        })
+        .chain(self.more.iter().copied())
+    }
+}
+
+/// The key of a one-step place and the place as a removal there names it
+/// (escaped again from the key), or `None` for a deeper or recursive place.
+fn top_level(at: &Pointer) -> Option<(String, Pointer)> {
+    let mut steps = at.steps();
+    let key = steps.next()?;
+    if steps.next().is_some() || key == "**" {
+        return None;
+    }
+    Some((key.to_string(), Pointer::root().key(&key)))
+}
+
+/// An optional top-level parameter's schema `default`, and its note.
+#[derive(Debug)]
+pub(super) struct SchemaDefault {
+    name: String,
+    value: Value,
+    note: Note,
+}
+
+/// The optional top-level parameters of `schema` that declare a `default`,
+/// in the schema's order. A required one is left out: a default cannot
+/// stand in for a value the schema demands.
+pub(super) fn schema_defaults(schema: &Value) -> Vec<SchemaDefault> {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let required = |name: &str| {
+        schema
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|required| required.iter().any(|item| item == name))
+    };
+    properties
+        .iter()
+        .filter(|(name, _)| !required(name))
+        .filter_map(|(name, property)| {
+            let value = property.get("default")?.clone();
+            let note = Note::new(
+                NoteKind::Defaulted { field: name.clone() },
+                Pointer::root().key(name),
+                format!(
+                    "`{name}` was not given; its schema's default {} was used",
+                    compact(&value)
+                ),
+            );
+            Some(SchemaDefault {
+                name: name.clone(),
+                value,
+                note,
+            })
+        })
+        .collect()
+}
+
+/// Sets each parameter of `defaults` the arguments leave out, noting it.
+pub(super) fn apply_schema_defaults(
+    defaults: &[SchemaDefault],
+    arguments: &mut Map<String, Value>,
+    notes: &mut Vec<Note>,
+) {
+    for default in defaults {
+        if !has_key(arguments, &default.name) {
+            arguments.insert(default.name.clone(), default.value.clone());
+            notes.push(default.note.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn inverse(rewrites: Vec<Rewrite>) -> Inverse {
+        Inverse {
+            name: "t".into(),
+            written_name: "t_w".into(),
+            rewrites,
+        }
+    }
+
+    fn null_at(at: &str) -> Rewrite {
+        Rewrite::NullMeansAbsent {
+            at: Pointer::parse(at).unwrap(),
+        }
+    }
+
+    /// The one-pass removal gives what the general walk gives: the same
+    /// arguments, the same places in the writer's order, the same note.
+    #[test]
+    fn top_level_nulls_match_the_general_walk() {
+        let mixed = inverse(vec![
+            null_at("/b"),
+            null_at("/a~1x"),
+            null_at("/a"),
+            null_at("/nested/c"),
+            Rewrite::JsonEncoded {
+                at: Pointer::parse("/meta").unwrap(),
+                object: true,
+            },
+        ]);
+        let top = inverse(vec![
+            null_at("/b"),
+            null_at("/a~1x"),
+            null_at("/a"),
+            null_at("/a"),
+        ]);
+        let many = inverse(
+            (0..70)
+                .rev()
+                .map(|index| null_at(&format!("/p{index}")))
+                .collect(),
+        );
+        let mut sent = json!({"a": null, "keep": null, "a/x": null, "b": null, "nested": {"c": null},
+            "meta": "{\"k\": 1}"});
+        for index in 0..70 {
+            sent[format!("p{index}")] = if index % 3 == 0 { json!(1) } else { Value::Null };
+        }
+        for inverse in [mixed, top, many] {
+            let restore = Restore::new(&inverse);
+            let mut fast = sent.as_object().unwrap().clone();
+            let mut notes = Vec::new();
+            restore.apply(&mut fast, &mut notes);
+            let mut slow = sent.clone();
+            let mut changed = Vec::new();
+            assert!(inverse.restore_noting(&mut slow, &mut changed).is_empty());
+            assert_eq!(Value::Object(fast), slow);
+            // As the Toolbox listed them before: eight places, then "…".
+            let mut places: Vec<String> = changed.iter().take(8).map(Pointer::to_string).collect();
+            if changed.len() > 8 {
+                places.push("…".into());
+            }
+            assert_eq!(
+                notes[0].message,
+                format!(
+                    "the arguments were put back into the canonical schema's shape, undoing how the tool \
+                     was written as `t_w` (at {})",
+                    places.join(", ")
+                )
+            );
+            assert_eq!(notes[0].at, changed[0]);
+            assert_eq!(notes.len(), 1);
+        }
+    }
+
+    #[test]
+    fn name_hasher_tells_names_apart() {
+        let mut map: NameMap<usize> = NameMap::default();
+        for (index, name) in ["get_weather", "get_weathes", "a", "", "github.search_issues"]
+            .into_iter()
+            .enumerate()
+        {
+            map.insert(name.to_string(), index);
+        }
+        assert_eq!(map.get("get_weathes"), Some(&1));
+        assert_eq!(map.get(""), Some(&3));
+        assert_eq!(map.get("get_weather_"), None);
+    }
+}
