@@ -277,3 +277,42 @@ fn mistral_name_after_whitespace_streams_as_whole() {
         check_events(&streamed.events);
     }
 }
+
+/// A bare call at the start of the text whose first piece is longer than
+/// the 256 bytes a stream waits to see bare markup is still read (found by
+/// the `text_stream` fuzz target: a pythonic call with a long argument,
+/// pushed whole, went out as prose).
+#[test]
+fn a_bare_call_in_one_long_piece_streams_as_whole() {
+    for (family, text) in [
+        (
+            Family::Pythonic,
+            format!("[write(content=\"{}\")]", "a".repeat(300)),
+        ),
+        (
+            Family::Llama3,
+            format!(
+                "{{\"name\": \"write\", \"parameters\": {{\"content\": \"{}\"}}}}",
+                "a".repeat(300)
+            ),
+        ),
+        (
+            Family::Mistral,
+            format!(
+                "[{{\"name\": \"write\", \"arguments\": {{\"content\": \"{}\"}}}}]",
+                "a".repeat(300)
+            ),
+        ),
+    ] {
+        let (calls, prose) = whole(&text, family, false);
+        assert_eq!(calls.len(), 1, "{family}");
+        assert_eq!(
+            calls[0].arguments,
+            Ok(json!({"content": "a".repeat(300)})),
+            "{family}"
+        );
+        let streamed = stream(&[&text], Some(family), None);
+        assert_eq!(streamed.calls, calls, "{family}");
+        assert_eq!(streamed.prose, prose.trim(), "{family}");
+    }
+}

@@ -11,7 +11,8 @@ use super::events::Sink;
 use super::markup::{held_suffix, scan_tags, End, Live, Region, Streaming};
 
 /// How long the start of a segment is held to see whether bare markup
-/// (a JSON call, a pythonic list) opens it; past this, it does not.
+/// (a JSON call, a pythonic list) opens it; when that is still not known
+/// past this, it does not.
 const BARE_WINDOW: usize = 256;
 
 /// Whose rules cut the text.
@@ -152,10 +153,11 @@ impl Segment {
                 if head.is_empty() && !done {
                     return Found::Nothing;
                 }
-                let decided = if head.len() > BARE_WINDOW {
-                    Some(false)
-                } else {
-                    self.rules.bare(head, done)
+                // A piece may bring more than the window at once: what it
+                // holds decides first, the window only ends the waiting.
+                let decided = match self.rules.bare(head, done) {
+                    None if head.len() > BARE_WINDOW => Some(false),
+                    decided => decided,
                 };
                 match decided {
                     None => return Found::Nothing,
