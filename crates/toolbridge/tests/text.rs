@@ -589,3 +589,17 @@ fn mistral_space_after_tool_calls_token() {
         [r#"call_0 get_weather {"city":"Oslo"}"#, "prose: \"\""]
     );
 }
+
+/// A dotted tool name (an MCP server's `github.search_issues`) keeps its
+/// dots: only the `functions.` prefix and the `:IDX` suffix go.
+#[test]
+fn kimi_dotted_name_stays_whole() {
+    let text = "<|tool_calls_section_begin|><|tool_call_begin|>functions.github.search_issues:0<|tool_call_argument_begin|>{\"query\": \"ice\"}<|tool_call_end|><|tool_calls_section_end|>";
+    assert_eq!(
+        read(text, Family::Kimi, None),
+        [
+            r#"functions.github.search_issues:0 github.search_issues {"query":"ice"}"#,
+            "prose: \"\""
+        ]
+    );
+}

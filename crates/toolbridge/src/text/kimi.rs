@@ -47,6 +47,9 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
             (body[..at].trim(), body[at..].trim())
         }
     };
+    // Only the `functions.` prefix goes, so a dotted name (`github.search`)
+    // stays whole, as mlx-lm's `kimi_k2.py` keeps it; vLLM's parser keeps the
+    // part after the first dot only, which loses it.
     let name = head.strip_prefix("functions.").unwrap_or(head);
     let name = name.rsplit_once(':').map_or(name, |(name, _)| name);
     if name.is_empty() {
