@@ -316,3 +316,23 @@ fn a_bare_call_in_one_long_piece_streams_as_whole() {
         assert_eq!(streamed.prose, prose.trim(), "{family}");
     }
 }
+
+/// Command R7B's plan is a reasoning block: an action inside a closed plan
+/// is not a call, whole or streamed; the action after it is.
+#[test]
+fn command_r7b_plan_is_reasoning() {
+    let text = "<|START_THINKING|>I could write <|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"search\", \"parameters\": {\"q\": \"a\"}}]<|END_ACTION|> but first<|END_THINKING|><|START_ACTION|>[{\"tool_call_id\": \"1\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}]<|END_ACTION|>";
+    let (calls, prose) = whole(text, Family::CommandR7b, false);
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].name, "get_weather");
+    assert_eq!(calls[0].arguments, Ok(json!({"city": "Paris"})));
+    assert!(
+        prose.starts_with("<|START_THINKING|>I could write <|START_ACTION|>"),
+        "{prose}"
+    );
+    for size in [1, 3, 7] {
+        let streamed = stream(&deltas(text, size), Some(Family::CommandR7b), None);
+        assert_eq!(streamed.calls, calls, "pieces of {size}");
+        assert_eq!(streamed.prose, prose.trim(), "pieces of {size}");
+    }
+}

@@ -1,5 +1,7 @@
-//! Reasoning blocks: `<think>…</think>` (Qwen3, DeepSeek R1, Kimi, GLM, …)
-//! and `[THINK]…[/THINK]` (Magistral).
+//! Reasoning blocks: `<think>…</think>` (Qwen3, DeepSeek R1, Kimi, GLM, …),
+//! `[THINK]…[/THINK]` (Magistral) and `<|START_THINKING|>…<|END_THINKING|>`
+//! (Command R7B and Command A's plan, which ollama's `cohere.go` reads as
+//! thinking).
 //!
 //! A call inside a closed block is the model thinking about a call, not
 //! making one; inside a block that never closes it is a call (Kimi K2
@@ -16,8 +18,8 @@ pub(super) enum Segment<'t> {
     Text(&'t str),
 }
 
-pub(super) const OPEN: [&str; 2] = ["<think>", "[THINK]"];
-pub(super) const CLOSE: [&str; 2] = ["</think>", "[/THINK]"];
+pub(super) const OPEN: [&str; 3] = ["<think>", "[THINK]", "<|START_THINKING|>"];
+pub(super) const CLOSE: [&str; 3] = ["</think>", "[/THINK]", "<|END_THINKING|>"];
 
 use super::scan::Finder;
 
@@ -28,10 +30,10 @@ pub(super) fn segments(text: &str) -> Vec<Segment<'_>> {
     let mut segments = Vec::new();
     let mut pos = 0;
     while pos < text.len() {
-        let open = (0..2)
+        let open = (0..OPEN.len())
             .filter_map(|kind| Some((opens[kind].from(pos)?, kind)))
             .min();
-        let close = (0..2)
+        let close = (0..CLOSE.len())
             .filter_map(|kind| Some((closes[kind].from(pos)?, kind)))
             .min();
         match (open, close) {
