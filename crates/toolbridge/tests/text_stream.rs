@@ -336,3 +336,21 @@ fn command_r7b_plan_is_reasoning() {
         assert_eq!(streamed.prose, prose.trim(), "pieces of {size}");
     }
 }
+
+/// JSON after `<|python_tag|>` that is no call is code for the interpreter,
+/// up to the end-of-message token — streamed too, whatever the pieces
+/// (found by the `text_stream` fuzz target: the stream ended the code at
+/// the bracket that closed the JSON-looking start).
+#[test]
+fn llama_code_that_starts_like_json_streams_as_whole() {
+    let text = "<|python_tag|>{\"a\": 1} + [2]<|eom_id|>";
+    let (calls, prose) = whole(text, Family::Llama3, false);
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].name, "code_interpreter");
+    assert_eq!(calls[0].arguments, Ok(json!({"code": "{\"a\": 1} + [2]"})));
+    for size in 1..=8 {
+        let streamed = stream(&deltas(text, size), Some(Family::Llama3), None);
+        assert_eq!(streamed.calls, calls, "pieces of {size}");
+        assert_eq!(streamed.prose, prose.trim(), "pieces of {size}");
+    }
+}

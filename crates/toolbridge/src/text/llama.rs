@@ -71,11 +71,7 @@ fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
         let Ok(envelope) = repair(json.text, None, out.limits) else {
             break;
         };
-        let is_call = envelope
-            .value
-            .get("name")
-            .is_some_and(serde_json::Value::is_string);
-        if !is_call {
+        if !is_call(&envelope.value) {
             break;
         }
         let mut notes = envelope.notes;
@@ -94,6 +90,12 @@ fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
         }
     }
     taken
+}
+
+/// Whether a JSON value read after the tag is a call: an object with a
+/// string `name`.
+fn is_call(value: &serde_json::Value) -> bool {
+    value.get("name").is_some_and(serde_json::Value::is_string)
 }
 
 /// `<function=NAME>{…}</function>` at the start of `text`, and its garbled
@@ -245,7 +247,7 @@ impl JsonCalls {
 }
 
 impl Region for JsonCalls {
-    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
+    fn read(&mut self, text: &str, done: bool, _: &mut Live, out: &Out<'_>) -> End {
         if self.builtin {
             return self.builtin_end(text, done);
         }
@@ -283,9 +285,21 @@ impl Region for JsonCalls {
                         return End::More;
                     }
                 },
-                Some((_, brackets)) => match brackets.feed(&text.as_bytes()[self.scanned..]) {
+                Some((start, brackets)) => match brackets.feed(&text.as_bytes()[self.scanned..]) {
                     Some(len) => {
                         let end = self.scanned + len;
+                        let first_after_tag = self.at == PYTHON_TAG.len() && !self.read_one;
+                        let json = &text[*start..end];
+                        if first_after_tag
+                            && !repair(json, None, out.limits).is_ok_and(|read| is_call(&read.value))
+                        {
+                            // JSON that is no call: code for the interpreter,
+                            // read up to the end-of-message token as the parser does.
+                            self.json = None;
+                            self.builtin = true;
+                            self.scanned = self.at;
+                            return self.builtin_end(text, done);
+                        }
                         self.json = None;
                         self.read_one = true;
                         self.after = Some(end);
