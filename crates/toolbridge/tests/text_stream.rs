@@ -354,3 +354,38 @@ fn llama_code_that_starts_like_json_streams_as_whole() {
         assert_eq!(streamed.prose, prose.trim(), "pieces of {size}");
     }
 }
+
+/// Pythonic lists are read wherever a stream opens one — bare at the start
+/// and at every `<|python_start|>` — whole and streamed alike: a second
+/// tagged list is read too, and a first list that is no call does not hide
+/// the tagged one after it (found by the `text_stream` fuzz target: the
+/// whole-text parse read one list and left the rest as prose).
+#[test]
+fn pythonic_lists_after_the_first_stream_as_whole() {
+    for (text, names, expected_prose) in [
+        (
+            "<|python_start|>[f(a=1)]<|python_end|> then <|python_start|>[g(b=2)]<|python_end|>",
+            &["f", "g"][..],
+            "then",
+        ),
+        ("[.()) <|python_start|>[g(b=2)]", &["g"][..], "[.())"),
+        (
+            "ok <|python_start|>[f(a=1)]<|python_end|> then [g(b=2)]",
+            &["f"][..],
+            "ok  then [g(b=2)]",
+        ),
+    ] {
+        let (calls, prose) = whole(text, Family::Pythonic, false);
+        assert_eq!(
+            calls.iter().map(|call| call.name.as_str()).collect::<Vec<_>>(),
+            names,
+            "{text}"
+        );
+        assert_eq!(prose.trim(), expected_prose, "{text}");
+        for size in 1..=8 {
+            let streamed = stream(&deltas(text, size), Some(Family::Pythonic), None);
+            assert_eq!(streamed.calls, calls, "{text} in pieces of {size}");
+            assert_eq!(streamed.prose, prose.trim(), "{text} in pieces of {size}");
+        }
+    }
+}

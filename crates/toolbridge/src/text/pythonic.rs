@@ -43,6 +43,43 @@ fn starts_list(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    // Lists are read where a stream opens them — bare at the start of the
+    // text, and at every `<|python_start|>` — each as far as the stream's
+    // reader takes it, so that whole and streamed text give the same calls.
+    let mut pos = 0;
+    let lead = text.len() - text.trim_start().len();
+    if bare(&text[lead..], true) == Some(true) {
+        out.prose.push_str(&text[..lead]);
+        pos = lead + one_list(&text[lead..], out);
+    }
+    while let Some(found) = text[pos..].find(START) {
+        out.prose.push_str(&text[pos..pos + found]);
+        let start = pos + found;
+        pos = start + one_list(&text[start..], out);
+    }
+    out.prose.push_str(&text[pos..]);
+}
+
+/// The list at the start of `text` (bare, or after `<|python_start|>`),
+/// as far as the stream's [`List`] reader takes it; how much it took (at
+/// least one character).
+fn one_list(text: &str, out: &mut Out<'_>) -> usize {
+    let mut reader = region(None);
+    let len = match reader.read(text, true, &mut Live::default(), out) {
+        End::Call(len) | End::Prose(len) => len,
+        End::More => text.len(),
+    };
+    let len = if len > 0 {
+        len.min(text.len())
+    } else {
+        text.chars().next().map_or(0, char::len_utf8)
+    };
+    list(&text[..len], out);
+    len
+}
+
+/// One list of calls (the text of one region); what is not a call is prose.
+fn list(text: &str, out: &mut Out<'_>) {
     let Some(start) = list_start(text) else {
         out.prose.push_str(text);
         return;
