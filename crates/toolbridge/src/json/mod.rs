@@ -6,7 +6,7 @@
 mod node;
 pub(crate) mod validate;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -116,6 +116,40 @@ pub(crate) fn bracket_end(bytes: &[u8], start: usize) -> Option<usize> {
     None
 }
 
+/// Key lookup tuned for schema nodes, which hold a handful of keys: a small
+/// object is searched by comparing keys, which costs less than hashing the
+/// key with the map's SipHash; a large one is looked up by hash.
+pub(crate) trait Field {
+    /// The value under `key`, if there is one.
+    fn field(&self, key: &str) -> Option<&Value>;
+
+    /// Whether there is a value under `key`.
+    fn has_field(&self, key: &str) -> bool {
+        self.field(key).is_some()
+    }
+}
+
+/// Up to this many keys a linear search beats hashing the key.
+const LINEAR_SEARCH_KEYS: usize = 8;
+
+impl Field for Map<String, Value> {
+    fn field(&self, key: &str) -> Option<&Value> {
+        if self.len() <= LINEAR_SEARCH_KEYS {
+            self.iter()
+                .find(|(name, _)| name.as_str() == key)
+                .map(|(_, value)| value)
+        } else {
+            self.get(key)
+        }
+    }
+}
+
+impl Field for Value {
+    fn field(&self, key: &str) -> Option<&Value> {
+        self.as_object().and_then(|object| object.field(key))
+    }
+}
+
 pub(crate) fn describe(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -130,6 +164,23 @@ pub(crate) fn describe(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn field_finds_keys_in_small_and_large_objects_alike() {
+        for size in [0, 1, 3, LINEAR_SEARCH_KEYS, LINEAR_SEARCH_KEYS + 1, 40] {
+            let object: Map<String, Value> = (0..size).map(|i| (format!("k{i}"), Value::from(i))).collect();
+            for i in 0..size {
+                assert_eq!(
+                    object.field(&format!("k{i}")),
+                    Some(&Value::from(i)),
+                    "size {size}"
+                );
+            }
+            assert_eq!(object.field("absent"), None, "size {size}");
+            assert!(!Value::Object(object.clone()).has_field("absent"));
+        }
+        assert_eq!(Value::from(1).field("k0"), None);
+    }
 
     #[test]
     fn depth_check_reports_position_and_ignores_strings() {

@@ -26,6 +26,7 @@ use crate::rewrite::Rewrite;
 
 use super::keywords::Object;
 use super::walk::{Ctx, Place};
+use crate::json::Field;
 
 /// What an encoded value is: an object (decoded only from a string holding
 /// an object), or any value.
@@ -55,7 +56,7 @@ impl Encoded {
 
 /// `out`'s description with the sentence saying the string holds JSON.
 pub(super) fn describe_encoded(out: &mut Object, encoded: Encoded) {
-    let text = match out.get("description").and_then(Value::as_str) {
+    let text = match out.field("description").and_then(Value::as_str) {
         Some(existing) if !existing.is_empty() => format!("{existing}\n\n{}", encoded.sentence()),
         _ => encoded.sentence().to_string(),
     };
@@ -105,7 +106,7 @@ impl Ctx<'_> {
         place: &Place,
         string_type: &str,
     ) -> bool {
-        if out.contains_key("items") {
+        if out.has_field("items") {
             return false;
         }
         let mut items = Object::new();

@@ -3,6 +3,7 @@
 //! two schemas are combined (`allOf`, a `$ref` with siblings); and the one
 //! way every dialect writes keywords it cannot carry into a description.
 
+use crate::json::Field;
 use serde_json::{Map, Value};
 
 /// A JSON object, as a schema.
@@ -327,9 +328,9 @@ fn write_value(text: &mut String, value: &Value, depth_left: usize) -> Option<()
 pub(super) fn merge_into(into: &mut Object, from: &Object) -> Vec<(String, Value)> {
     let mut rejected = Vec::new();
     if closes_out(into, from) || closes_out(from, into) {
-        if let Some(value) = from.get("additionalProperties") {
+        if let Some(value) = from.field("additionalProperties") {
             rejected.push(("additionalProperties".to_string(), value.clone()));
-        } else if let Some(value) = into.get("additionalProperties") {
+        } else if let Some(value) = into.field("additionalProperties") {
             rejected.push(("additionalProperties".to_string(), value.clone()));
         }
     }
@@ -353,14 +354,14 @@ pub(super) fn merge_into(into: &mut Object, from: &Object) -> Vec<(String, Value
 /// True if `closed` forbids extra keys and `other` defines properties
 /// `closed` does not list.
 fn closes_out(closed: &Object, other: &Object) -> bool {
-    let forbids = matches!(closed.get("additionalProperties"), Some(value) if value != &Value::Bool(true))
-        || closed.contains_key("unevaluatedProperties");
+    let forbids = matches!(closed.field("additionalProperties"), Some(value) if value != &Value::Bool(true))
+        || closed.has_field("unevaluatedProperties");
     if !forbids {
         return false;
     }
-    let listed = closed.get("properties").and_then(Value::as_object);
+    let listed = closed.field("properties").and_then(Value::as_object);
     other
-        .get("properties")
+        .field("properties")
         .and_then(Value::as_object)
         .is_some_and(|props| {
             props

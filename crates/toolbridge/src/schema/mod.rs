@@ -30,6 +30,7 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::describe;
+use crate::json::Field;
 use crate::limits::Limits;
 use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;
@@ -411,7 +412,7 @@ fn mentions_ref(value: &Value) -> bool {
     while let Some(value) = stack.pop() {
         match value {
             Value::Object(object) => {
-                if object.contains_key("$ref") {
+                if object.has_field("$ref") {
                     return true;
                 }
                 stack.extend(object.values());
@@ -441,7 +442,7 @@ fn check_refs_resolve(
     let mut scratch = Notes::new();
     let mut ctx = Ctx::new(schema, at, limits, &mut scratch, target);
     for (node_at, _, node) in strict::schema_nodes(schema) {
-        if let Some(Value::String(reference)) = node.get("$ref") {
+        if let Some(Value::String(reference)) = node.field("$ref") {
             if let Err(err) = ctx.resolve(reference, &Place::original(at, &node_at)) {
                 broken.push((at.join(&node_at).key("$ref"), err.detail().to_string()));
             }
@@ -463,7 +464,7 @@ fn check_refs_resolve(
 /// (`properties` → object, `minLength` → string, …). `None` when there is
 /// no such evidence, or it points at more than one type.
 pub(crate) fn inferred_type(node: &serde_json::Map<String, Value>) -> Option<&'static str> {
-    let from_values = match (node.get("enum"), node.get("const")) {
+    let from_values = match (node.field("enum"), node.field("const")) {
         (Some(Value::Array(values)), _) => Some(keywords::value_types(values)),
         (_, Some(value)) => Some(vec![keywords::json_type(value)]),
         _ => None,
@@ -512,7 +513,7 @@ fn has_prefix_items(dialect: Dialect) -> bool {
 /// Cohere's `strict_tools` needs at least one required parameter per tool.
 fn check_cohere_required(schema: &Value, at: &Pointer, notes: &mut Notes) {
     let has_required = schema
-        .get("required")
+        .field("required")
         .and_then(Value::as_array)
         .is_some_and(|required| !required.is_empty());
     if !has_required {

@@ -20,6 +20,7 @@ use crate::pointer::Pointer;
 
 use super::keywords::{bool_schema, merge_into, reorder_like, Object, ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS};
 use super::walk::{Ctx, Place};
+use crate::json::Field;
 
 /// What a `$ref` refers to.
 pub(super) enum Target<'a> {
@@ -106,7 +107,7 @@ impl<'a> Ctx<'a> {
 
     fn is_root_id(&self, base: &str) -> bool {
         self.root
-            .get("$id")
+            .field("$id")
             .and_then(Value::as_str)
             .is_some_and(|id| id.trim_end_matches('#') == base)
     }
@@ -150,11 +151,11 @@ impl<'a> Ctx<'a> {
         if self.expanding.contains(&target) || place.src.as_ref().is_some_and(|src| src.starts_with(&target))
         {
             let mut cut = siblings;
-            if let Some(ty) = schema.get("type").filter(|_| !cut.contains_key("type")) {
+            if let Some(ty) = schema.field("type").filter(|_| !cut.has_field("type")) {
                 cut.insert("type".into(), ty.clone());
             }
             let text = format!("Recursive reference to {reference}; not expanded further.");
-            let description = match cut.get("description").and_then(Value::as_str) {
+            let description = match cut.field("description").and_then(Value::as_str) {
                 Some(existing) => format!("{existing}\n\n{text}"),
                 None => text,
             };
@@ -262,7 +263,7 @@ impl RecursionSearch {
         };
         let place = Place::original(&ctx.at, &src);
         let depth = ctx.enter(depth, &place)?;
-        if let Some(Value::String(reference)) = node.get("$ref") {
+        if let Some(Value::String(reference)) = node.field("$ref") {
             if let Target::Local { at: target, schema } = ctx.resolve(reference, &place)? {
                 let Some((last, outer)) = self.frames.split_last_mut() else {
                     return Ok(());
@@ -386,8 +387,8 @@ fn find_anchors(root: &Value) -> HashMap<String, Pointer> {
         let Value::Object(node) = value else {
             continue;
         };
-        let anchor = node.get("$anchor").and_then(Value::as_str).or_else(|| {
-            node.get("$id")
+        let anchor = node.field("$anchor").and_then(Value::as_str).or_else(|| {
+            node.field("$id")
                 .and_then(Value::as_str)
                 .and_then(|id| id.strip_prefix('#'))
         });

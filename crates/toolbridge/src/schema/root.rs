@@ -32,6 +32,7 @@ use crate::rewrite::Rewrite;
 use super::keywords::{describe, merge_into, type_names, Object};
 use super::refs::lookup;
 use super::strict::fragment_pointer;
+use crate::json::Field;
 
 /// The one property a root that takes any keys is written under.
 const NESTED_KEY: &str = "arguments";
@@ -55,17 +56,17 @@ pub(super) fn nest_free_root(
 ) -> Option<Value> {
     let root = schema.as_object()?;
     let is_object = root
-        .get("type")
+        .field("type")
         .and_then(type_names)
         .is_none_or(|types| types == ["object"]);
     let has_properties = root
-        .get("properties")
+        .field("properties")
         .and_then(Value::as_object)
         .is_some_and(|props| !props.is_empty());
     let takes_any_key = matches!(
-        root.get("additionalProperties"),
+        root.field("additionalProperties"),
         Some(Value::Object(_) | Value::Bool(true))
-    ) || root.contains_key("patternProperties");
+    ) || root.has_field("patternProperties");
     if !is_object || has_properties || !takes_any_key {
         return None;
     }
@@ -126,7 +127,7 @@ pub(super) fn merge_root(
         .collect();
     let mut moved = Object::new();
     let mut merged_any = false;
-    if let Some(Value::Array(branches)) = root.get("allOf") {
+    if let Some(Value::Array(branches)) = root.field("allOf") {
         for branch in branches {
             let branch = resolve(schema, branch, limits);
             for (keyword, value) in merge_into(&mut out, &branch) {
@@ -150,10 +151,10 @@ pub(super) fn merge_root(
         for branch in branches {
             let branch = resolve(schema, branch, limits);
             let takes_objects = branch
-                .get("type")
+                .field("type")
                 .and_then(type_names)
                 .is_none_or(|types| types.contains(&"object"));
-            if takes_objects && branch.get("not") != Some(&Value::Object(Object::new())) {
+            if takes_objects && branch.field("not") != Some(&Value::Object(Object::new())) {
                 objects.push(branch);
             }
         }
@@ -169,11 +170,11 @@ pub(super) fn merge_root(
             moved.insert(key.into(), value.clone());
         }
     }
-    if !out.contains_key("type") {
+    if !out.has_field("type") {
         out.shift_insert(0, "type".into(), Value::String("object".into()));
     }
     if !moved.is_empty() {
-        let description = out.get("description").and_then(Value::as_str);
+        let description = out.field("description").and_then(Value::as_str);
         let text = describe(description, &moved, limits.max_depth).ok_or_else(|| {
             Error::new(
                 ErrorKind::LimitExceeded,
@@ -210,14 +211,14 @@ pub(super) fn merge_root(
 /// every branch requires.
 fn merge_alternatives(out: &mut Object, alternatives: &[Object]) {
     let mut properties = out
-        .get("properties")
+        .field("properties")
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
     let own: HashSet<String> = properties.keys().cloned().collect();
     for branch in alternatives {
         for (name, schema) in branch
-            .get("properties")
+            .field("properties")
             .and_then(Value::as_object)
             .into_iter()
             .flatten()
@@ -231,7 +232,7 @@ fn merge_alternatives(out: &mut Object, alternatives: &[Object]) {
                 }
                 Some(existing) if existing == schema => {}
                 Some(existing) => {
-                    let variants = match existing.get("anyOf") {
+                    let variants = match existing.field("anyOf") {
                         Some(Value::Array(variants))
                             if existing.as_object().is_some_and(|e| e.len() == 1) =>
                         {
@@ -256,7 +257,7 @@ fn merge_alternatives(out: &mut Object, alternatives: &[Object]) {
     let mut common: Option<Vec<String>> = None;
     for branch in alternatives {
         let names: Vec<String> = branch
-            .get("required")
+            .field("required")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
@@ -272,7 +273,7 @@ fn merge_alternatives(out: &mut Object, alternatives: &[Object]) {
         return;
     }
     let mut required: Vec<Value> = out
-        .get("required")
+        .field("required")
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
@@ -291,7 +292,7 @@ fn resolve(root: &Value, branch: &Value, limits: &Limits) -> Object {
     let mut current = branch;
     let mut seen = HashSet::new();
     for _ in 0..limits.max_depth {
-        let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
+        let Some(reference) = current.field("$ref").and_then(Value::as_str) else {
             break;
         };
         let Some(target) = fragment_pointer(reference).and_then(|pointer| {

@@ -15,6 +15,7 @@ use crate::pointer::Pointer;
 use super::keywords::Object;
 use super::refs::{lookup, percent_decode, subschemas};
 use super::walk::fan_out;
+use crate::json::Field;
 
 /// OpenAI Structured Outputs limits ("Supported schemas").
 const OPENAI_MAX_PROPERTIES: usize = 5000;
@@ -75,7 +76,7 @@ pub(crate) fn check_openai_strict_limits(schema: &Value, at: &Pointer, notes: &m
         if level > OPENAI_MAX_NESTING && deepest.as_ref().is_none_or(|(deepest, _)| level > *deepest) {
             deepest = Some((level, place.clone()));
         }
-        if let Some(props) = node.get("properties").and_then(Value::as_object) {
+        if let Some(props) = node.field("properties").and_then(Value::as_object) {
             properties += props.len();
             chars += props.keys().map(|name| name.chars().count()).sum::<usize>();
         }
@@ -84,10 +85,10 @@ pub(crate) fn check_openai_strict_limits(schema: &Value, at: &Pointer, notes: &m
                 chars += defs.keys().map(|name| name.chars().count()).sum::<usize>();
             }
         }
-        if let Some(Value::String(value)) = node.get("const") {
+        if let Some(Value::String(value)) = node.field("const") {
             chars += value.chars().count();
         }
-        if let Some(values) = node.get("enum").and_then(Value::as_array) {
+        if let Some(values) = node.field("enum").and_then(Value::as_array) {
             enum_values += values.len();
             let enum_chars: usize = values
                 .iter()
@@ -153,9 +154,9 @@ pub(crate) fn check_anthropic_strict_budget(schemas: &[&Value], notes: &mut Note
     let mut unions = 0usize;
     for schema in schemas {
         for (_, _, node) in schema_nodes(schema) {
-            if let Some(props) = node.get("properties").and_then(Value::as_object) {
+            if let Some(props) = node.field("properties").and_then(Value::as_object) {
                 let required: HashSet<&str> = node
-                    .get("required")
+                    .field("required")
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
@@ -167,10 +168,10 @@ pub(crate) fn check_anthropic_strict_budget(schemas: &[&Value], notes: &mut Note
                     .count();
             }
             let type_list = node
-                .get("type")
+                .field("type")
                 .and_then(Value::as_array)
                 .is_some_and(|t| t.len() > 1);
-            if type_list || node.get("anyOf").is_some_and(Value::is_array) {
+            if type_list || node.field("anyOf").is_some_and(Value::is_array) {
                 unions += 1;
             }
         }
@@ -206,7 +207,7 @@ pub(crate) fn check_cohere_strict_fields(schemas: &[&Value], notes: &mut Notes) 
     let fields: usize = schemas
         .iter()
         .flat_map(|schema| schema_nodes(schema))
-        .filter_map(|(_, _, node)| node.get("properties").and_then(Value::as_object))
+        .filter_map(|(_, _, node)| node.field("properties").and_then(Value::as_object))
         .map(|props| props.len())
         .sum();
     if fields > COHERE_MAX_FIELDS {
@@ -338,7 +339,7 @@ impl<'v> AbsentWalk<'v> {
             }
             let mut children: Vec<Step<'v>> = Vec::new();
             if let Some(target) = node
-                .get("$ref")
+                .field("$ref")
                 .and_then(Value::as_str)
                 .and_then(fragment_pointer)
             {
@@ -363,7 +364,7 @@ impl<'v> AbsentWalk<'v> {
                     }
                 }
             }
-            if let Some(props) = node.get("properties").and_then(Value::as_object) {
+            if let Some(props) = node.field("properties").and_then(Value::as_object) {
                 let props_at = out.key("properties");
                 for (name, schema) in props {
                     let child_out = props_at.key(name);
@@ -377,7 +378,7 @@ impl<'v> AbsentWalk<'v> {
                     });
                 }
             }
-            if let Some(items) = node.get("items").filter(|items| items.is_object()) {
+            if let Some(items) = node.field("items").filter(|items| items.is_object()) {
                 let mut child_instance = instance.clone();
                 child_instance.push("*".into());
                 let child_out = out.key("items");
@@ -436,7 +437,7 @@ impl<'v> AbsentWalk<'v> {
         let (mut answer, mut depends) = (false, false);
         for (_, _, node) in schema_nodes(schema) {
             let Some(next) = node
-                .get("$ref")
+                .field("$ref")
                 .and_then(Value::as_str)
                 .and_then(fragment_pointer)
             else {

@@ -16,6 +16,7 @@ use crate::note::{NoteKind, Notes};
 use crate::pointer::Pointer;
 
 use super::keywords::{Object, ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS};
+use crate::json::Field;
 
 /// Drafts whose `items` may be a list.
 const OLD_DRAFTS: &[&str] = &["draft-03", "draft-04", "draft-06", "draft-07", "2019-09"];
@@ -23,7 +24,7 @@ const OLD_DRAFTS: &[&str] = &["draft-03", "draft-04", "draft-06", "draft-07", "2
 /// True if `schema` declares, in `$schema`, a draft with array-form `items`.
 pub(super) fn declares_old_draft(schema: &Value) -> bool {
     schema
-        .get("$schema")
+        .field("$schema")
         .and_then(Value::as_str)
         .is_some_and(|uri| OLD_DRAFTS.iter().any(|draft| uri.contains(draft)))
 }
@@ -54,8 +55,8 @@ fn has_tuple(schema: &Value, max_depth: usize, prefix_items: bool) -> bool {
         let Value::Object(node) = value else {
             continue;
         };
-        if node.get("items").is_some_and(Value::is_array)
-            || (!prefix_items && node.get("prefixItems").is_some_and(Value::is_array))
+        if node.field("items").is_some_and(Value::is_array)
+            || (!prefix_items && node.field("prefixItems").is_some_and(Value::is_array))
         {
             return true;
         }
@@ -114,8 +115,8 @@ fn visit(
         return;
     };
     if !prefix_items
-        && node.get("prefixItems").is_some_and(Value::is_array)
-        && !node.get("items").is_some_and(Value::is_array)
+        && node.field("prefixItems").is_some_and(Value::is_array)
+        && !node.field("items").is_some_and(Value::is_array)
     {
         // A 2020-12 tuple where the target has none: lowered as its draft-4
         // spelling is.
@@ -126,7 +127,7 @@ fn visit(
             node.insert("items".into(), positions);
         }
     }
-    if node.get("items").is_some_and(Value::is_array) {
+    if node.field("items").is_some_and(Value::is_array) {
         rewrite(node, at, prefix_items, target, notes);
     }
     if depth_left == 0 {
@@ -158,7 +159,7 @@ fn rewrite(node: &mut Object, at: &Pointer, prefix_items: bool, target: &'static
     };
     let rest = node.shift_remove("additionalItems");
     let count = positions.len();
-    if prefix_items && !node.contains_key("prefixItems") {
+    if prefix_items && !node.has_field("prefixItems") {
         node.insert("prefixItems".into(), Value::Array(positions));
         if let Some(rest) = rest {
             node.insert("items".into(), rest);
@@ -183,7 +184,7 @@ fn rewrite(node: &mut Object, at: &Pointer, prefix_items: bool, target: &'static
     }
     if rest == Some(Value::Bool(false)) {
         let max = node
-            .get("maxItems")
+            .field("maxItems")
             .and_then(Value::as_u64)
             .map_or(count as u64, |max| max.min(count as u64));
         node.insert("maxItems".into(), Value::from(max));

@@ -25,6 +25,7 @@ use crate::pointer::Pointer;
 
 use super::keywords::{bool_schema, describe, merge_into, rename_key, Object};
 use super::refs::Inlined;
+use crate::json::Field;
 
 /// What a dialect does with a `$ref` it meets.
 pub(super) enum RefRule {
@@ -217,7 +218,7 @@ pub(super) trait Rules<'a> {
             return Ok(value.clone());
         };
         let depth = self.ctx().enter(depth, place)?;
-        let Some(Value::String(reference)) = node.get("$ref") else {
+        let Some(Value::String(reference)) = node.field("$ref") else {
             return self.node_map(node, place, depth, inherited);
         };
         match self.reference(&node, reference, place)? {
@@ -305,7 +306,7 @@ pub(super) trait Rules<'a> {
         moved: &mut Object,
         depth: usize,
     ) -> Result<()> {
-        let Some(Value::Array(branches)) = node.get("allOf") else {
+        let Some(Value::Array(branches)) = node.field("allOf") else {
             return Ok(());
         };
         let Some(all_of) = self.all_of(node, branches) else {
@@ -370,12 +371,12 @@ pub(super) trait Rules<'a> {
         let Some(conflict) = self.one_of() else {
             return "anyOf";
         };
-        if !node.get("oneOf").is_some_and(Value::is_array) {
+        if !node.field("oneOf").is_some_and(Value::is_array) {
             return "anyOf";
         }
         let ctx = self.ctx();
         let target = ctx.target;
-        if !node.contains_key("anyOf") {
+        if !node.has_field("anyOf") {
             *node = Cow::Owned(rename_key(std::mem::take(node).into_owned(), "oneOf", "anyOf"));
             ctx.note(
                 NoteKind::Rewritten {
@@ -649,7 +650,7 @@ impl<'a> Ctx<'a> {
     /// The description of `node` with `moved` keywords appended (see
     /// [`describe`](super::keywords::describe)).
     pub(super) fn describe(&self, node: &Object, moved: &Object, place: &Place) -> Result<String> {
-        let description = node.get("description").and_then(Value::as_str);
+        let description = node.field("description").and_then(Value::as_str);
         describe(description, moved, self.limits.max_depth).ok_or_else(|| {
             Error::new(
                 ErrorKind::LimitExceeded,
@@ -706,7 +707,7 @@ impl<'a> Ctx<'a> {
             .collect();
         let mut rejected = Vec::new();
         let branches = node
-            .get("allOf")
+            .field("allOf")
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
@@ -733,7 +734,7 @@ impl<'a> Ctx<'a> {
             _ => Object::new(),
         };
         let mut rejected = Vec::new();
-        if let Some(Value::String(reference)) = schema.get("$ref") {
+        if let Some(Value::String(reference)) = schema.field("$ref") {
             let reference = reference.clone();
             match self.inline(
                 &schema,
@@ -752,7 +753,7 @@ impl<'a> Ctx<'a> {
                 Inlined::Replaced(replacement) => schema = replacement,
             }
         }
-        if schema.get("allOf").is_some_and(Value::is_array) {
+        if schema.field("allOf").is_some_and(Value::is_array) {
             let (flat, more) = self.flatten(&schema, place, depth)?;
             schema = flat;
             rejected.extend(more);

@@ -29,6 +29,7 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::note::NoteKind;
 
+use crate::json::Field;
 use crate::schema::encode::{argument_place, describe_encoded, Encoded};
 use crate::schema::keywords::{
     applies_to, bool_schema, implied_type, json_type, merge_into, reorder_like, type_admits, type_names,
@@ -75,12 +76,12 @@ fn is_null_schema(value: &Value) -> bool {
         return false;
     };
     let only_null = node
-        .get("type")
+        .field("type")
         .and_then(type_names)
         .is_some_and(|names| names == ["null"])
-        || node.get("const").is_some_and(Value::is_null)
+        || node.field("const").is_some_and(Value::is_null)
         || node
-            .get("enum")
+            .field("enum")
             .and_then(Value::as_array)
             .is_some_and(|v| v == &[Value::Null]);
     only_null
@@ -151,7 +152,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         let branches = node
-            .get("anyOf")
+            .field("anyOf")
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
@@ -216,7 +217,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
     /// the branch's type cannot meet theirs (no value could match it).
     fn push_into(&mut self, siblings: &Object, branch: Object, place: &Place) -> Option<Object> {
         let branch_types: Option<Vec<String>> = branch
-            .get("type")
+            .field("type")
             .and_then(type_names)
             .map(|names| names.into_iter().map(String::from).collect());
         let mut pushed = Object::new();
@@ -267,7 +268,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
         nullable: bool,
     ) -> (Cow<'n, Object>, Facts, Object) {
         let mut node = node;
-        if let Some(value) = node.get("const").cloned() {
+        if let Some(value) = node.field("const").cloned() {
             if let Value::String(_) = value {
                 let node = node.to_mut();
                 node.shift_remove("const");
@@ -327,7 +328,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
     /// `None` for a schema that accepts any value (below the root, which is
     /// an object whatever it says).
     fn type_of(&mut self, node: &Object, place: &Place, root: bool) -> Option<String> {
-        let given = match node.get("type") {
+        let given = match node.field("type") {
             Some(Value::String(name)) => Some(name.clone()),
             Some(Value::Array(names)) if names.len() == 1 => names[0].as_str().map(String::from),
             _ => None,
@@ -342,10 +343,10 @@ impl<'c, 'a> Gemini<'c, 'a> {
             }
         }
         let from_values = node
-            .get("enum")
+            .field("enum")
             .and_then(Value::as_array)
             .map(|values| value_types(values))
-            .or_else(|| node.get("const").map(|value| vec![json_type(value)]))
+            .or_else(|| node.field("const").map(|value| vec![json_type(value)]))
             .filter(|types| types.len() == 1)
             .map(|types| types[0]);
         let known = node.keys().find_map(|key| implied_type(key)).or(from_values);
@@ -353,7 +354,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
             return None;
         }
         let inferred = known.unwrap_or("object");
-        let why = match node.get("type") {
+        let why = match node.field("type") {
             Some(other) => format!("\"type\": {other} is not a type Gemini knows"),
             None => "the schema has no type".to_string(),
         };
@@ -439,7 +440,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
     /// properties carries neither.
     fn tidy_object(&mut self, out: &mut Object, place: &Place) {
         let names: Vec<String> = out
-            .get("properties")
+            .field("properties")
             .and_then(Value::as_object)
             .map(|props| props.keys().cloned().collect())
             .unwrap_or_default();
@@ -457,7 +458,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
             }
             return;
         }
-        let Some(required) = out.get("required").cloned() else {
+        let Some(required) = out.field("required").cloned() else {
             return;
         };
         let listed: Vec<Value> = required.as_array().cloned().unwrap_or_default();
@@ -534,7 +535,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
 
     /// A node's own `nullable: true` holds for what stands in for it.
     fn inherit(&self, node: &Object, nullable: bool) -> bool {
-        nullable || node.get("nullable") == Some(&Value::Bool(true))
+        nullable || node.field("nullable") == Some(&Value::Bool(true))
     }
 
     /// `null` in a type list, an `anyOf` or an `enum` becomes `nullable`;
@@ -552,7 +553,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
         let mut node = node;
         let mut nullable = nullable;
 
-        if let Some(names) = node.get("type").and_then(type_names) {
+        if let Some(names) = node.field("type").and_then(type_names) {
             if names.len() > 1 && names.contains(&"null") {
                 let rest: Vec<Value> = names
                     .iter()
@@ -576,7 +577,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
             }
         }
 
-        if let Some(Value::Array(branches)) = node.get("anyOf") {
+        if let Some(Value::Array(branches)) = node.field("anyOf") {
             if branches.iter().any(is_null_schema) {
                 let rest: Vec<Value> = branches.iter().filter(|b| !is_null_schema(b)).cloned().collect();
                 nullable = true;
@@ -597,7 +598,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
             }
         }
 
-        if let Some(Value::Array(branches)) = node.get("anyOf") {
+        if let Some(Value::Array(branches)) = node.field("anyOf") {
             if branches.len() == 1 {
                 let branch = match &branches[0] {
                     Value::Object(object) => object.clone(),
@@ -631,7 +632,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
             }
         }
 
-        if let Some(Value::Array(values)) = node.get("enum") {
+        if let Some(Value::Array(values)) = node.field("enum") {
             if values.len() > 1 && values.contains(&Value::Null) {
                 let rest: Vec<Value> = values.iter().filter(|v| !v.is_null()).cloned().collect();
                 node.to_mut().insert("enum".into(), Value::Array(rest));
@@ -647,7 +648,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
         }
 
         if let Some(names) = node
-            .get("type")
+            .field("type")
             .and_then(type_names)
             .filter(|names| names.len() > 1)
         {
@@ -659,7 +660,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
                     Value::Object(branch)
                 })
                 .collect();
-            if !node.contains_key("anyOf") {
+            if !node.has_field("anyOf") {
                 let node = node.to_mut();
                 node.shift_remove("type");
                 node.insert("anyOf".into(), Value::Array(branches));
@@ -674,7 +675,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
         }
 
         if node
-            .get("anyOf")
+            .field("anyOf")
             .and_then(Value::as_array)
             .is_some_and(|b| b.len() > 1)
         {
@@ -713,7 +714,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
                 Rule::Drop(format!("Gemini rejects it on a {}", ty.to_uppercase()).into())
             }
             "required" => Rule::Keep,
-            "examples" => self.examples(value, node.contains_key("example"), place),
+            "examples" => self.examples(value, node.has_field("example"), place),
             "title" => Rule::Drop("Gemini rejects title in function parameters".into()),
             "$defs" | "definitions" => {
                 self.ctx.note(

@@ -9,6 +9,7 @@
 use serde_json::{Map, Number, Value};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::json::Field;
 use crate::json::{describe, Node};
 use crate::limits::Limits;
 use crate::note::{NoteKind, Notes};
@@ -331,7 +332,7 @@ fn json_number(number: f64, text: &str) -> Option<Number> {
 /// no type.
 fn make_nullable(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Notes) {
     let mut done = Vec::new();
-    if let Some(Value::String(kind)) = schema.get("type").cloned() {
+    if let Some(Value::String(kind)) = schema.field("type").cloned() {
         if kind != "null" {
             schema.insert(
                 "type".into(),
@@ -342,7 +343,7 @@ fn make_nullable(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Note
     } else if let Some(Value::Array(branches)) = schema.get_mut("anyOf") {
         if !branches
             .iter()
-            .any(|branch| branch.get("type").and_then(Value::as_str) == Some("null"))
+            .any(|branch| branch.field("type").and_then(Value::as_str) == Some("null"))
         {
             branches.push(serde_json::json!({"type": "null"}));
         }
@@ -372,7 +373,7 @@ fn make_nullable(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Note
 /// (`{"type": "INTEGER", "format": "enum", "enum": ["101", "201"]}`); in JSON
 /// Schema those members must be numbers to match.
 fn numeric_enum(schema: &mut Map<String, Value>, at: &Pointer, notes: &mut Notes) {
-    let numeric = match schema.get("type") {
+    let numeric = match schema.field("type") {
         Some(Value::String(kind)) => matches!(kind.as_str(), "integer" | "number"),
         Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "integer" || kind == "number"),
         _ => false,

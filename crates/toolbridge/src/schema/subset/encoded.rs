@@ -13,6 +13,7 @@ use crate::schema::keywords::{implied_type, type_names, Object, META};
 use crate::schema::walk::Place;
 
 use super::{Mark, Walker};
+use crate::json::Field;
 
 /// Keywords that say the node is more than "any value": its type comes
 /// from them, or the walk handles them.
@@ -36,7 +37,7 @@ impl Walker<'_, '_> {
         {
             return None;
         }
-        let types = node.get("type").and_then(type_names)?;
+        let types = node.field("type").and_then(type_names)?;
         let object_only =
             types.contains(&"object") && types.iter().all(|ty| matches!(*ty, "object" | "null"));
         (object_only && free_object(node)).then_some(Encoded::Object)
@@ -47,7 +48,7 @@ impl Walker<'_, '_> {
     /// the description. Records the output location.
     pub(super) fn write_encoded(&mut self, node: &Object, place: &Place, encoded: Encoded) -> Result<Value> {
         let nullable = node
-            .get("type")
+            .field("type")
             .and_then(type_names)
             .is_some_and(|types| types.contains(&"null"));
         let why = match encoded {
@@ -105,10 +106,10 @@ impl Walker<'_, '_> {
 /// `additionalProperties: false`.
 fn free_object(node: &Object) -> bool {
     let has_properties = node
-        .get("properties")
+        .field("properties")
         .and_then(Value::as_object)
         .is_some_and(|props| !props.is_empty());
-    !has_properties && node.get("additionalProperties") != Some(&Value::Bool(false))
+    !has_properties && node.field("additionalProperties") != Some(&Value::Bool(false))
 }
 
 #[cfg(test)]

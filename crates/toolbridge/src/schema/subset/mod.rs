@@ -18,6 +18,7 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::note::NoteKind;
 
+use crate::json::Field;
 use crate::schema::encode::Encoded;
 use crate::schema::keywords::{
     bool_schema, implied_type, json_type, merge_into, pattern_is_unsupported, type_names, type_value,
@@ -239,7 +240,7 @@ impl<'c, 'a> Walker<'c, 'a> {
     /// could match it. `None` if there is nothing to do, or it cannot be
     /// done exactly (then an error note says so).
     fn distribute_any_of(&mut self, node: &Object, place: &Place) -> Option<Object> {
-        let branches = node.get("anyOf")?.as_array()?;
+        let branches = node.field("anyOf")?.as_array()?;
         let siblings: Object = node
             .iter()
             .filter(|(key, _)| !matches!(key.as_str(), "anyOf" | "title" | "description"))
@@ -324,12 +325,12 @@ impl<'c, 'a> Walker<'c, 'a> {
         }
         let target = self.ctx.target;
         let (types, exact) = if let Some(values) = node
-            .get("enum")
+            .field("enum")
             .and_then(Value::as_array)
             .filter(|v| !v.is_empty())
         {
             (value_types(values), true)
-        } else if let Some(value) = node.get("const") {
+        } else if let Some(value) = node.field("const") {
             (vec![json_type(value)], true)
         } else if let Some(implied) = node.keys().find_map(|key| implied_type(key)) {
             (vec![implied], false)
@@ -400,7 +401,7 @@ impl<'a> Rules<'a> for Walker<'_, 'a> {
     /// combine; branches that disagree are an error note, or for Ollama
     /// written into the description.
     fn all_of(&self, node: &Object, branches: &[Value]) -> Option<AllOf> {
-        let has_ref = node.contains_key("$ref") || branches.iter().any(|branch| branch.get("$ref").is_some());
+        let has_ref = node.has_field("$ref") || branches.iter().any(|branch| branch.field("$ref").is_some());
         let combine = !self.subset.anthropic() || has_ref || branches.len() == 1;
         combine.then(|| AllOf {
             conflict: if self.subset == Subset::Ollama {
@@ -443,13 +444,13 @@ impl<'a> Rules<'a> for Walker<'_, 'a> {
                 return Ok(Shape::Written(self.write_encoded(&node, &place, encoded)?));
             }
         }
-        if self.subset.strict() && !node.contains_key("type") {
+        if self.subset.strict() && !node.has_field("type") {
             if let Some(ty) = self.infer_type(&node, &place) {
                 node.to_mut().shift_insert(0, "type".into(), ty);
             }
         }
         let types: Vec<String> = node
-            .get("type")
+            .field("type")
             .and_then(type_names)
             .map(|names| names.into_iter().map(String::from).collect())
             .unwrap_or_default();
@@ -550,7 +551,7 @@ impl<'a> Rules<'a> for Walker<'_, 'a> {
                     format!("the root of a {target} schema must be {{\"type\": \"object\"}}"),
                 );
             }
-            if self.subset == Subset::OpenAiStrict && out.contains_key("anyOf") {
+            if self.subset == Subset::OpenAiStrict && out.has_field("anyOf") {
                 self.ctx.note(
                     NoteKind::Unsupported {
                         keyword: "anyOf".into(),

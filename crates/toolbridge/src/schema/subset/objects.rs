@@ -16,16 +16,17 @@ use crate::schema::refs::Target;
 use crate::schema::walk::Place;
 
 use super::{Mark, Walker};
+use crate::json::Field;
 
 impl Walker<'_, '_> {
     /// `additionalProperties: false` on an object that lacked it.
     pub(super) fn close_object(&mut self, out: &mut Object, node: &Object, place: &Place, root: bool) {
-        if node.contains_key("additionalProperties") {
+        if node.has_field("additionalProperties") {
             return;
         }
         let target = self.ctx.target;
         let has_properties = out
-            .get("properties")
+            .field("properties")
             .and_then(Value::as_object)
             .is_some_and(|props| !props.is_empty());
         if has_properties || root {
@@ -52,7 +53,7 @@ impl Walker<'_, '_> {
 
     /// OpenAI wants `properties` and `required` on every object, even empty.
     pub(super) fn ensure_lists(&mut self, out: &mut Object, node: &Object, place: &Place) {
-        if !out.contains_key("properties") {
+        if !out.has_field("properties") {
             out.insert("properties".into(), Value::Object(Object::new()));
             self.ctx.note(
                 NoteKind::Rewritten {
@@ -66,10 +67,10 @@ impl Walker<'_, '_> {
             );
         }
         let none_required = out
-            .get("properties")
+            .field("properties")
             .and_then(Value::as_object)
             .is_some_and(|props| props.is_empty());
-        if !node.contains_key("required") && none_required {
+        if !node.has_field("required") && none_required {
             out.insert("required".into(), Value::Array(Vec::new()));
             self.ctx.note(
                 NoteKind::Rewritten {
@@ -95,14 +96,14 @@ impl Walker<'_, '_> {
         depth: usize,
     ) {
         let Some(names) = out
-            .get("properties")
+            .field("properties")
             .and_then(Value::as_object)
             .map(|props| props.keys().cloned().collect::<Vec<String>>())
         else {
             return;
         };
         let original = node
-            .get("required")
+            .field("required")
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
@@ -211,7 +212,7 @@ impl Walker<'_, '_> {
     /// a property could never be met: it is dropped.
     pub(super) fn drop_unknown_required(&mut self, out: &mut Object, place: &Place) {
         let names: Vec<String> = out
-            .get("properties")
+            .field("properties")
             .and_then(Value::as_object)
             .map(|props| props.keys().cloned().collect())
             .unwrap_or_default();
@@ -254,14 +255,14 @@ impl Walker<'_, '_> {
             _ => return false,
         };
         let enum_ok = node
-            .get("enum")
+            .field("enum")
             .and_then(Value::as_array)
             .is_none_or(|values| values.contains(&Value::Null));
-        let const_ok = node.get("const").is_none_or(Value::is_null);
-        if let Some(ty) = node.get("type") {
+        let const_ok = node.field("const").is_none_or(Value::is_null);
+        if let Some(ty) = node.field("type") {
             return type_names(ty).is_some_and(|names| names.contains(&"null")) && enum_ok && const_ok;
         }
-        if node.contains_key("enum") || node.contains_key("const") {
+        if node.has_field("enum") || node.has_field("const") {
             return enum_ok && const_ok;
         }
         for key in ["anyOf", "oneOf"] {
@@ -270,11 +271,11 @@ impl Walker<'_, '_> {
                 return branches.iter().any(|branch| self.accepts_null(branch, depth + 1));
             }
         }
-        if let Some(branches) = node.get("allOf").and_then(Value::as_array) {
+        if let Some(branches) = node.field("allOf").and_then(Value::as_array) {
             let branches = branches.clone();
             return branches.iter().all(|branch| self.accepts_null(branch, depth + 1));
         }
-        if let Some(Value::String(reference)) = node.get("$ref") {
+        if let Some(Value::String(reference)) = node.field("$ref") {
             if let Some(known) = self.null_refs.get(reference) {
                 return known.unwrap_or(false);
             }
@@ -301,8 +302,8 @@ fn make_nullable(schema: &mut Value) -> bool {
         Value::Object(branch)
     };
     if let Value::Object(node) = schema {
-        let has_const = node.get("const").is_some_and(|value| !value.is_null());
-        let typed = node.get("type").and_then(type_names).map(|names| {
+        let has_const = node.field("const").is_some_and(|value| !value.is_null());
+        let typed = node.field("type").and_then(type_names).map(|names| {
             let mut names: Vec<String> = names.into_iter().map(String::from).collect();
             names.push("null".into());
             names
