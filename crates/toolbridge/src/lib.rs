@@ -36,7 +36,7 @@
 #![deny(missing_docs)]
 
 // The layers, lowest first; a module imports only from modules above it in
-// this list (`scripts/layers` checks it in CI).
+// this list (`tests/layers.rs` checks it).
 mod limits;
 mod pointer;
 mod rewrite;
@@ -48,12 +48,12 @@ mod error;
 mod json;
 pub mod call;
 pub mod schema;
-pub mod text;
 mod codec;
 mod format;
+pub mod text;
 mod registry;
 mod pipeline;
-mod toolbox;
+mod check;
 
 pub use error::{Error, ErrorKind, Result};
 pub use format::elisp::defun::read_defuns;
@@ -68,7 +68,7 @@ pub use pointer::Pointer;
 pub use registry::{FormatInfo, FORMATS};
 pub use rewrite::{Inverse, Rewrite, Unrestored};
 pub use tool::{Annotations, Tool};
-pub use toolbox::{
+pub use check::{
     elisp_value, Accepted, CheckOptions, Checked, ElispDecoding, Rejection, Toolbox, Violation,
 };
 

@@ -1,7 +1,7 @@
 //! Running a tool file's `run`: an HTTP endpoint, a command, a prompt
 //! template or a context update.
 //!
-//! [`run`] takes arguments the [`Toolbox`](toolbridge::toolbox::Toolbox)
+//! [`run`] takes arguments the [`Toolbox`](toolbridge::Toolbox)
 //! already accepted (validated, defaults and static parameters applied) and
 //! never panics or waits past its timeouts: every failure is an error
 //! [`Output`] the model can read.

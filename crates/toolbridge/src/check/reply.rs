@@ -1,7 +1,7 @@
 //! A rejection as the result the model reads on its next turn.
 
 use crate::call::{ToolCall, ToolResult};
-use crate::toolbox::Rejection;
+use crate::check::Rejection;
 
 impl Rejection {
     /// The error result answering `call` (the call this rejection is
