@@ -174,8 +174,12 @@ impl Restore {
             }
         }
         removed.more.sort_unstable();
-        for index in removed.iter() {
-            arguments.shift_remove(&self.absent[index].0);
+        if removed.bits != 0 || !removed.more.is_empty() {
+            // One pass that keeps the order; removing key by key would hash
+            // each key with the map's SipHash and shift the rest each time.
+            arguments.retain(|key, value| {
+                !(value.is_null() && self.absent.iter().any(|(absent, _)| absent == key))
+            });
         }
         removed
     }
