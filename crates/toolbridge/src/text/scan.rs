@@ -372,79 +372,37 @@ pub(in crate::text) fn floor(text: &str, at: usize) -> usize {
     at
 }
 
-/// The set of bytes tags start with. When there are at most three, they
-/// are also kept as a list, so that a scan can jump between them with
-/// `memchr`'s vectorised search instead of testing every byte.
+/// The set of bytes tags start with.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::text) struct FirstBytes {
-    set: [u64; 4],
-    /// The distinct first bytes, the first `count` of them.
-    few: [u8; 3],
-    /// How many distinct first bytes there are, or [`FirstBytes::MANY`].
-    count: u8,
-}
+pub(in crate::text) struct FirstBytes([u64; 4]);
 
 impl FirstBytes {
-    /// The count that says there are more than `few` holds.
-    const MANY: u8 = 4;
-
     /// The first bytes of `tags` (usable in a `const`).
     pub const fn of_list(tags: &[&str]) -> FirstBytes {
-        let mut starts = FirstBytes {
-            set: [0; 4],
-            few: [0; 3],
-            count: 0,
-        };
+        let mut set = [0u64; 4];
         let mut i = 0;
         while i < tags.len() {
             if let Some(&first) = tags[i].as_bytes().first() {
-                starts = starts.with(first);
+                set[(first >> 6) as usize] |= 1 << (first & 63);
             }
             i += 1;
         }
-        starts
+        FirstBytes(set)
     }
 
     /// The first bytes of `tags`.
     pub fn of<I: Iterator<Item = T>, T: AsRef<str>>(tags: I) -> FirstBytes {
-        let mut starts = FirstBytes::of_list(&[]);
+        let mut set = [0u64; 4];
         for tag in tags {
             if let Some(&first) = tag.as_ref().as_bytes().first() {
-                starts = starts.with(first);
+                set[usize::from(first >> 6)] |= 1 << (first & 63);
             }
         }
-        starts
+        FirstBytes(set)
     }
 
-    /// The set with `byte` added.
-    const fn with(mut self, byte: u8) -> FirstBytes {
-        if self.contains(byte) {
-            return self;
-        }
-        self.set[(byte >> 6) as usize] |= 1 << (byte & 63);
-        if self.count < 3 {
-            self.few[self.count as usize] = byte;
-            self.count += 1;
-        } else {
-            self.count = FirstBytes::MANY;
-        }
-        self
-    }
-
-    /// Where the first byte of `bytes` in the set is.
-    fn find(&self, bytes: &[u8]) -> Option<usize> {
-        let [a, b, c] = self.few;
-        match self.count {
-            0 => None,
-            1 => memchr::memchr(a, bytes),
-            2 => memchr::memchr2(a, b, bytes),
-            3 => memchr::memchr3(a, b, c, bytes),
-            _ => bytes.iter().position(|&byte| self.contains(byte)),
-        }
-    }
-
-    const fn contains(&self, byte: u8) -> bool {
-        self.set[(byte >> 6) as usize] & (1 << (byte & 63)) != 0
+    fn contains(&self, byte: u8) -> bool {
+        self.0[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
     }
 }
 
@@ -466,20 +424,16 @@ where
     let bytes = text.as_bytes();
     // A tag starts with a whole character, so it can only match at a char
     // boundary: no boundary check is needed.
-    let mut at = floor(text, from);
-    while let Some(skip) = starts.find(&bytes[at..]) {
-        at += skip;
-        let rest = &bytes[at..];
-        let which = tags.clone().position(|tag| {
-            let tag = tag.as_ref().as_bytes();
-            !tag.is_empty() && rest.starts_with(tag)
-        });
-        if let Some(which) = which {
-            return Some((at, which));
-        }
-        at += 1;
-    }
-    None
+    (floor(text, from)..bytes.len())
+        .filter(|&at| starts.contains(bytes[at]))
+        .find_map(|at| {
+            let rest = &bytes[at..];
+            let which = tags.clone().position(|tag| {
+                let tag = tag.as_ref().as_bytes();
+                !tag.is_empty() && rest.starts_with(tag)
+            })?;
+            Some((at, which))
+        })
 }
 
 /// The first of `tags` at or after `from` (`from` a char boundary):
@@ -502,7 +456,10 @@ pub(in crate::text) fn scan_tags_with(
     let bytes = text.as_bytes();
     let mut resume = None;
     let mut at = from;
-    while let Some(skip) = bytes.get(at..).and_then(|rest| starts.find(rest)) {
+    while let Some(skip) = bytes
+        .get(at..)
+        .and_then(|rest| rest.iter().position(|&byte| starts.contains(byte)))
+    {
         at += skip;
         let rest = &bytes[at..];
         for (which, tag) in tags.iter().enumerate() {
@@ -548,27 +505,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn first_bytes_find_the_same_with_few_or_many_starts() {
-        let text = "plain text, then [x] and <y> and {z} and |w|";
-        for tags in [
-            &[][..],
-            &["<y>"][..],
-            &["<y>", "<q>"][..],
-            &["[x]", "<y>"][..],
-            &["[x]", "<y>", "{z}"][..],
-            &["[x]", "<y>", "{z}", "|w|"][..],
-            &["|w|", "{z}", "<y>", "[x]", "plain"][..],
-        ] {
-            let starts = FirstBytes::of(tags.iter());
-            let slow = text
-                .bytes()
-                .position(|byte| tags.iter().any(|tag| tag.as_bytes()[0] == byte));
-            assert_eq!(starts.find(text.as_bytes()), slow, "{tags:?}");
-            assert_eq!(FirstBytes::of_list(tags).find(text.as_bytes()), slow, "{tags:?}");
-        }
-    }
 
     #[test]
     fn json_extent_skips_brackets_in_strings() {
