@@ -55,6 +55,7 @@ mod registry;
 mod pipeline;
 mod check;
 
+pub use check::{elisp_value, Accepted, CheckOptions, Checked, ElispDecoding, Rejection, Toolbox, Violation};
 pub use error::{Error, ErrorKind, Result};
 pub use format::elisp::defun::read_defuns;
 pub use limits::Limits;
@@ -68,9 +69,6 @@ pub use pointer::Pointer;
 pub use registry::{FormatInfo, FORMATS};
 pub use rewrite::{Inverse, Rewrite, Unrestored};
 pub use tool::{Annotations, Tool};
-pub use check::{
-    elisp_value, Accepted, CheckOptions, Checked, ElispDecoding, Rejection, Toolbox, Violation,
-};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]
