@@ -397,11 +397,14 @@ fn referenced_files(tools: &BTreeMap<String, Served>) -> HashSet<PathBuf> {
 mod tests {
     use super::*;
 
+    /// A fresh folder holding `files`: tests run in parallel threads of one
+    /// process, so each folder gets its own number.
     fn folder(files: &[(&str, &str)]) -> PathBuf {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
             "toolbridge-catalog-{}-{}",
             std::process::id(),
-            files.len() * 31 + files.first().map_or(0, |(name, _)| name.len())
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         ));
         let _ = std::fs::remove_dir_all(&dir);
         for (name, text) in files {
