@@ -433,7 +433,7 @@ pub struct ServeArgs {
     #[arg(long, requires = "http")]
     pub stateless: bool,
     /// HTTP: keep at most N sessions at once; past it `initialize` is refused
-    /// (an idle session ends after five minutes).
+    /// with 503 and `Retry-After` (an idle session ends after five minutes).
     #[arg(long, default_value_t = 1024, value_name = "N", requires = "http")]
     pub max_sessions: usize,
     /// HTTP: also accept this Host (besides localhost); repeat for more.

@@ -35,7 +35,9 @@ async fn past_max_sessions_initialize_is_refused_naming_the_limit() {
     assert_eq!(first.status(), 200);
     let id = first.headers()["mcp-session-id"].to_str().unwrap().to_string();
     let second = post().send().await.unwrap();
-    assert_eq!(second.status(), 500);
+    // A full server is unavailable, not broken: 503, and when to retry.
+    assert_eq!(second.status(), 503);
+    assert_eq!(second.headers()["retry-after"], "5");
     assert_eq!(
         second.text().await.unwrap(),
         "Encounter an error when create session: the server keeps at most 1 sessions (max_sessions, \

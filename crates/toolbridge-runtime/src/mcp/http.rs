@@ -17,7 +17,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
 use super::server::{Handler, Server};
-use super::sessions::BoundedSessions;
+use super::sessions::{BoundedSessions, SessionError};
 
 /// The path the MCP endpoint answers on.
 pub const PATH: &str = "/mcp";
@@ -134,10 +134,39 @@ async fn route(service: Mcp, request: Request<Incoming>) -> Response<BoxBody<Byt
         *response.status_mut() = StatusCode::NOT_FOUND;
         return response;
     }
-    match hyper::service::Service::call(&service, request).await {
+    let response = match hyper::service::Service::call(&service, request).await {
         Ok(response) => response,
         Err(never) => match never {},
+    };
+    if response.status() == StatusCode::INTERNAL_SERVER_ERROR {
+        return unavailable_when_full(response).await;
     }
+    response
+}
+
+/// rmcp answers a session it could not create with 500. When the reason is
+/// the session limit, the answer is 503 with `Retry-After` instead: the
+/// server is well and full, and a load balancer or client should retry or
+/// go to another replica rather than report a server fault.
+async fn unavailable_when_full(
+    response: Response<BoxBody<Bytes, Infallible>>,
+) -> Response<BoxBody<Bytes, Infallible>> {
+    let (mut parts, body) = response.into_parts();
+    let body = match body.collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(never) => match never {},
+    };
+    if body
+        .windows(SessionError::FULL_MARK.len())
+        .any(|window| window == SessionError::FULL_MARK.as_bytes())
+    {
+        parts.status = StatusCode::SERVICE_UNAVAILABLE;
+        parts.headers.insert(
+            hyper::header::RETRY_AFTER,
+            hyper::header::HeaderValue::from_static("5"),
+        );
+    }
+    Response::from_parts(parts, Full::from(body).boxed())
 }
 
 fn is_transient(err: &std::io::Error) -> bool {

@@ -1,7 +1,8 @@
 //! The sessions of `serve --http`, bounded in number: rmcp's
 //! `LocalSessionManager` keeps any number (an idle one ends after five
 //! minutes), so a flood of `initialize` requests would grow the server
-//! without limit; past the limit, `initialize` is refused, naming it.
+//! without limit; past the limit, `initialize` is refused, naming it (over
+//! HTTP with 503 and `Retry-After`).
 
 use std::sync::Arc;
 
@@ -47,13 +48,21 @@ pub(crate) enum SessionError {
     Local(LocalSessionManagerError),
 }
 
+impl SessionError {
+    /// The start of the message for [`SessionError::Full`], by which the
+    /// HTTP layer tells it from rmcp's own failures (rmcp answers both with
+    /// 500 and the error's text).
+    pub(crate) const FULL_MARK: &'static str = "the server keeps at most ";
+}
+
 impl std::fmt::Display for SessionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SessionError::Full(max) => write!(
                 f,
-                "the server keeps at most {max} sessions (max_sessions, `serve --max-sessions`); \
-                 close one (HTTP DELETE) or retry when an idle one has ended"
+                "{}{max} sessions (max_sessions, `serve --max-sessions`); \
+                 close one (HTTP DELETE) or retry when an idle one has ended",
+                SessionError::FULL_MARK
             ),
             SessionError::Local(error) => error.fmt(f),
         }
