@@ -829,6 +829,43 @@ fn a_rejection_in_json() {
 }
 
 #[test]
+fn an_optional_value_says_null_would_do_instead_of_listing_its_branches() {
+    // What schemars writes for `Option<Unit>` and Pydantic for `Unit | None`.
+    let schema = json!({"type": "object", "properties": {
+        "unit": {"anyOf": [{"type": "string", "enum": ["celsius", "fahrenheit"]}, {"type": "null"}]},
+        "range": {"anyOf": [{"type": "object", "properties": {"from": {"type": "string"}},
+                             "required": ["from"]}, {"type": "null"}]}}});
+    assert_eq!(
+        problems(schema.clone(), json!({"unit": "kelvin"})),
+        ["/unit: expected one of \"celsius\", \"fahrenheit\", or null; got \"kelvin\""]
+    );
+    let toolbox = Toolbox::new([tool("f", schema.clone())]).unwrap();
+    let checked = toolbox.check(&call("f", json!({"unit": "kelvin"})));
+    let violation = &checked.rejection().unwrap().violations[0];
+    assert_eq!(
+        (
+            violation.keyword.as_str(),
+            violation.expected.as_str(),
+            violation.got.as_str()
+        ),
+        (
+            "enum",
+            "one of \"celsius\", \"fahrenheit\", or null",
+            "\"kelvin\""
+        )
+    );
+    assert_eq!(
+        problems(schema.clone(), json!({"range": {}})),
+        ["/range: missing required property `from` (string) (/range may also be null)"]
+    );
+    // A value of no branch's type still lists them all.
+    assert_eq!(
+        problems(schema, json!({"unit": 5})),
+        ["/unit: expected \"celsius\" | \"fahrenheit\" | null; got 5 (a number)"]
+    );
+}
+
+#[test]
 fn any_of_names_the_closest_branch_and_why_it_failed() {
     let schema = json!({"type": "object", "properties": {"filters": {"type": "object", "properties": {
         "airlines": {"anyOf": [{"type": "string", "enum": ["UA", "AA"]},

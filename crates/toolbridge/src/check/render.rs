@@ -356,6 +356,31 @@ fn types_phrase(types: &[String]) -> String {
         .join(" or ")
 }
 
+/// The one reason the non-null branch of an optional value (`anyOf: [X,
+/// {type: null}]`, what schemars and Pydantic write for `Option<X>` /
+/// `X | None`) failed, saying that null would also do: the model reads
+/// `expected one of "a", "b", or null; got "c"` rather than the branch list
+/// and the branch's reason again. `None` when the branch failed for more
+/// than one reason (the general message lists them).
+fn or_null(mut reasons: Vec<Violation>, at: &Pointer) -> Option<Violation> {
+    if reasons.len() != 1 {
+        return None;
+    }
+    let mut reason = reasons.pop()?;
+    if reason.path == *at {
+        reason.expected.push_str(", or null");
+        reason.message = format!("{}expected {}; got {}", place(at), reason.expected, reason.got);
+    } else {
+        let whole = if at.is_root() {
+            "the arguments".to_string()
+        } else {
+            at.to_string()
+        };
+        reason.message.push_str(&format!(" ({whole} may also be null)"));
+    }
+    Some(reason)
+}
+
 /// `anyOf` / `oneOf` with no match: the alternatives, and the closest one
 /// with why it failed: the branch whose type fits the value and that has
 /// the fewest failures (the first on a tie); none when no type fits.
@@ -385,6 +410,17 @@ fn branches_violation(
                 .any(|f| f.at == *at && matches!(f.kind, FailureKind::Type(_)))
         })
         .min_by_key(|(_, branch_failures)| branch_failures.len());
+    if let Some((index, branch_failures)) = closest {
+        let others_null = names
+            .iter()
+            .enumerate()
+            .all(|(other, name)| other == index || name == "null");
+        if others_null && names.len() > 1 {
+            if let Some(violation) = or_null(violations(branch_failures, schema, arguments), at) {
+                return violation;
+            }
+        }
+    }
     let mut message = format!("{}expected {expected}; got {got}", place(at));
     if let Some((index, branch_failures)) = closest {
         let reasons: Vec<String> = violations(branch_failures, schema, arguments)
