@@ -404,6 +404,12 @@ impl FirstBytes {
     fn contains(&self, byte: u8) -> bool {
         self.0[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
     }
+
+    /// Whether some byte of `bytes` is in the set (so a tag could start
+    /// there).
+    pub fn occurs_in(&self, bytes: &[u8]) -> bool {
+        bytes.iter().any(|&byte| self.contains(byte))
+    }
 }
 
 /// The first of `tags` in `text` at or after `from`: its position and

@@ -183,8 +183,18 @@ impl<'a> TextStream<'a> {
         if self.family.is_none() {
             self.seen.push_str(text);
         }
-        self.pending.push_str(text);
-        self.think(false);
+        if self.pending.is_empty()
+            && matches!(self.think, Think::Text)
+            && !THINK_STARTS.occurs_in(text.as_bytes())
+        {
+            // Nothing is held and no reasoning tag can start in this piece:
+            // the reasoning layer would hand all of it on, so it goes
+            // straight to the segment (most pieces, a token each).
+            self.feed(text, false);
+        } else {
+            self.pending.push_str(text);
+            self.think(false);
+        }
         out.append(&mut self.sink.events);
         Ok(())
     }
