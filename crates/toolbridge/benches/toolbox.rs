@@ -7,8 +7,11 @@
 //! validation; `toolbox/accept-owned` is the same with the calls given up
 //! ([`Toolbox::check_owned`]: arguments, id and name moved, not copied); `toolbox/jsonschema-floor` is bare `jsonschema` validation
 //! (formats checked, as the Toolbox does) of the canonical arguments of the
-//! same calls against the same schemas, the floor; `toolbox/reject` checks
-//! 100 calls that each break a rule, building the model-facing message.
+//! same calls against the same schemas, the floor; `toolbox/accept-owned-plain`
+//! and `toolbox/jsonschema-floor-plain` are the same two for calls with
+//! nothing to undo or fill in (`get_weather` and `summarize_text` as the
+//! canonical schema has them); `toolbox/reject` checks 100 calls that each
+//! break a rule, building the model-facing message.
 
 use std::fs;
 use std::path::Path;
@@ -102,16 +105,27 @@ fn toolbox(c: &mut Criterion) {
     for checked in toolbox.check_all(&invalid) {
         assert!(!checked.is_accepted());
     }
-    let validators: Vec<(jsonschema::Validator, Value)> = floor
+    let validators = floor_validators(&floor);
+    // Calls with nothing to undo (sent as the canonical schema has them, under
+    // the canonical name, no default to fill): what the Toolbox costs beyond
+    // validation when validating is all there is to do.
+    let plain_cases: Vec<_> = cases
         .iter()
-        .map(|(schema, instance)| {
-            let validator = jsonschema::options()
-                .should_validate_formats(true)
-                .build(schema)
-                .unwrap();
-            (validator, instance.clone())
-        })
+        .filter(|(name, canonical, sent, _)| canonical == sent && written_name(name) == *name)
         .collect();
+    let mut plain = Vec::new();
+    let mut plain_floor = Vec::new();
+    for index in 0..100 {
+        let (name, canonical, sent, _) = plain_cases[index % plain_cases.len()];
+        plain.push(ToolCall::new(format!("call_{index}"), *name, sent.clone()));
+        let schema = &tools.iter().find(|tool| tool.name == *name).unwrap().input_schema;
+        plain_floor.push((schema, canonical.clone()));
+    }
+    for checked in toolbox.check_all(&plain) {
+        let accepted = checked.accepted().expect("a plain call is accepted");
+        assert!(accepted.notes.is_empty(), "{:?}", accepted.notes);
+    }
+    let plain_validators = floor_validators(&plain_floor);
 
     let mut group = c.benchmark_group("toolbox");
     group.throughput(Throughput::Elements(valid.len() as u64));
@@ -139,8 +153,43 @@ fn toolbox(c: &mut Criterion) {
                 .count()
         })
     });
+    group.bench_function("accept-owned-plain", |b| {
+        b.iter_batched(
+            || plain.clone(),
+            |calls| {
+                calls
+                    .into_iter()
+                    .map(|call| toolbox.check_owned(call))
+                    .collect::<Vec<_>>()
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("jsonschema-floor-plain", |b| {
+        b.iter(|| {
+            plain_validators
+                .iter()
+                .filter(|(validator, instance)| validator.is_valid(instance))
+                .count()
+        })
+    });
     group.bench_function("reject", |b| b.iter(|| toolbox.check_all(&invalid)));
     group.finish();
+}
+
+/// A validator (formats checked, as the Toolbox does) for each schema, with
+/// its instance.
+fn floor_validators(floor: &[(&Value, Value)]) -> Vec<(jsonschema::Validator, Value)> {
+    floor
+        .iter()
+        .map(|(schema, instance)| {
+            let validator = jsonschema::options()
+                .should_validate_formats(true)
+                .build(schema)
+                .unwrap();
+            (validator, instance.clone())
+        })
+        .collect()
 }
 
 criterion_group!(benches, toolbox);
