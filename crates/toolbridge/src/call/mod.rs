@@ -59,6 +59,7 @@ pub use arguments::{ArgumentsError, ArgumentsErrorKind};
 pub use assemble::CallEvent;
 pub(crate) use partial::changes_of;
 pub use partial::{Change, PartialJson};
+pub(crate) use repair::fit_parsed;
 pub use repair::repair;
 pub use result::{IdMap, ToolResult};
 pub use sse::{Frame, Framer, Framing};

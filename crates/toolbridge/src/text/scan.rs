@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::call::{repair, ArgumentsError, ArgumentsErrorKind, ToolCall};
+use crate::call::{fit_parsed, repair, ArgumentsError, ArgumentsErrorKind, ToolCall};
 use crate::limits::Limits;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
@@ -75,9 +75,12 @@ impl<'a> Out<'a> {
 
     /// A call whose arguments were already read as a value: fitted to the
     /// tool's schema when there is one.
-    pub fn call_value(&mut self, name: &str, id: Option<&str>, arguments: Value, notes: Vec<Note>) {
+    pub fn call_value(&mut self, name: &str, id: Option<&str>, mut arguments: Value, notes: Vec<Note>) {
         let arguments = match (self.schema(name), &arguments) {
-            (Some(_), Value::Object(_)) => self.arguments_from_text(name, &arguments.to_string()),
+            (Some(schema), Value::Object(_)) => match fit_parsed(&mut arguments, schema, self.limits) {
+                Some(fixes) => Ok((arguments, under_arguments(fixes))),
+                None => self.arguments_from_text(name, &arguments.to_string()),
+            },
             (_, Value::Object(_)) => Ok((arguments, Vec::new())),
             _ => Err(ArgumentsError::new(
                 ArgumentsErrorKind::NotAnObject,
@@ -126,13 +129,7 @@ impl<'a> Out<'a> {
     fn arguments_from_text(&self, name: &str, raw: &str) -> Result<(Value, Vec<Note>), ArgumentsError> {
         match repair(raw, self.schema(name), self.limits) {
             Ok(repaired) if repaired.value.is_object() => {
-                let arguments = Pointer::root().key("arguments");
-                let notes = repaired
-                    .notes
-                    .into_iter()
-                    .map(|note| Note::new(note.kind, arguments.join(&note.at), note.message))
-                    .collect();
-                Ok((repaired.value, notes))
+                Ok((repaired.value, under_arguments(repaired.notes)))
             }
             Ok(repaired) => Err(ArgumentsError::new(
                 ArgumentsErrorKind::NotAnObject,
@@ -361,6 +358,15 @@ pub(super) fn push_prose_without(text: &str, tokens: &[&str], out: &mut Out<'_>)
         rest = &rest[at + tokens[which].len()..];
     }
     out.prose.push_str(rest);
+}
+
+/// Repair notes placed in the arguments, moved under `/arguments` of the call.
+fn under_arguments(notes: Vec<Note>) -> Vec<Note> {
+    let arguments = Pointer::root().key("arguments");
+    notes
+        .into_iter()
+        .map(|note| Note::new(note.kind, arguments.join(&note.at), note.message))
+        .collect()
 }
 
 /// The largest char boundary of `text` at or before `at`.

@@ -123,6 +123,41 @@ pub fn repair(text: &str, schema: Option<&Value>, limits: &Limits) -> Result<Con
     })
 }
 
+/// [`repair`] for arguments already read as a JSON object (from a larger
+/// document, such as a call envelope in raw model text): fitted to `schema`
+/// in place, as `repair` fits the same object written out, without writing
+/// it out and reading it back; the fixes' notes. `None`, with `value`
+/// untouched, when it nests deeper than `limits` allow, so the caller goes
+/// through [`repair`] on its text, which says where.
+pub(crate) fn fit_parsed(
+    value: &mut Value,
+    schema: &Value,
+    limits: &Limits,
+) -> Option<Vec<crate::note::Note>> {
+    if !value.is_object() || (limits.max_depth < SERDE_DEPTH && nests_deeper(value, limits.max_depth)) {
+        return None;
+    }
+    let mut fixes = Fixes::new(true);
+    schema::fit(value, schema, limits, &mut fixes);
+    // Fitting places its fixes by pointer, never by offset: no text to locate them in.
+    Some(fixes.into_notes(""))
+}
+
+/// Whether `value` nests deeper than `max_depth` (a scalar at the root is
+/// depth 0, an object or array 1, as the text check counts brackets).
+fn nests_deeper(value: &Value, max_depth: usize) -> bool {
+    let mut stack = vec![(value, 1usize)];
+    while let Some((node, depth)) = stack.pop() {
+        match node {
+            Value::Object(_) | Value::Array(_) if depth > max_depth => return true,
+            Value::Object(members) => stack.extend(members.values().map(|child| (child, depth + 1))),
+            Value::Array(items) => stack.extend(items.iter().map(|child| (child, depth + 1))),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The fast path, then the tolerant parser.
 fn read(text: &str, limits: &Limits, fixes: &mut Fixes) -> Result<Value> {
     match serde_json::from_str::<Value>(text) {
@@ -302,6 +337,33 @@ fn decode_layers(value: &mut Value, limits: &Limits, fixes: &mut Fixes) {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+
+    #[test]
+    fn fitting_a_parsed_object_equals_repairing_its_text() {
+        let schema = json!({"type": "object", "properties": {
+            "days": {"type": "integer"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            "tags": {"type": "array", "items": {"type": "string"}}, "name": {"type": "string"}}});
+        for value in [
+            json!({"days": "3", "unit": "Celsius", "tags": "one", "name": 12341234}),
+            json!({"days": 3, "unit": "celsius", "tags": ["a"], "name": "x"}),
+            json!({"nested": {"deep": [[[1]]]}}),
+        ] {
+            let whole = repair(&value.to_string(), Some(&schema), &Limits::default()).unwrap();
+            let mut fitted = value.clone();
+            let notes = fit_parsed(&mut fitted, &schema, &Limits::default()).unwrap();
+            assert_eq!((fitted, notes), (whole.value, whole.notes), "{value}");
+        }
+        // Deeper than the limits: left to the text path, which says where.
+        let mut deep = json!({"a": {"b": {"c": 1}}});
+        assert_eq!(
+            fit_parsed(&mut deep, &schema, &Limits::default().with_max_depth(2)),
+            None
+        );
+        assert_eq!(deep, json!({"a": {"b": {"c": 1}}}));
+        assert!(fit_parsed(&mut deep, &schema, &Limits::default().with_max_depth(3)).is_some());
+        assert!(repair(&deep.to_string(), None, &Limits::default().with_max_depth(2)).is_err());
+        assert!(repair(&deep.to_string(), None, &Limits::default().with_max_depth(3)).is_ok());
+    }
 
     use super::*;
     use crate::note::NoteKind;
