@@ -389,3 +389,75 @@ fn pythonic_lists_after_the_first_stream_as_whole() {
         }
     }
 }
+
+/// The argument text a stream sent for each call, its deltas joined.
+fn sent_text(events: &[CallEvent]) -> Vec<String> {
+    let mut texts: Vec<String> = Vec::new();
+    for event in events {
+        match event {
+            CallEvent::Started { .. } => texts.push(String::new()),
+            CallEvent::ArgumentsDelta { index, text, .. } => texts[*index].push_str(text),
+            CallEvent::ArgumentsReplaced { index, text, .. } => texts[*index] = text.clone(),
+            _ => {}
+        }
+    }
+    texts
+}
+
+#[test]
+fn arguments_read_as_written_stream_as_the_model_wrote_them() {
+    // Hermes and Llama envelopes that read as they stand: the model's own
+    // text (its spacing kept) is what streams and what `raw_arguments` holds.
+    let cases = [
+        (
+            Family::Hermes,
+            "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\":  \"Paris\",\n \"days\": 2}}\n</tool_call>",
+            "{\"city\":  \"Paris\",\n \"days\": 2}",
+        ),
+        (
+            Family::Llama3,
+            "{\"name\": \"get_weather\", \"parameters\": {\"city\" : \"Rome\"}}",
+            "{\"city\" : \"Rome\"}",
+        ),
+    ];
+    for (family, text, written) in cases {
+        let streamed = stream(&deltas(text, 3), Some(family), None);
+        assert_eq!(sent_text(&streamed.events), [written], "{family}");
+        assert_eq!(
+            streamed.calls[0].raw_arguments.as_deref(),
+            Some(written),
+            "{family}"
+        );
+        let (calls, _) = whole(text, family, false);
+        assert_eq!(calls[0].raw_arguments.as_deref(), Some(written), "{family}");
+        assert_eq!(streamed.calls, calls, "{family}");
+    }
+}
+
+#[test]
+fn repaired_or_typed_arguments_stream_as_their_json() {
+    // A trailing comma and single quotes are repaired: the text that
+    // streams is the JSON of the arguments as read.
+    let cases = [
+        (
+            "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\",}}</tool_call>",
+            false,
+            "{\"city\":\"Oslo\"}",
+        ),
+        (
+            "<tool_call>{\"name\": \"get_weather\", \"arguments\": {'city': 'Nice', 'days': 2}}</tool_call>",
+            true,
+            "{\"city\":\"Nice\",\"days\":2}",
+        ),
+    ];
+    let tools = weather();
+    for (text, typed, sent) in cases {
+        let streamed = stream(
+            &deltas(text, 3),
+            Some(Family::Hermes),
+            typed.then_some(&tools[..]),
+        );
+        assert_eq!(sent_text(&streamed.events), [sent], "{text}");
+        check_events(&streamed.events);
+    }
+}

@@ -59,6 +59,9 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 
 /// One block's JSON, `{"name", "arguments"}`; `markup` is the whole block.
 pub(super) fn block(json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
+    let Err(notes) = out.call_exact_envelope(json.trim(), notes) else {
+        return;
+    };
     match repair(json.trim(), None, out.limits) {
         Ok(envelope) => {
             let mut notes = notes;

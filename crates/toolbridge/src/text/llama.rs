@@ -68,20 +68,23 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
     let mut taken = 0;
     while let Some(json) = json_at(&text[taken..]).filter(|json| json.text.starts_with('{')) {
-        let Ok(envelope) = repair(json.text, None, out.limits) else {
-            break;
-        };
-        if !is_call(&envelope.value) {
-            break;
+        let exact = !json.truncated && out.call_exact_envelope(json.text, Vec::new()).is_ok();
+        if !exact {
+            let Ok(envelope) = repair(json.text, None, out.limits) else {
+                break;
+            };
+            if !is_call(&envelope.value) {
+                break;
+            }
+            let mut notes = envelope.notes;
+            if json.truncated {
+                notes.insert(
+                    0,
+                    recovered("truncated-call", "the text ends inside the call's JSON"),
+                );
+            }
+            let _ = out.call_envelope(envelope.value, notes);
         }
-        let mut notes = envelope.notes;
-        if json.truncated {
-            notes.insert(
-                0,
-                recovered("truncated-call", "the text ends inside the call's JSON"),
-            );
-        }
-        let _ = out.call_envelope(envelope.value, notes);
         taken = text.len() - json.rest.len();
         let after = json.rest.trim_start();
         match after.strip_prefix(';') {

@@ -3,6 +3,8 @@
 
 use std::collections::HashSet;
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::call::{fit_parsed, repair, ArgumentsError, ArgumentsErrorKind, ToolCall};
@@ -25,6 +27,10 @@ pub(super) struct Out<'a> {
     /// The ids given so far, so that making one unique stays constant-time
     /// however many calls (up to `max_tools`) the text holds.
     ids: HashSet<String>,
+    /// For each call, whether its `raw_arguments` is JSON text that reads
+    /// as its arguments exactly (nothing repaired or typed): a stream can
+    /// then send the model's own text instead of writing the value out.
+    pub exact_raw: Vec<bool>,
 }
 
 impl<'a> Out<'a> {
@@ -38,6 +44,7 @@ impl<'a> Out<'a> {
             tools,
             refused: 0,
             ids: HashSet::new(),
+            exact_raw: Vec::new(),
         }
     }
 
@@ -70,7 +77,12 @@ impl<'a> Out<'a> {
     /// the tool's schema, each fix noted under `/arguments`).
     pub fn call_text(&mut self, name: &str, id: Option<&str>, raw: &str, notes: Vec<Note>) {
         let arguments = self.arguments_from_text(name, raw);
+        let exact = matches!(&arguments, Ok((_, fixes)) if fixes.is_empty());
+        let before = self.calls.len();
         self.push(name, id, arguments, Some(raw.to_string()), notes);
+        if let (true, Some(flag)) = (exact, self.exact_raw.get_mut(before)) {
+            *flag = true;
+        }
     }
 
     /// A call whose arguments were already read as a value: fitted to the
@@ -89,6 +101,33 @@ impl<'a> Out<'a> {
             )),
         };
         self.push(name, id, arguments, None, notes);
+    }
+
+    /// A call from envelope JSON that reads as it stands, `{"name": "…",
+    /// "arguments": {…}}` (or `"parameters"`, and a string `"id"`), its
+    /// arguments kept as the model wrote them (so a stream sends the model's
+    /// own text). Anything else — JSON that needs repair, arguments sent as
+    /// a string — gives `notes` back for [`call_envelope`](Out::call_envelope)
+    /// to read through repair.
+    pub fn call_exact_envelope(&mut self, json: &str, notes: Vec<Note>) -> Result<(), Vec<Note>> {
+        #[derive(Deserialize)]
+        struct Envelope<'t> {
+            name: String,
+            id: Option<String>,
+            #[serde(borrow)]
+            arguments: Option<&'t RawValue>,
+            #[serde(borrow)]
+            parameters: Option<&'t RawValue>,
+        }
+        let Ok(envelope) = serde_json::from_str::<Envelope<'_>>(json) else {
+            return Err(notes);
+        };
+        let raw = match (envelope.arguments, envelope.parameters) {
+            (Some(raw), None) | (None, Some(raw)) if raw.get().starts_with('{') => raw.get(),
+            _ => return Err(notes),
+        };
+        self.call_text(&envelope.name, envelope.id.as_deref(), raw, notes);
+        Ok(())
     }
 
     /// A call from an envelope object holding the name and the arguments
@@ -185,6 +224,7 @@ impl<'a> Out<'a> {
         });
         call.notes = notes;
         self.calls.push(call);
+        self.exact_raw.push(false);
     }
 
     /// Says how many calls past the limit were not read.

@@ -112,24 +112,23 @@ impl Sink {
         let mut started = std::mem::take(&mut self.started).into_iter();
         for at in before..out.calls.len() {
             let call = &out.calls[at];
-            let target = match &call.arguments {
-                Ok(value) => value.to_string(),
-                Err(err) => err.raw().to_string(),
-            };
             let state = started.next();
             if let (None, Ok(value)) = (&state, &call.arguments) {
                 // Nothing of this call went out yet and its arguments are read:
-                // their canonical text goes out whole, and what it changes is
-                // known without reading it back.
+                // the model's own text goes out whole when it was read as it
+                // stands (its canonical JSON otherwise), and what it changes
+                // is known without reading it back.
                 let index = self.start(call);
-                if !target.is_empty() {
+                let exact = out.exact_raw.get(at).copied().unwrap_or(false);
+                let text = match call.raw_arguments.as_deref() {
+                    Some(raw) if exact => raw.to_string(),
+                    _ => value.to_string(),
+                };
+                if !text.is_empty() {
                     let mut changes = Vec::new();
                     changes_of(value, Pointer::root(), &mut changes);
-                    self.events.push(CallEvent::ArgumentsDelta {
-                        index,
-                        text: target,
-                        changes,
-                    });
+                    self.events
+                        .push(CallEvent::ArgumentsDelta { index, text, changes });
                 }
                 self.events.push(CallEvent::Finished {
                     index,
@@ -161,7 +160,14 @@ impl Sink {
                 .calls
                 .get(at - before)
                 .map_or("", |call| &call.arguments[..state.sent.min(call.arguments.len())]);
-            let text = live_text.unwrap_or(&target);
+            let canonical;
+            let text = match live_text {
+                Some(text) => text,
+                None => {
+                    canonical = canonical_text(call);
+                    canonical.as_str()
+                }
+            };
             let rest = text
                 .get(state.sent..)
                 .filter(|rest| !rest.is_empty() && text.starts_with(sent));
@@ -180,7 +186,7 @@ impl Sink {
                     changes_of(value, Pointer::root(), &mut changes);
                     self.events.push(CallEvent::ArgumentsReplaced {
                         index: state.index,
-                        text: target.clone(),
+                        text: value.to_string(),
                         changes,
                     });
                 }
@@ -231,5 +237,14 @@ impl Sink {
                 call,
             });
         }
+    }
+}
+
+/// The arguments as JSON text: the value's, or the raw text that could not
+/// be read.
+fn canonical_text(call: &ToolCall) -> String {
+    match &call.arguments {
+        Ok(value) => value.to_string(),
+        Err(err) => err.raw().to_string(),
     }
 }
