@@ -375,3 +375,50 @@ fn every_provider_gets_every_result_in_order() {
         assert_eq!(renamed, expected, "{format}");
     }
 }
+
+/// A call given up to `check_owned` is still answered: the accepted call and
+/// the rejection carry the provider's id and name, so their results equal
+/// those answering the call itself — here Gemini's, which sends no id and
+/// whose name must be echoed.
+#[test]
+fn calls_given_up_to_the_toolbox_are_answered_as_the_calls() {
+    let tool = Tool::new(
+        "get_weather",
+        json!({"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}),
+    );
+    let toolbox = Toolbox::new([tool]).unwrap();
+    let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}},
+        {"functionCall": {"name": "get_weather", "args": {"town": "Paris"}}}]}}]});
+    let calls = Format::Gemini
+        .read_calls(&response, &CallOptions::default())
+        .unwrap()
+        .value;
+    let checked: Vec<_> = calls
+        .iter()
+        .cloned()
+        .map(|call| toolbox.check_owned(call))
+        .collect();
+    let accepted = checked[0].accepted().unwrap();
+    assert_eq!(accepted.provider_id, None);
+    assert_eq!(accepted.provider_name, "get_weather");
+    let rejection = checked[1].rejection().unwrap();
+    assert_eq!(
+        [ToolResult::text(accepted, "14 degrees"), rejection.result()],
+        [
+            ToolResult::text(&calls[0], "14 degrees"),
+            rejection.to_result(&calls[1])
+        ]
+    );
+    assert_eq!(
+        write(Format::Gemini, &[rejection.result()]),
+        json!({"role": "user", "parts": [{"functionResponse": {
+            "name": "get_weather",
+            "response": {"error": rejection.message}}}]})
+    );
+    // The JSON form is unchanged: the provider's id and name stay out.
+    assert_eq!(
+        serde_json::to_value(accepted).unwrap(),
+        json!({"id": "call_0", "name": "get_weather", "arguments": {"city": "Paris"}, "notes": []})
+    );
+}

@@ -61,7 +61,8 @@ pub(crate) use partial::changes_of;
 pub use partial::{Change, PartialJson};
 pub(crate) use repair::fit_parsed;
 pub use repair::repair;
-pub use result::{IdMap, ToolResult};
+pub(crate) use result::answerable;
+pub use result::{Answerable, IdMap, ToolResult};
 pub use sse::{Frame, Framer, Framing};
 pub use stream::{Assembler, CallStream};
 

@@ -11,6 +11,44 @@ use serde_json::Value;
 use crate::call::ToolCall;
 use crate::options::Format;
 
+/// A call a [`ToolResult`] can answer: what the result echoes of it. A
+/// [`ToolCall`], and the Toolbox's `Accepted` and `Rejection` (which carry
+/// the provider's id and name, so a call given up to
+/// `Toolbox::check_owned` can still be answered).
+pub trait Answerable {
+    /// The call's id ([`ToolCall::id`]).
+    fn id(&self) -> &str;
+    /// The tool's name ([`ToolCall::name`]).
+    fn name(&self) -> &str;
+    /// The id the provider sent, if any ([`ToolCall::provider_id`]).
+    fn provider_id(&self) -> Option<&str>;
+    /// The name the provider sent ([`ToolCall::provider_name`]).
+    fn provider_name(&self) -> &str;
+}
+
+/// Implements [`Answerable`] for a type with the fields of the same names.
+macro_rules! answerable {
+    ($call:ty) => {
+        impl $crate::call::Answerable for $call {
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn name(&self) -> &str {
+                &self.name
+            }
+            fn provider_id(&self) -> Option<&str> {
+                self.provider_id.as_deref()
+            }
+            fn provider_name(&self) -> &str {
+                &self.provider_name
+            }
+        }
+    };
+}
+pub(crate) use answerable;
+
+answerable!(ToolCall);
+
 /// The result of running one tool call, from any handler, in one shape:
 /// what the model sees on its next turn.
 ///
@@ -45,12 +83,12 @@ pub struct ToolResult {
 
 impl ToolResult {
     /// A result answering `call`, with no content yet.
-    fn answering(call: &ToolCall) -> ToolResult {
+    fn answering(call: &impl Answerable) -> ToolResult {
         ToolResult {
-            id: call.id.clone(),
-            name: call.name.clone(),
-            provider_id: call.provider_id.clone(),
-            provider_name: call.provider_name.clone(),
+            id: call.id().to_string(),
+            name: call.name().to_string(),
+            provider_id: call.provider_id().map(str::to_string),
+            provider_name: call.provider_name().to_string(),
             text: None,
             structured: None,
             is_error: false,
@@ -59,7 +97,7 @@ impl ToolResult {
     }
 
     /// A text result answering `call`.
-    pub fn text(call: &ToolCall, text: impl Into<String>) -> ToolResult {
+    pub fn text(call: &impl Answerable, text: impl Into<String>) -> ToolResult {
         ToolResult {
             text: Some(text.into()),
             ..ToolResult::answering(call)
@@ -68,7 +106,7 @@ impl ToolResult {
 
     /// A JSON result answering `call` (written as text where a provider
     /// takes only text).
-    pub fn json(call: &ToolCall, value: Value) -> ToolResult {
+    pub fn json(call: &impl Answerable, value: Value) -> ToolResult {
         ToolResult {
             structured: Some(value),
             ..ToolResult::answering(call)
@@ -77,7 +115,7 @@ impl ToolResult {
 
     /// An error answering `call`: the tool failed, or the call was rejected;
     /// `message` is what the model reads.
-    pub fn error(call: &ToolCall, message: impl Into<String>) -> ToolResult {
+    pub fn error(call: &impl Answerable, message: impl Into<String>) -> ToolResult {
         ToolResult {
             is_error: true,
             ..ToolResult::text(call, message)

@@ -236,6 +236,14 @@ pub struct Accepted {
     pub arguments: Value,
     /// What the Toolbox changed, each at its place in the arguments.
     pub notes: Vec<Note>,
+    /// The id the provider sent, for the result answering the call
+    /// ([`ToolCall::provider_id`]; not in the JSON form).
+    #[serde(skip)]
+    pub provider_id: Option<String>,
+    /// The name the provider sent, for the result answering the call
+    /// ([`ToolCall::provider_name`]; not in the JSON form).
+    #[serde(skip)]
+    pub provider_name: String,
 }
 
 /// A call that cannot run, with a message written for the model.
@@ -254,6 +262,14 @@ pub struct Rejection {
     pub violations: Vec<Violation>,
     /// What the Toolbox changed before it found the problems.
     pub notes: Vec<Note>,
+    /// The id the provider sent, for the error result answering the call
+    /// ([`ToolCall::provider_id`]; not in the JSON form).
+    #[serde(skip)]
+    pub provider_id: Option<String>,
+    /// The name the provider sent, for the error result answering the call
+    /// ([`ToolCall::provider_name`]; not in the JSON form).
+    #[serde(skip)]
+    pub provider_name: String,
 }
 
 impl Toolbox {
@@ -395,6 +411,8 @@ impl Toolbox {
             },
             id: Some(std::mem::take(&mut call.id)),
             name: Some(std::mem::take(&mut call.name)),
+            provider_id: Some(call.provider_id.take()),
+            provider_name: Some(std::mem::take(&mut call.provider_name)),
         };
         self.check_arguments(&call, given)
     }
@@ -404,29 +422,32 @@ impl Toolbox {
     fn check_arguments(&self, call: &ToolCall, mut given: Given) -> Checked {
         let mut notes = Vec::new();
         let sent_name = given.name.as_deref().unwrap_or(&call.name);
-        let Some(entry) = self.resolve(sent_name, &call.provider_name, &mut notes) else {
-            let id = given.id.unwrap_or_else(|| call.id.clone());
-            let name = given.name.unwrap_or_else(|| call.name.clone());
-            return Checked::Rejected(self.unknown_tool(id, name, notes));
+        let provider_name = given.provider_name.as_deref().unwrap_or(&call.provider_name);
+        let Some(entry) = self.resolve(sent_name, provider_name, &mut notes) else {
+            let name = given.name.take().unwrap_or_else(|| call.name.clone());
+            let caller = given.caller(call, name);
+            return Checked::Rejected(self.unknown_tool(caller, notes));
         };
         let canonical = &entry.tool.name;
         let name = match given.name.take() {
             Some(name) if name == *canonical => name,
             _ => canonical.clone(),
         };
-        let id = given.id.take().unwrap_or_else(|| call.id.clone());
-        let reject = |id: String, name: String, violations: Vec<Violation>, notes: Vec<Note>| {
+        let caller = given.caller(call, name);
+        let reject = |caller: Caller, violations: Vec<Violation>, notes: Vec<Note>| {
             Checked::Rejected(Rejection {
-                id,
-                name,
                 message: message(&entry.tool.name, &violations, &entry.signature),
                 violations,
                 notes,
+                id: caller.id,
+                name: caller.name,
+                provider_id: caller.provider_id,
+                provider_name: caller.provider_name,
             })
         };
         let mut arguments = match self.read_arguments(entry, call, given.arguments, &mut notes) {
             Ok(arguments) => arguments,
-            Err(violation) => return reject(id, name, vec![violation], notes),
+            Err(violation) => return reject(caller, vec![violation], notes),
         };
         if let Some(restore) = &entry.restore {
             restore.apply(&mut arguments, &mut notes);
@@ -451,16 +472,18 @@ impl Toolbox {
         let mut violations = render::violations(&failures, &entry.tool.input_schema, &value);
         undeclared(entry, &value, &failures, &mut violations, &mut notes);
         if !violations.is_empty() {
-            return reject(id, name, violations, notes);
+            return reject(caller, violations, notes);
         }
         if let Value::Object(arguments) = &mut value {
             defaults::apply_statics(&entry.tool, arguments, &mut notes);
         }
         Checked::Accepted(Accepted {
-            id,
-            name,
+            id: caller.id,
+            name: caller.name,
             arguments: value,
             notes,
+            provider_id: caller.provider_id,
+            provider_name: caller.provider_name,
         })
     }
 
@@ -482,10 +505,11 @@ impl Toolbox {
         Some(&self.entries[*index])
     }
 
-    fn unknown_tool(&self, id: String, name: String, notes: Vec<Note>) -> Rejection {
+    fn unknown_tool(&self, caller: Caller, notes: Vec<Note>) -> Rejection {
+        let name = &caller.name;
         let names = || self.entries.iter().map(|entry| entry.tool.name.as_str());
         let suggestion = if name.len() <= 128 {
-            closest(&name, names()).or_else(|| closest(&name, self.by_written.keys().map(String::as_str)))
+            closest(name, names()).or_else(|| closest(name, self.by_written.keys().map(String::as_str)))
         } else {
             None
         };
@@ -497,7 +521,7 @@ impl Toolbox {
             listed.push(format!("and {} more", self.entries.len() - MAX_LISTED_TOOLS));
         }
         let listed = listed.join(", ");
-        let shown = render::compact(&Value::String(name.clone()));
+        let shown = render::compact(&Value::String(name.to_string()));
         let mut message = format!("There is no tool named {shown}");
         if let Some(suggestion) = suggestion {
             let canonical = self
@@ -519,8 +543,10 @@ impl Toolbox {
             format!("one of {listed}")
         };
         Rejection {
-            id,
-            name,
+            id: caller.id,
+            name: caller.name,
+            provider_id: caller.provider_id,
+            provider_name: caller.provider_name,
             violations: vec![Violation::new(
                 Pointer::root(),
                 "name",
@@ -608,6 +634,35 @@ struct Given {
     arguments: Option<Value>,
     id: Option<String>,
     name: Option<String>,
+    provider_id: Option<Option<String>>,
+    provider_name: Option<String>,
+}
+
+impl Given {
+    /// Who a result answering the call is for, under `name`: what was given
+    /// up, the rest copied from `call`.
+    fn caller(&mut self, call: &ToolCall, name: String) -> Caller {
+        Caller {
+            id: self.id.take().unwrap_or_else(|| call.id.clone()),
+            name,
+            provider_id: self
+                .provider_id
+                .take()
+                .unwrap_or_else(|| call.provider_id.clone()),
+            provider_name: self
+                .provider_name
+                .take()
+                .unwrap_or_else(|| call.provider_name.clone()),
+        }
+    }
+}
+
+/// The call's id and name, and the provider's, which a result echoes.
+struct Caller {
+    id: String,
+    name: String,
+    provider_id: Option<String>,
+    provider_name: String,
 }
 
 /// Checks that `value` is at most `max_depth` deep and roughly `max_bytes`

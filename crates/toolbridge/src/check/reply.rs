@@ -1,7 +1,8 @@
-//! A rejection as the result the model reads on its next turn.
+//! A rejection as the result the model reads on its next turn, and what a
+//! result echoes of a checked call.
 
-use crate::call::{ToolCall, ToolResult};
-use crate::check::Rejection;
+use crate::call::{answerable, ToolCall, ToolResult};
+use crate::check::{Accepted, Rejection};
 
 impl Rejection {
     /// The error result answering `call` (the call this rejection is
@@ -21,4 +22,14 @@ impl Rejection {
     pub fn to_result(&self, call: &ToolCall) -> ToolResult {
         ToolResult::error(call, self.message.clone())
     }
+
+    /// [`to_result`](Rejection::to_result) without the call: the rejection
+    /// carries the ids and names the result echoes (what a caller of
+    /// [`Toolbox::check_owned`](crate::Toolbox::check_owned) has).
+    pub fn result(&self) -> ToolResult {
+        ToolResult::error(self, self.message.clone())
+    }
 }
+
+answerable!(Accepted);
+answerable!(Rejection);
