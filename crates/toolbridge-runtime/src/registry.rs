@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use toolbridge::{ErrorKind, Note, ReadOptions, Tool};
+use toolbridge::{Converted, ErrorKind, Note, ReadOptions, Tool};
 
 use crate::handler::{Handler, RustTool};
 
@@ -89,14 +89,7 @@ impl Registry {
         base_dir: Option<PathBuf>,
         options: &ReadOptions,
     ) -> Result<Vec<Note>, RegistryError> {
-        let read = toolbridge::read(text, options)?;
-        let mut notes = read.notes;
-        let mut tools = Vec::with_capacity(read.tools.len());
-        for tool in read.tools {
-            let tool = tool?;
-            notes.extend(tool.notes);
-            tools.push(tool.value);
-        }
+        let Converted { value: tools, notes } = toolbridge::read(text, options)?.into_converted()?;
         for (index, tool) in tools.iter().enumerate() {
             if self.contains(&tool.name) || tools[..index].iter().any(|earlier| earlier.name == tool.name) {
                 return Err(duplicate(&tool.name));

@@ -321,17 +321,10 @@ impl Toolbox {
     /// The read's error, the first tool that could not be read, or as for
     /// [`Toolbox::new`].
     pub fn read(text: &str, options: &ReadOptions) -> Result<Converted<Toolbox>> {
-        let read = crate::pipeline::read(text, options)?;
-        let mut notes = read.notes;
-        let mut tools = Vec::with_capacity(read.tools.len());
-        for tool in read.tools {
-            let tool = tool?;
-            notes.extend(tool.notes);
-            tools.push(tool.value);
-        }
+        let read = crate::pipeline::read(text, options)?.into_converted()?;
         Ok(Converted {
-            value: Toolbox::new(tools)?,
-            notes,
+            value: Toolbox::new(read.value)?,
+            notes: read.notes,
         })
     }
 
