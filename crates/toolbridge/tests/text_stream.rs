@@ -406,8 +406,9 @@ fn sent_text(events: &[CallEvent]) -> Vec<String> {
 
 #[test]
 fn arguments_read_as_written_stream_as_the_model_wrote_them() {
-    // Hermes and Llama envelopes that read as they stand: the model's own
-    // text (its spacing kept) is what streams and what `raw_arguments` holds.
+    // Envelopes that read as they stand (Hermes, Llama, and the lists of
+    // Granite and Phi-4-mini): the model's own text (its spacing kept) is
+    // what streams and what `raw_arguments` holds.
     let cases = [
         (
             Family::Hermes,
@@ -419,19 +420,30 @@ fn arguments_read_as_written_stream_as_the_model_wrote_them() {
             "{\"name\": \"get_weather\", \"parameters\": {\"city\" : \"Rome\"}}",
             "{\"city\" : \"Rome\"}",
         ),
+        (
+            Family::Granite,
+            "<|tool_call|>[{\"name\": \"get_weather\", \"arguments\": {\"city\":\"Oslo\"}}, {\"name\": \"now\", \"arguments\": { }}]",
+            "{\"city\":\"Oslo\"}",
+        ),
+        (
+            Family::Phi4Mini,
+            "functools[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lima\"}}]",
+            "{\"city\": \"Lima\"}",
+        ),
     ];
     for (family, text, written) in cases {
         let streamed = stream(&deltas(text, 3), Some(family), None);
-        assert_eq!(sent_text(&streamed.events), [written], "{family}");
-        assert_eq!(
-            streamed.calls[0].raw_arguments.as_deref(),
-            Some(written),
-            "{family}"
-        );
+        assert_eq!(sent_text(&streamed.events)[0], written, "{family}");
+        let raw = streamed.calls[0].raw_arguments.as_deref();
+        assert_eq!(raw, Some(written), "{family}");
         let (calls, _) = whole(text, family, false);
         assert_eq!(calls[0].raw_arguments.as_deref(), Some(written), "{family}");
         assert_eq!(streamed.calls, calls, "{family}");
+        check_events(&streamed.events);
     }
+    // Granite's second call, `{ }`, goes out as written too.
+    let granite = stream(&deltas(cases[2].1, 5), Some(Family::Granite), None);
+    assert_eq!(sent_text(&granite.events), ["{\"city\":\"Oslo\"}", "{ }"]);
 }
 
 #[test]

@@ -28,7 +28,7 @@ pub(super) fn detect(text: &str) -> bool {
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     let start = out.prose.len();
-    listed_calls(text, OPEN, Some(CLOSE), out, envelope);
+    listed_calls(text, OPEN, Some(CLOSE), out, Some(envelope));
     let mut prose = out.prose.split_off(start);
     for token in RESPONSE_TOKENS {
         if prose.contains(token) {

@@ -20,7 +20,7 @@ pub(super) fn detect(text: &str) -> bool {
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     let open = if text.contains(TOKEN) { TOKEN } else { STRING };
-    listed_calls(text, open, None, out, |item| item);
+    listed_calls(text, open, None, out, None);
 }
 
 /// Streamed: the JSON list after the opening token is a call region

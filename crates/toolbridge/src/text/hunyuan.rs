@@ -15,7 +15,7 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    listed_calls(text, OPEN, Some(CLOSE), out, |item| item);
+    listed_calls(text, OPEN, Some(CLOSE), out, None);
 }
 
 /// Streamed: the JSON list after the opening token is a call region

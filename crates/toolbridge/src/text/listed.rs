@@ -8,20 +8,21 @@ use crate::call::repair;
 use crate::note::Note;
 use crate::pointer::Pointer;
 
-use super::scan::{json_at, recovered, Finder, Out};
+use super::scan::{json_at, recovered, ExactEnvelope, Finder, Out, RawEnvelope};
 use super::stream::markup::{after_spaces, Brackets, End, Live, Region, Spaces};
 
 /// The calls of a markup that writes them as a JSON list after an opening
 /// token (Granite's `<|tool_call|>`, Phi-4-mini's `functools`, Hunyuan's
 /// `<tool_calls>`, Command R7B's `<|START_ACTION|>`), closed by `close`
 /// when the markup has a closing token. `envelope` turns one item into
-/// `{"name", "arguments", "id"}` (see [`Out::call_envelope`]).
+/// `{"name", "arguments", "id"}` (see [`Out::call_envelope`]); `None` when
+/// the items are written so already.
 pub(super) fn listed_calls(
     text: &str,
     open: &'static str,
     close: Option<&'static str>,
     out: &mut Out<'_>,
-    envelope: fn(Value) -> Value,
+    envelope: Option<fn(Value) -> Value>,
 ) {
     let mut opens = Finder::new(text, open);
     let mut pos = 0;
@@ -51,6 +52,15 @@ pub(super) fn listed_calls(
                 )),
             }
         }
+        if envelope.is_none() && !json.truncated {
+            if let Some(items) = exact_items(json.text) {
+                let mut notes = Some(notes);
+                for item in items {
+                    out.call_exact(item, notes.take().unwrap_or_default());
+                }
+                continue;
+            }
+        }
         let Ok(repaired) = repair(json.text, None, out.limits) else {
             out.not_a_call(open, &text[start..pos], "the list of calls is not JSON");
             continue;
@@ -68,7 +78,10 @@ pub(super) fn listed_calls(
             }
             _ => Vec::new(),
         };
-        let items: Vec<Value> = items.into_iter().map(envelope).collect();
+        let items: Vec<Value> = match envelope {
+            Some(envelope) => items.into_iter().map(envelope).collect(),
+            None => items,
+        };
         let is_call = |item: &Value| item.get("name").is_some_and(Value::is_string);
         if items.is_empty() || !items.iter().all(is_call) {
             out.not_a_call(
@@ -100,6 +113,19 @@ pub(super) fn listed_calls(
         }
     }
     out.prose.push_str(&text[pos..]);
+}
+
+/// The items of a list of envelopes that reads as it stands, each an
+/// envelope as it stands (see [`ExactEnvelope`]); `None` when any part needs
+/// repair or another reading.
+fn exact_items(list: &str) -> Option<Vec<ExactEnvelope<'_>>> {
+    // One read of the list, each item's arguments skipped over (read once
+    // they are known to be a call's).
+    let items: Vec<RawEnvelope<'_>> = serde_json::from_str(list).ok()?;
+    if items.is_empty() {
+        return None;
+    }
+    items.into_iter().map(ExactEnvelope::of).collect()
 }
 
 /// A region opened by `open`: the JSON list after it (to its last bracket,

@@ -103,31 +103,24 @@ impl<'a> Out<'a> {
         self.push(name, id, arguments, None, notes);
     }
 
-    /// A call from envelope JSON that reads as it stands, `{"name": "…",
-    /// "arguments": {…}}` (or `"parameters"`, and a string `"id"`), its
-    /// arguments kept as the model wrote them (so a stream sends the model's
-    /// own text). Anything else — JSON that needs repair, arguments sent as
-    /// a string — gives `notes` back for [`call_envelope`](Out::call_envelope)
-    /// to read through repair.
+    /// A call from envelope JSON that reads as it stands (see
+    /// [`ExactEnvelope`]), its arguments kept as the model wrote them (so a
+    /// stream sends the model's own text). Anything else — JSON that needs
+    /// repair, arguments sent as a string — gives `notes` back for
+    /// [`call_envelope`](Out::call_envelope) to read through repair.
     pub fn call_exact_envelope(&mut self, json: &str, notes: Vec<Note>) -> Result<(), Vec<Note>> {
-        #[derive(Deserialize)]
-        struct Envelope<'t> {
-            name: String,
-            id: Option<String>,
-            #[serde(borrow)]
-            arguments: Option<&'t RawValue>,
-            #[serde(borrow)]
-            parameters: Option<&'t RawValue>,
+        match ExactEnvelope::read(json) {
+            Some(envelope) => {
+                self.call_exact(envelope, notes);
+                Ok(())
+            }
+            None => Err(notes),
         }
-        let Ok(envelope) = serde_json::from_str::<Envelope<'_>>(json) else {
-            return Err(notes);
-        };
-        let raw = match (envelope.arguments, envelope.parameters) {
-            (Some(raw), None) | (None, Some(raw)) if raw.get().starts_with('{') => raw.get(),
-            _ => return Err(notes),
-        };
-        self.call_text(&envelope.name, envelope.id.as_deref(), raw, notes);
-        Ok(())
+    }
+
+    /// The call of an envelope read as it stands.
+    pub fn call_exact(&mut self, envelope: ExactEnvelope<'_>, notes: Vec<Note>) {
+        self.call_text(&envelope.name, envelope.id.as_deref(), envelope.arguments, notes);
     }
 
     /// A call from an envelope object holding the name and the arguments
@@ -241,6 +234,48 @@ impl<'a> Out<'a> {
                 ),
             ));
         }
+    }
+}
+
+/// An envelope whose JSON reads as it stands: `{"name": "…", "arguments":
+/// {…}}` (or `"parameters"`), with an optional string `"id"`; other keys
+/// are ignored, as [`Out::call_envelope`] ignores them.
+pub(super) struct ExactEnvelope<'t> {
+    name: String,
+    id: Option<String>,
+    /// The argument object's text, as written.
+    arguments: &'t str,
+}
+
+/// An envelope as JSON reads it, its arguments unread.
+#[derive(Deserialize)]
+pub(super) struct RawEnvelope<'t> {
+    name: String,
+    id: Option<String>,
+    #[serde(borrow)]
+    arguments: Option<&'t RawValue>,
+    #[serde(borrow)]
+    parameters: Option<&'t RawValue>,
+}
+
+impl<'t> ExactEnvelope<'t> {
+    /// `json` read as an envelope, or `None` when it is not one as it stands
+    /// (repair or another reading is needed).
+    pub fn read(json: &'t str) -> Option<ExactEnvelope<'t>> {
+        ExactEnvelope::of(serde_json::from_str(json).ok()?)
+    }
+
+    /// The envelope, when its arguments are one object under one key.
+    pub fn of(envelope: RawEnvelope<'t>) -> Option<ExactEnvelope<'t>> {
+        let arguments = match (envelope.arguments, envelope.parameters) {
+            (Some(raw), None) | (None, Some(raw)) if raw.get().starts_with('{') => raw.get(),
+            _ => return None,
+        };
+        Some(ExactEnvelope {
+            name: envelope.name,
+            id: envelope.id,
+            arguments,
+        })
     }
 }
 
