@@ -407,8 +407,8 @@ fn sent_text(events: &[CallEvent]) -> Vec<String> {
 #[test]
 fn arguments_read_as_written_stream_as_the_model_wrote_them() {
     // Envelopes that read as they stand (Hermes, Llama, and the lists of
-    // Granite and Phi-4-mini): the model's own text (its spacing kept) is
-    // what streams and what `raw_arguments` holds.
+    // Granite, Mistral and Phi-4-mini): the model's own text (its spacing
+    // kept) is what streams and what `raw_arguments` holds.
     let cases = [
         (
             Family::Hermes,
@@ -424,6 +424,11 @@ fn arguments_read_as_written_stream_as_the_model_wrote_them() {
             Family::Granite,
             "<|tool_call|>[{\"name\": \"get_weather\", \"arguments\": {\"city\":\"Oslo\"}}, {\"name\": \"now\", \"arguments\": { }}]",
             "{\"city\":\"Oslo\"}",
+        ),
+        (
+            Family::Mistral,
+            "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\":\"Lyon\"}, \"id\": \"abc123DEF\"}]",
+            "{\"city\":\"Lyon\"}",
         ),
         (
             Family::Phi4Mini,

@@ -8,7 +8,7 @@ use crate::call::repair;
 use crate::note::Note;
 use crate::pointer::Pointer;
 
-use super::scan::{json_at, recovered, ExactEnvelope, Finder, Out, RawEnvelope};
+use super::scan::{json_at, recovered, ExactEnvelope, Finder, Out};
 use super::stream::markup::{after_spaces, Brackets, End, Live, Region, Spaces};
 
 /// The calls of a markup that writes them as a JSON list after an opening
@@ -53,7 +53,7 @@ pub(super) fn listed_calls(
             }
         }
         if envelope.is_none() && !json.truncated {
-            if let Some(items) = exact_items(json.text) {
+            if let Some(items) = ExactEnvelope::list(json.text) {
                 let mut notes = Some(notes);
                 for item in items {
                     out.call_exact(item, notes.take().unwrap_or_default());
@@ -113,19 +113,6 @@ pub(super) fn listed_calls(
         }
     }
     out.prose.push_str(&text[pos..]);
-}
-
-/// The items of a list of envelopes that reads as it stands, each an
-/// envelope as it stands (see [`ExactEnvelope`]); `None` when any part needs
-/// repair or another reading.
-fn exact_items(list: &str) -> Option<Vec<ExactEnvelope<'_>>> {
-    // One read of the list, each item's arguments skipped over (read once
-    // they are known to be a call's).
-    let items: Vec<RawEnvelope<'_>> = serde_json::from_str(list).ok()?;
-    if items.is_empty() {
-        return None;
-    }
-    items.into_iter().map(ExactEnvelope::of).collect()
 }
 
 /// A region opened by `open`: the JSON list after it (to its last bracket,

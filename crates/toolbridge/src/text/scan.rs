@@ -249,7 +249,7 @@ pub(super) struct ExactEnvelope<'t> {
 
 /// An envelope as JSON reads it, its arguments unread.
 #[derive(Deserialize)]
-pub(super) struct RawEnvelope<'t> {
+struct RawEnvelope<'t> {
     name: String,
     id: Option<String>,
     #[serde(borrow)]
@@ -265,8 +265,21 @@ impl<'t> ExactEnvelope<'t> {
         ExactEnvelope::of(serde_json::from_str(json).ok()?)
     }
 
+    /// The items of a list of envelopes that reads as it stands, each an
+    /// envelope as it stands; `None` when any part needs repair or another
+    /// reading, or the list is empty.
+    pub fn list(json: &'t str) -> Option<Vec<ExactEnvelope<'t>>> {
+        // One read of the list, each item's arguments skipped over (read
+        // once they are known to be a call's).
+        let items: Vec<RawEnvelope<'t>> = serde_json::from_str(json).ok()?;
+        if items.is_empty() {
+            return None;
+        }
+        items.into_iter().map(ExactEnvelope::of).collect()
+    }
+
     /// The envelope, when its arguments are one object under one key.
-    pub fn of(envelope: RawEnvelope<'t>) -> Option<ExactEnvelope<'t>> {
+    fn of(envelope: RawEnvelope<'t>) -> Option<ExactEnvelope<'t>> {
         let arguments = match (envelope.arguments, envelope.parameters) {
             (Some(raw), None) | (None, Some(raw)) if raw.get().starts_with('{') => raw.get(),
             _ => return None,
