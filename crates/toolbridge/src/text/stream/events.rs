@@ -107,7 +107,9 @@ impl Sink {
     /// its calls, `out.prose` its prose. Each call gets what is left of its
     /// events — `Started` if it has none, the rest of its argument text, an
     /// `ArgumentsReplaced` when the parser's arguments differ from the text
-    /// streamed (repaired, or typed by the schema), and `Finished`.
+    /// streamed (repaired, or typed by the schema), and `Finished`, which
+    /// takes the call (an empty one is left in its place, so that the count
+    /// of calls, which numbers ids and bounds them, stays).
     pub fn settle(&mut self, live: Live, before: usize, out: &mut Out<'_>) {
         let mut started = std::mem::take(&mut self.started).into_iter();
         for at in before..out.calls.len() {
@@ -130,10 +132,8 @@ impl Sink {
                     self.events
                         .push(CallEvent::ArgumentsDelta { index, text, changes });
                 }
-                self.events.push(CallEvent::Finished {
-                    index,
-                    call: call.clone(),
-                });
+                let call = take_call(out, at);
+                self.events.push(CallEvent::Finished { index, call });
                 continue;
             }
             let live_text = state.as_ref().and_then(|state| {
@@ -191,9 +191,10 @@ impl Sink {
                     });
                 }
             }
+            let call = take_call(out, at);
             self.events.push(CallEvent::Finished {
                 index: state.index,
-                call: call.clone(),
+                call,
             });
         }
         let rest: Vec<Started> = started.collect();
@@ -247,4 +248,12 @@ fn canonical_text(call: &ToolCall) -> String {
         Ok(value) => value.to_string(),
         Err(err) => err.raw().to_string(),
     }
+}
+
+/// The call at `at`, moved out into its `Finished` event.
+fn take_call(out: &mut Out<'_>, at: usize) -> ToolCall {
+    std::mem::replace(
+        &mut out.calls[at],
+        ToolCall::new(String::new(), String::new(), Value::Null),
+    )
 }

@@ -61,7 +61,7 @@ use super::reasoning::{CLOSE, OPEN};
 const THINK_TAGS: [&str; 6] = [OPEN[0], OPEN[1], OPEN[2], CLOSE[0], CLOSE[1], CLOSE[2]];
 const THINK_STARTS: markup::FirstBytes = markup::FirstBytes::of_list(&THINK_TAGS);
 use super::scan::Out;
-use super::{Family, Parsed};
+use super::Family;
 use events::Sink;
 use segment::{Found, Rules, Segment};
 
@@ -83,8 +83,8 @@ const DETECT_WINDOW: usize = 128;
 /// stream.finish(&mut events)?;
 /// assert_eq!(events[0], CallEvent::Text { text: "Let me look.".into() });
 /// assert!(matches!(&events[1], CallEvent::Started { name, .. } if name == "get_weather"));
-/// let parsed = stream.into_parsed();
-/// assert_eq!(parsed.calls[0].arguments, Ok(serde_json::json!({"city": "Paris"})));
+/// let Some(CallEvent::Finished { call, .. }) = events.last() else { panic!() };
+/// assert_eq!(call.arguments, Ok(serde_json::json!({"city": "Paris"})));
 /// # Ok::<(), toolbridge::Error>(())
 /// ```
 pub struct TextStream<'a> {
@@ -215,16 +215,6 @@ impl<'a> TextStream<'a> {
     /// past the limit); notes about one call are in its `Finished` call.
     pub fn notes(&self) -> &[Note] {
         &self.out.notes
-    }
-
-    /// The calls finished so far, and the notes; `prose` is empty (the
-    /// prose went out as [`CallEvent::Text`]).
-    pub fn into_parsed(self) -> Parsed {
-        Parsed {
-            prose: String::new(),
-            calls: self.out.calls,
-            notes: self.out.notes,
-        }
     }
 
     /// Runs the reasoning layer over `pending`.
