@@ -12,13 +12,17 @@
 //! model's reasoning: kept in the prose as written, like a `<think>`
 //! block; other messages give their content to the prose, markup removed.
 
-use super::scan::{recovered, Finder, Out};
+use super::scan::{recovered, scan_tags, Finder, Out};
 use super::stream::markup::{could_be, first_of, End, Live, Region, Streaming};
 
 const START: &str = "<|start|>";
 const CHANNEL: &str = "<|channel|>";
 const MESSAGE: &str = "<|message|>";
 const ENDS: [&str; 3] = ["<|end|>", "<|call|>", "<|return|>"];
+/// What ends a streamed message: the next header, or an end token.
+const STOPS: [&str; 5] = [START, CHANNEL, ENDS[0], ENDS[1], ENDS[2]];
+/// How many of `STOPS` are headers.
+const HEADERS: usize = 2;
 
 pub(super) fn detect(text: &str) -> bool {
     text.contains(MESSAGE) && (text.contains(CHANNEL) || text.contains("to=functions."))
@@ -177,23 +181,20 @@ impl Region for Message {
                 }
             }
         };
-        let longest = ENDS
-            .iter()
-            .chain([&START, &CHANNEL])
-            .map(|tag| tag.len())
-            .max()
-            .unwrap_or(0);
-        let from = self.scanned.saturating_sub(longest).max(content);
-        let end = first_of(text, from, &ENDS);
-        let next = first_of(text, from, &[START, CHANNEL]).map(|(at, _)| at);
-        self.scanned = text.len();
-        match (end, next) {
-            (Some((at, which)), next) if next.is_none_or(|next| at < next) => {
-                End::Call(at + ENDS[which].len())
+        // One scan for the message's end and the next header (listed
+        // first, so that it wins where both start at one place), resuming
+        // where a token could still be cut by the push.
+        match scan_tags(text, self.scanned.max(content), &STOPS) {
+            Ok((at, which)) if which < HEADERS => End::Call(at),
+            Ok((at, which)) => End::Call(at + STOPS[which].len()),
+            Err(resume) => {
+                self.scanned = resume;
+                if done {
+                    End::Call(text.len())
+                } else {
+                    End::More
+                }
             }
-            (_, Some(next)) => End::Call(next),
-            _ if done => End::Call(text.len()),
-            _ => End::More,
         }
     }
 }

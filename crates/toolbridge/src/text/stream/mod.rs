@@ -111,13 +111,15 @@ enum Think {
     Text,
     /// Inside a block opened by `OPEN[kind]`: `text` is the block so far,
     /// `released` how much of it went out as prose, `hold` where its first
-    /// token of a call is, `scanned` how far the closing tag was looked for.
+    /// token of a call is, `scanned` how far the closing tag was looked for,
+    /// `opens_from` where the look for a call's token resumes.
     Block {
         kind: usize,
         text: String,
         released: usize,
         hold: Option<usize>,
         scanned: usize,
+        opens_from: usize,
     },
 }
 
@@ -236,6 +238,7 @@ impl<'a> TextStream<'a> {
                                 released: 0,
                                 hold: None,
                                 scanned: tag_len,
+                                opens_from: tag_len,
                             };
                         }
                         Ok((at, which)) => {
@@ -272,6 +275,7 @@ impl<'a> TextStream<'a> {
                     released,
                     hold,
                     scanned,
+                    opens_from,
                 } => {
                     text.push_str(&self.pending);
                     self.pending.clear();
@@ -289,8 +293,10 @@ impl<'a> TextStream<'a> {
                         continue;
                     }
                     if hold.is_none() {
-                        let from = markup::floor(text, scanned.saturating_sub(64));
-                        *hold = rules.first_open_at(text, from);
+                        match rules.first_open_at(text, *opens_from) {
+                            Ok(at) => *hold = Some(at),
+                            Err(resume) => *opens_from = resume,
+                        }
                     }
                     *scanned = text.len();
                     if done {

@@ -50,9 +50,11 @@ impl Rules {
         scan_tags(text, 0, self.opens()).map_err(|resume| text.len() - resume)
     }
 
-    /// Where the first opening token in `text` at or after `from` is.
-    pub fn first_open_at(self, text: &str, from: usize) -> Option<usize> {
-        scan_tags(text, from, self.opens()).ok().map(|(at, _)| at)
+    /// Where the first opening token in `text` at or after `from` is:
+    /// `Ok(at)`, or `Err(resume)`, where the next look at the grown text
+    /// starts (see [`scan_tags`]).
+    pub fn first_open_at(self, text: &str, from: usize) -> Result<usize, usize> {
+        scan_tags(text, from, self.opens()).map(|(at, _)| at)
     }
 
     /// How many bytes at the end of `text` could start an opening token.
