@@ -8,7 +8,7 @@ use crate::call::repair;
 use crate::note::Note;
 use crate::pointer::Pointer;
 
-use super::scan::{json_at, recovered, ExactEnvelope, Finder, Out};
+use super::scan::{json_at, recovered, Finder, Out};
 use super::stream::markup::{after_spaces, Brackets, End, Live, Region, Spaces};
 
 /// The calls of a markup that writes them as a JSON list after an opening
@@ -53,12 +53,9 @@ pub(super) fn listed_calls(
             }
         }
         if envelope.is_none() && !json.truncated {
-            if let Some(items) = ExactEnvelope::list(json.text) {
-                let mut notes = Some(notes);
-                for item in items {
-                    out.call_exact(item, notes.take().unwrap_or_default());
-                }
-                continue;
+            match out.call_exact_list(json.text, notes) {
+                Ok(()) => continue,
+                Err(given_back) => notes = given_back,
             }
         }
         let Ok(repaired) = repair(json.text, None, out.limits) else {

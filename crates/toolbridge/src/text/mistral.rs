@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::call::repair;
 
-use super::scan::{json_at, recovered, ExactEnvelope, Out};
+use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
 
 const CALLS: &str = "[TOOL_CALLS]";
@@ -117,13 +117,9 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
 /// A JSON list of `{"name", "arguments", "id"}` objects; false (and no
 /// calls) when it is no such list.
 fn list(json: &str, out: &mut Out<'_>, note: Option<super::Note>) -> bool {
-    if let Some(items) = ExactEnvelope::list(json) {
-        let mut first = note.into_iter().collect::<Vec<_>>();
-        for item in items {
-            out.call_exact(item, std::mem::take(&mut first));
-        }
+    let Err(mut first) = out.call_exact_list(json, note.into_iter().collect()) else {
         return true;
-    }
+    };
     let Ok(repaired) = repair(json, None, out.limits) else {
         return false;
     };
@@ -134,7 +130,7 @@ fn list(json: &str, out: &mut Out<'_>, note: Option<super::Note>) -> bool {
     if items.is_empty() || !items.iter().all(is_call) {
         return false;
     }
-    let mut first = note.into_iter().chain(repaired.notes).collect::<Vec<_>>();
+    first.extend(repaired.notes);
     for item in items {
         let result = out.call_envelope(item, std::mem::take(&mut first));
         debug_assert!(result.is_ok(), "every item is a call");

@@ -78,11 +78,7 @@ impl<'a> Out<'a> {
     pub fn call_text(&mut self, name: &str, id: Option<&str>, raw: &str, notes: Vec<Note>) {
         let arguments = self.arguments_from_text(name, raw);
         let exact = matches!(&arguments, Ok((_, fixes)) if fixes.is_empty());
-        let before = self.calls.len();
-        self.push(name, id, arguments, Some(raw.to_string()), notes);
-        if let (true, Some(flag)) = (exact, self.exact_raw.get_mut(before)) {
-            *flag = true;
-        }
+        self.add(name, id, arguments, Some(raw.to_string()), notes, exact);
     }
 
     /// A call whose arguments were already read as a value: fitted to the
@@ -118,8 +114,22 @@ impl<'a> Out<'a> {
         }
     }
 
+    /// The calls of a JSON list of envelopes that reads as it stands (see
+    /// [`ExactEnvelope::list`]), `notes` going to the first; anything else
+    /// gives `notes` back, as [`call_exact_envelope`](Out::call_exact_envelope) does.
+    pub fn call_exact_list(&mut self, json: &str, notes: Vec<Note>) -> Result<(), Vec<Note>> {
+        let Some(items) = ExactEnvelope::list(json) else {
+            return Err(notes);
+        };
+        let mut first = notes;
+        for envelope in items {
+            self.call_exact(envelope, std::mem::take(&mut first));
+        }
+        Ok(())
+    }
+
     /// The call of an envelope read as it stands.
-    pub fn call_exact(&mut self, envelope: ExactEnvelope<'_>, notes: Vec<Note>) {
+    fn call_exact(&mut self, envelope: ExactEnvelope<'_>, notes: Vec<Note>) {
         self.call_text(&envelope.name, envelope.id.as_deref(), envelope.arguments, notes);
     }
 
@@ -183,7 +193,21 @@ impl<'a> Out<'a> {
         id: Option<&str>,
         arguments: Result<(Value, Vec<Note>), ArgumentsError>,
         raw: Option<String>,
+        notes: Vec<Note>,
+    ) {
+        self.add(name, id, arguments, raw, notes, false);
+    }
+
+    /// [`push`](Out::push), saying whether `raw` is JSON text that reads as
+    /// the arguments exactly ([`exact_raw`](Out::exact_raw)).
+    fn add(
+        &mut self,
+        name: &str,
+        id: Option<&str>,
+        arguments: Result<(Value, Vec<Note>), ArgumentsError>,
+        raw: Option<String>,
         mut notes: Vec<Note>,
+        exact: bool,
     ) {
         if self.calls.len() >= self.limits.max_tools {
             self.refused += 1;
@@ -217,7 +241,7 @@ impl<'a> Out<'a> {
         });
         call.notes = notes;
         self.calls.push(call);
-        self.exact_raw.push(false);
+        self.exact_raw.push(exact);
     }
 
     /// Says how many calls past the limit were not read.
@@ -240,7 +264,7 @@ impl<'a> Out<'a> {
 /// An envelope whose JSON reads as it stands: `{"name": "…", "arguments":
 /// {…}}` (or `"parameters"`), with an optional string `"id"`; other keys
 /// are ignored, as [`Out::call_envelope`] ignores them.
-pub(super) struct ExactEnvelope<'t> {
+struct ExactEnvelope<'t> {
     name: String,
     id: Option<String>,
     /// The argument object's text, as written.
@@ -261,14 +285,14 @@ struct RawEnvelope<'t> {
 impl<'t> ExactEnvelope<'t> {
     /// `json` read as an envelope, or `None` when it is not one as it stands
     /// (repair or another reading is needed).
-    pub fn read(json: &'t str) -> Option<ExactEnvelope<'t>> {
+    fn read(json: &'t str) -> Option<ExactEnvelope<'t>> {
         ExactEnvelope::of(serde_json::from_str(json).ok()?)
     }
 
     /// The items of a list of envelopes that reads as it stands, each an
     /// envelope as it stands; `None` when any part needs repair or another
     /// reading, or the list is empty.
-    pub fn list(json: &'t str) -> Option<Vec<ExactEnvelope<'t>>> {
+    fn list(json: &'t str) -> Option<Vec<ExactEnvelope<'t>>> {
         // One read of the list, each item's arguments skipped over (read
         // once they are known to be a call's).
         let items: Vec<RawEnvelope<'t>> = serde_json::from_str(json).ok()?;
