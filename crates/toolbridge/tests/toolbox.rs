@@ -173,6 +173,60 @@ fn strict_nulls_are_absent_again_and_defaults_then_apply() {
     );
 }
 
+/// A default takes the place of the strict-mode null it replaces, so the
+/// arguments keep the order the model sent; a null no default fills is
+/// removed. Before a transform runs, the nulls are removed first (a
+/// transform reads the arguments, and must see them absent), so a default
+/// it sets comes last.
+#[test]
+fn a_default_takes_the_place_of_the_null_it_replaces() {
+    let schema = json!({"type": "object", "required": ["city"], "properties": {
+        "city": {"type": "string"},
+        "unit": {"type": "string", "default": "celsius"},
+        "days": {"type": "integer"},
+        "lang": {"type": "string"}}});
+    let tools = vec![tool("forecast", schema.clone())];
+    let written = toolbridge::write(&tools, Format::OpenAi, &WriteOptions::default().with_strict(true));
+    let toolbox = Toolbox::new(tools).unwrap().with_written(&written);
+    let sent = json!({"city": "Paris", "unit": null, "days": 2, "lang": null});
+    let checked = toolbox.check(&call("forecast", sent.clone()));
+    let (arguments, notes) = accepted(&checked);
+    assert_eq!(
+        serde_json::to_string(&arguments).unwrap(),
+        r#"{"city":"Paris","unit":"celsius","days":2}"#
+    );
+    assert_eq!(
+        notes,
+        [
+            "/unit the arguments were put back into the canonical schema's shape, undoing how the tool \
+             was written as `forecast` (at /unit, /lang)",
+            "/unit `unit` was not given; its schema's default \"celsius\" was used",
+        ]
+    );
+
+    let mut with_transform = tool("forecast", schema);
+    with_transform.defaults = Some(
+        serde_json::from_value(json!({"lang": {"transform": {"action": "default", "value": "fr"}}})).unwrap(),
+    );
+    let tools = vec![with_transform];
+    let written = toolbridge::write(&tools, Format::OpenAi, &WriteOptions::default().with_strict(true));
+    let toolbox = Toolbox::new(tools).unwrap().with_written(&written);
+    let (arguments, notes) = accepted(&toolbox.check(&call("forecast", sent)));
+    assert_eq!(
+        serde_json::to_string(&arguments).unwrap(),
+        r#"{"city":"Paris","days":2,"lang":"fr","unit":"celsius"}"#
+    );
+    assert_eq!(
+        notes,
+        [
+            "/unit the arguments were put back into the canonical schema's shape, undoing how the tool \
+             was written as `forecast` (at /unit, /lang)",
+            "/lang `lang` was not given; the tool's transform set \"fr\"",
+            "/unit `unit` was not given; its schema's default \"celsius\" was used",
+        ]
+    );
+}
+
 /// The input schema's own `default` of an optional parameter the call
 /// leaves out is set (after the tool's Syllable defaults, which win), noted,
 /// and validated; a required parameter's default is not a stand-in.

@@ -28,7 +28,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 use crate::tool::{ParameterDefault, Tool, Transform, TransformAction};
 
-use super::plan::has_key;
+use super::plan::{Fill, Pending};
 use super::pyformat;
 use super::render::compact;
 
@@ -47,35 +47,66 @@ pub(super) fn filled(tool: &Tool) -> Vec<&str> {
         .collect()
 }
 
-/// Applies the tool's `defaults` to `arguments`, noting each application
-/// and each transform that could not be applied.
-pub(super) fn apply_defaults(
-    tool: &Tool,
-    arguments: &mut Map<String, Value>,
-    limits: &Limits,
-    notes: &mut Vec<Note>,
-) {
-    let Some(defaults) = &tool.defaults else {
-        return;
-    };
-    for (name, default) in defaults {
-        let at = || Pointer::root().key(name);
-        match default {
-            ParameterDefault::Value(value) => {
-                if !has_key(arguments, name) {
-                    arguments.insert(name.clone(), value.clone());
-                    notes.push(Note::new(
-                        NoteKind::Defaulted { field: name.clone() },
-                        at(),
-                        format!(
-                            "`{name}` was not given; the tool's default {} was used",
-                            compact(value)
-                        ),
-                    ));
+/// The tool's `defaults`, ready to apply: a plain default's note is written
+/// once, a transform is applied as declared.
+#[derive(Debug, Default)]
+pub(super) struct Defaults {
+    steps: Vec<Step>,
+}
+
+#[derive(Debug)]
+enum Step {
+    Value(Fill),
+    Transform { name: String, transform: Transform },
+}
+
+impl Defaults {
+    /// The `defaults` of `tool`, in the order it declares them.
+    pub(super) fn new(tool: &Tool) -> Defaults {
+        let Some(defaults) = &tool.defaults else {
+            return Defaults::default();
+        };
+        let steps = defaults
+            .iter()
+            .map(|(name, default)| match default {
+                ParameterDefault::Value(value) => {
+                    Step::Value(Fill::new(name, value.clone(), "the tool's default"))
                 }
-            }
-            ParameterDefault::Transform(transform) => {
-                apply_transform(tool, name, transform, arguments, limits, notes, at());
+                ParameterDefault::Transform(transform) => Step::Transform {
+                    name: name.clone(),
+                    transform: transform.clone(),
+                },
+            })
+            .collect();
+        Defaults { steps }
+    }
+
+    /// Whether a transform reads the arguments (so they must be as the
+    /// model meant them, nulls that stand for absent removed, before it runs).
+    pub(super) fn has_transforms(&self) -> bool {
+        self.steps
+            .iter()
+            .any(|step| matches!(step, Step::Transform { .. }))
+    }
+
+    /// Applies the defaults to `arguments`, noting each application and
+    /// each transform that could not be applied. A plain default takes the
+    /// place of a null left `pending` for its parameter.
+    pub(super) fn apply(
+        &self,
+        tool: &Tool,
+        arguments: &mut Map<String, Value>,
+        limits: &Limits,
+        pending: &mut Pending<'_>,
+        notes: &mut Vec<Note>,
+    ) {
+        for step in &self.steps {
+            match step {
+                Step::Value(fill) => fill.apply(arguments, pending, notes),
+                Step::Transform { name, transform } => {
+                    let at = Pointer::root().key(name);
+                    apply_transform(tool, name, transform, arguments, limits, notes, at);
+                }
             }
         }
     }

@@ -27,7 +27,8 @@ use crate::pointer::Pointer;
 use crate::suggest::closest;
 use crate::tool::Tool;
 
-use plan::{NameMap, Restore, SchemaDefault};
+use defaults::Defaults;
+use plan::{Fill, NameMap, Pending, Restore};
 
 pub use native::{elisp_value, ElispDecoding};
 pub use render::Violation;
@@ -166,8 +167,10 @@ struct Entry {
     /// The top-level parameters, when an undeclared one is neither forbidden
     /// by the schema (the validator reports those) nor allowed by it.
     declared: Option<Vec<String>>,
+    /// The tool's own defaults and transforms.
+    defaults: Defaults,
     /// The optional top-level parameters whose schema has a `default`.
-    schema_defaults: Vec<SchemaDefault>,
+    schema_defaults: Vec<Fill>,
 }
 
 impl std::fmt::Debug for Entry {
@@ -299,6 +302,7 @@ impl Toolbox {
             entries.push(Entry {
                 signature: signature::signature(&tool.name, &tool.input_schema, &defaults::filled(&tool)),
                 declared: declared(&tool.input_schema),
+                defaults: Defaults::new(&tool),
                 schema_defaults: plan::schema_defaults(&tool.input_schema),
                 validator,
                 restore: None,
@@ -442,14 +446,24 @@ impl Toolbox {
             Ok(arguments) => arguments,
             Err(violation) => return reject(caller, vec![violation], notes),
         };
-        if let Some(restore) = &entry.restore {
-            restore.apply(&mut arguments, &mut notes);
-        }
+        let mut pending = match &entry.restore {
+            Some(restore) => {
+                let keep_nulls = !entry.defaults.has_transforms();
+                restore.apply(&mut arguments, &mut notes, keep_nulls)
+            }
+            None => Pending::none(),
+        };
         let limits = &self.options.limits;
-        defaults::apply_defaults(&entry.tool, &mut arguments, limits, &mut notes);
+        let tool = &entry.tool;
+        entry
+            .defaults
+            .apply(tool, &mut arguments, limits, &mut pending, &mut notes);
         if self.options.schema_defaults {
-            plan::apply_schema_defaults(&entry.schema_defaults, &mut arguments, &mut notes);
+            for fill in &entry.schema_defaults {
+                fill.apply(&mut arguments, &mut pending, &mut notes);
+            }
         }
+        pending.finish(&mut arguments);
         let mut value = Value::Object(arguments);
         // The common case, a valid call, is validated once and builds no errors.
         let mut valid = entry.validator.is_valid(&value);

@@ -6,8 +6,8 @@
 //!   absent" places (nearly all of strict mode's rewrites) taken out, to be
 //!   undone in one pass over the arguments; the rest goes through
 //!   [`Inverse::restore_noting`] as before.
-//! - [`SchemaDefault`]: an optional parameter's schema `default` with the
-//!   note that says it was used, written once.
+//! - [`Fill`]: an optional parameter's schema `default`, or the tool's own
+//!   plain default, with the note that says it was used, written once.
 //! - [`NameMap`]: tool names hashed with a fast non-keyed hash.
 
 use std::collections::HashMap;
@@ -130,15 +130,40 @@ impl Restore {
     }
 
     /// Undoes the writer's rewrites, noting the places that changed and
-    /// those it could not undo.
-    pub(super) fn apply(&self, arguments: &mut Map<String, Value>, notes: &mut Vec<Note>) {
-        let removed = self.remove_nulls(arguments);
-        let places = removed.iter().map(|index| self.absent[index].1.clone());
+    /// those it could not undo. With `keep_nulls` (and no other rewrite to
+    /// undo), the top-level nulls that stand for absent arguments are left
+    /// in place, [`Pending`]: a default for the parameter then takes the
+    /// null's place instead of being added at the end, and
+    /// [`Pending::finish`] removes the rest (one change to the map instead
+    /// of a removal and an insertion).
+    pub(super) fn apply(
+        &self,
+        arguments: &mut Map<String, Value>,
+        notes: &mut Vec<Note>,
+        keep_nulls: bool,
+    ) -> Pending<'_> {
+        let nulls = self.find_nulls(arguments);
+        if nulls.is_empty() && self.rest.is_none() {
+            return Pending::none();
+        }
+        let places = nulls.iter().map(|index| self.absent[index].1.clone());
         let Some(rest) = &self.rest else {
             notes.extend(self.note(places));
-            return;
+            let mut pending = Pending {
+                restore: Some(self),
+                nulls,
+            };
+            if !keep_nulls {
+                pending.remove_from(arguments);
+            }
+            return pending;
         };
         let mut changed: Vec<Pointer> = places.collect();
+        Pending {
+            restore: Some(self),
+            nulls,
+        }
+        .remove_from(arguments);
         let mut value = Value::Object(std::mem::take(arguments));
         let unrestored = rest.restore_noting(&mut value, &mut changed);
         if let Value::Object(map) = value {
@@ -157,31 +182,24 @@ impl Restore {
             ));
         }
         notes.extend(self.note(changed.into_iter()));
+        Pending::none()
     }
 
-    /// Removes each top-level `null` the writer made stand for an absent
-    /// argument; returns which entries of `absent` it removed.
-    fn remove_nulls(&self, arguments: &mut Map<String, Value>) -> Removed {
-        let mut removed = Removed::default();
+    /// Which entries of `absent` the arguments send as `null`.
+    fn find_nulls(&self, arguments: &Map<String, Value>) -> Removed {
+        let mut nulls = Removed::default();
         if self.absent.is_empty() {
-            return removed;
+            return nulls;
         }
         for (key, value) in arguments.iter() {
             if value.is_null() {
                 if let Some(index) = self.absent.iter().position(|(absent, _)| absent == key) {
-                    removed.add(index);
+                    nulls.add(index);
                 }
             }
         }
-        removed.more.sort_unstable();
-        if removed.bits != 0 || !removed.more.is_empty() {
-            // One pass that keeps the order; removing key by key would hash
-            // each key with the map's SipHash and shift the rest each time.
-            arguments.retain(|key, value| {
-                !(value.is_null() && self.absent.iter().any(|(absent, _)| absent == key))
-            });
-        }
-        removed
+        nulls.more.sort_unstable();
+        nulls
     }
 
     /// The note for the places that changed, the first being where it is.
@@ -235,6 +253,17 @@ impl Removed {
         }
     }
 
+    fn is_empty(&self) -> bool {
+        self.bits == 0 && self.more.is_empty()
+    }
+
+    fn remove(&mut self, index: usize) {
+        match u32::try_from(index) {
+            Ok(bit) if bit < 64 => self.bits &= !(1 << bit),
+            _ => self.more.retain(|&more| more != index),
+        }
+    }
+
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         let mut bits = self.bits;
         std::iter::from_fn(move || {
@@ -245,6 +274,57 @@ impl Removed {
             })
         })
         .chain(self.more.iter().copied())
+    }
+}
+
+/// The top-level nulls standing for absent arguments that
+/// [`Restore::apply`] left in place for a default to take.
+pub(super) struct Pending<'r> {
+    restore: Option<&'r Restore>,
+    nulls: Removed,
+}
+
+impl<'r> Pending<'r> {
+    /// Nothing left in place.
+    pub(super) fn none() -> Pending<'r> {
+        Pending {
+            restore: None,
+            nulls: Removed::default(),
+        }
+    }
+
+    /// Whether the argument `name` is a null left in place (it stops being
+    /// one: the caller takes its place).
+    fn take(&mut self, name: &str) -> bool {
+        let Some(restore) = self.restore else {
+            return false;
+        };
+        let found = self.nulls.iter().find(|&index| restore.absent[index].0 == name);
+        if let Some(index) = found {
+            self.nulls.remove(index);
+        }
+        found.is_some()
+    }
+
+    /// Removes the nulls still left in place.
+    pub(super) fn finish(mut self, arguments: &mut Map<String, Value>) {
+        if self.restore.is_some() {
+            self.remove_from(arguments);
+        }
+    }
+
+    fn remove_from(&mut self, arguments: &mut Map<String, Value>) {
+        let Some(restore) = self.restore else {
+            return;
+        };
+        let nulls = std::mem::take(&mut self.nulls);
+        if !nulls.is_empty() {
+            // One pass that keeps the order; removing key by key would hash
+            // each key with the map's SipHash and shift the rest each time.
+            arguments.retain(|key, value| {
+                !(value.is_null() && nulls.iter().any(|index| restore.absent[index].0 == *key))
+            });
+        }
     }
 }
 
@@ -259,18 +339,69 @@ fn top_level(at: &Pointer) -> Option<(String, Pointer)> {
     Some((key.to_string(), Pointer::root().key(&key)))
 }
 
-/// An optional top-level parameter's schema `default`, and its note.
+/// A value set for a parameter the call leaves out, and its note, written
+/// once: a schema's `default` or the tool's own plain default.
 #[derive(Debug)]
-pub(super) struct SchemaDefault {
+pub(super) struct Fill {
     name: String,
     value: Value,
     note: Note,
 }
 
+impl Fill {
+    /// Fills `name` with `value`; the note says where the value came from
+    /// (`its schema's default`, `the tool's default`).
+    pub(super) fn new(name: &str, value: Value, source: &str) -> Fill {
+        let note = Note::new(
+            NoteKind::Defaulted {
+                field: name.to_string(),
+            },
+            Pointer::root().key(name),
+            format!("`{name}` was not given; {source} {} was used", compact(&value)),
+        );
+        Fill {
+            name: name.to_string(),
+            value,
+            note,
+        }
+    }
+
+    /// Sets the parameter when the arguments leave it out, or in place of
+    /// the null left [`Pending`] for it; notes it.
+    pub(super) fn apply(
+        &self,
+        arguments: &mut Map<String, Value>,
+        pending: &mut Pending<'_>,
+        notes: &mut Vec<Note>,
+    ) {
+        if pending.take(&self.name) {
+            if let Some(slot) = find_mut(arguments, &self.name) {
+                *slot = self.value.clone();
+            }
+        } else if has_key(arguments, &self.name) {
+            return;
+        } else {
+            arguments.insert(self.name.clone(), self.value.clone());
+        }
+        notes.push(self.note.clone());
+    }
+}
+
+/// The value of `key`, found as [`has_key`] finds it.
+fn find_mut<'m>(map: &'m mut Map<String, Value>, key: &str) -> Option<&'m mut Value> {
+    if map.len() <= 8 {
+        map.iter_mut()
+            .find(|(present, _)| *present == key)
+            .map(|(_, value)| value)
+    } else {
+        map.get_mut(key)
+    }
+}
+
 /// The optional top-level parameters of `schema` that declare a `default`,
 /// in the schema's order. A required one is left out: a default cannot
 /// stand in for a value the schema demands.
-pub(super) fn schema_defaults(schema: &Value) -> Vec<SchemaDefault> {
+pub(super) fn schema_defaults(schema: &Value) -> Vec<Fill> {
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
         return Vec::new();
     };
@@ -285,35 +416,9 @@ pub(super) fn schema_defaults(schema: &Value) -> Vec<SchemaDefault> {
         .filter(|(name, _)| !required(name))
         .filter_map(|(name, property)| {
             let value = property.get("default")?.clone();
-            let note = Note::new(
-                NoteKind::Defaulted { field: name.clone() },
-                Pointer::root().key(name),
-                format!(
-                    "`{name}` was not given; its schema's default {} was used",
-                    compact(&value)
-                ),
-            );
-            Some(SchemaDefault {
-                name: name.clone(),
-                value,
-                note,
-            })
+            Some(Fill::new(name, value, "its schema's default"))
         })
         .collect()
-}
-
-/// Sets each parameter of `defaults` the arguments leave out, noting it.
-pub(super) fn apply_schema_defaults(
-    defaults: &[SchemaDefault],
-    arguments: &mut Map<String, Value>,
-    notes: &mut Vec<Note>,
-) {
-    for default in defaults {
-        if !has_key(arguments, &default.name) {
-            arguments.insert(default.name.clone(), default.value.clone());
-            notes.push(default.note.clone());
-        }
-    }
 }
 
 #[cfg(test)]
@@ -371,7 +476,7 @@ mod tests {
             let restore = Restore::new(&inverse);
             let mut fast = sent.as_object().unwrap().clone();
             let mut notes = Vec::new();
-            restore.apply(&mut fast, &mut notes);
+            restore.apply(&mut fast, &mut notes, false);
             let mut slow = sent.clone();
             let mut changed = Vec::new();
             assert!(inverse.restore_noting(&mut slow, &mut changed).is_empty());
