@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::call::{repair, ToolCall};
+use crate::call::{repair, ArgumentsError, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::validate::{Compiled, Failure, FailureKind};
 use crate::limits::Limits;
@@ -394,43 +394,46 @@ impl Toolbox {
     /// Checks one call. Never panics; untrusted arguments are bounded by
     /// the [limits](CheckOptions::limits).
     pub fn check(&self, call: &ToolCall) -> Checked {
-        self.check_arguments(call, Given::default())
+        let caller = Caller {
+            id: call.id.clone(),
+            name: call.name.clone(),
+            provider_id: call.provider_id.clone(),
+            provider_name: call.provider_name.clone(),
+        };
+        let arguments = call.arguments.as_ref().map(Cow::Borrowed).map_err(Cow::Borrowed);
+        self.check_arguments(caller, arguments)
     }
 
     /// [`check`](Toolbox::check) for a call the caller no longer needs: its
-    /// arguments are moved, not copied (what a dispatcher holding the calls
-    /// it parsed wants).
-    pub fn check_owned(&self, mut call: ToolCall) -> Checked {
-        let given = Given {
-            arguments: match &mut call.arguments {
-                Ok(arguments) => Some(std::mem::take(arguments)),
-                Err(_) => None,
-            },
-            id: Some(std::mem::take(&mut call.id)),
-            name: Some(std::mem::take(&mut call.name)),
-            provider_id: Some(call.provider_id.take()),
-            provider_name: Some(std::mem::take(&mut call.provider_name)),
+    /// arguments, id and names are moved, not copied (what a dispatcher
+    /// holding the calls it parsed wants).
+    pub fn check_owned(&self, call: ToolCall) -> Checked {
+        let ToolCall {
+            id,
+            name,
+            arguments,
+            provider_id,
+            provider_name,
+            ..
+        } = call;
+        let caller = Caller {
+            id,
+            name,
+            provider_id,
+            provider_name,
         };
-        self.check_arguments(&call, given)
+        self.check_arguments(caller, arguments.map(Cow::Owned).map_err(Cow::Owned))
     }
 
-    /// Checks `call`; what the caller gave up is in `given` (and no longer
-    /// in the call), the rest is copied from the call.
-    fn check_arguments(&self, call: &ToolCall, mut given: Given) -> Checked {
+    /// Checks the call `caller` sent with `arguments`.
+    fn check_arguments(&self, mut caller: Caller, arguments: Arguments<'_>) -> Checked {
         let mut notes = Vec::new();
-        let sent_name = given.name.as_deref().unwrap_or(&call.name);
-        let provider_name = given.provider_name.as_deref().unwrap_or(&call.provider_name);
-        let Some(entry) = self.resolve(sent_name, provider_name, &mut notes) else {
-            let name = given.name.take().unwrap_or_else(|| call.name.clone());
-            let caller = given.caller(call, name);
+        let Some((entry, exact)) = self.resolve(&caller.name, &caller.provider_name, &mut notes) else {
             return Checked::Rejected(self.unknown_tool(caller, notes));
         };
-        let canonical = &entry.tool.name;
-        let name = match given.name.take() {
-            Some(name) if name == *canonical => name,
-            _ => canonical.clone(),
-        };
-        let caller = given.caller(call, name);
+        if !exact {
+            caller.name.clone_from(&entry.tool.name);
+        }
         let reject = |caller: Caller, violations: Vec<Violation>, notes: Vec<Note>| {
             Checked::Rejected(Rejection {
                 message: message(&entry.tool.name, &violations, &entry.signature),
@@ -442,7 +445,7 @@ impl Toolbox {
                 provider_name: caller.provider_name,
             })
         };
-        let mut arguments = match self.read_arguments(entry, call, given.arguments, &mut notes) {
+        let mut arguments = match self.read_arguments(entry, arguments, &mut notes) {
             Ok(arguments) => arguments,
             Err(violation) => return reject(caller, vec![violation], notes),
         };
@@ -500,16 +503,16 @@ impl Toolbox {
     }
 
     /// The tool a call names (`name`, else the `provider_name` it was sent
-    /// under): exactly, then through the written names.
-    fn resolve(&self, name: &str, provider_name: &str, notes: &mut Vec<Note>) -> Option<&Entry> {
+    /// under): exactly (`true`), then through the written names (`false`).
+    fn resolve(&self, name: &str, provider_name: &str, notes: &mut Vec<Note>) -> Option<(&Entry, bool)> {
         if let Some(&index) = self.by_name.get(name) {
-            return Some(&self.entries[index]);
+            return Some((&self.entries[index], true));
         }
         let (index, note) = [name, provider_name]
             .into_iter()
             .find_map(|sent| self.by_written.get(sent))?;
         notes.push(note.clone());
-        Some(&self.entries[*index])
+        Some((&self.entries[*index], false))
     }
 
     fn unknown_tool(&self, caller: Caller, notes: Vec<Note>) -> Rejection {
@@ -571,20 +574,14 @@ impl Toolbox {
     fn read_arguments(
         &self,
         entry: &Entry,
-        call: &ToolCall,
-        owned: Option<Value>,
+        arguments: Arguments<'_>,
         notes: &mut Vec<Note>,
     ) -> std::result::Result<Map<String, Value>, Violation> {
         let limits = &self.options.limits;
         let unreadable = |got: String, message: String| {
             Violation::new(Pointer::root(), "arguments", "a JSON object", got, message)
         };
-        let given = match (owned, &call.arguments) {
-            (Some(value), _) => Ok(Cow::Owned(value)),
-            (None, Ok(value)) => Ok(Cow::Borrowed(value)),
-            (None, Err(error)) => Err(error),
-        };
-        let value = match given {
+        let value = match arguments {
             Ok(value) => {
                 if let Err(reason) = within(&value, limits) {
                     return Err(unreadable(reason.clone(), format!("the arguments are {reason}")));
@@ -634,35 +631,9 @@ fn coerce(entry: &Entry, value: &mut Value, limits: &Limits, notes: &mut Vec<Not
     }
 }
 
-/// What the caller of [`Toolbox::check_arguments`] gave up: these are
-/// moved into the result instead of copied from the call.
-#[derive(Default)]
-struct Given {
-    arguments: Option<Value>,
-    id: Option<String>,
-    name: Option<String>,
-    provider_id: Option<Option<String>>,
-    provider_name: Option<String>,
-}
-
-impl Given {
-    /// Who a result answering the call is for, under `name`: what was given
-    /// up, the rest copied from `call`.
-    fn caller(&mut self, call: &ToolCall, name: String) -> Caller {
-        Caller {
-            id: self.id.take().unwrap_or_else(|| call.id.clone()),
-            name,
-            provider_id: self
-                .provider_id
-                .take()
-                .unwrap_or_else(|| call.provider_id.clone()),
-            provider_name: self
-                .provider_name
-                .take()
-                .unwrap_or_else(|| call.provider_name.clone()),
-        }
-    }
-}
+/// A call's arguments as [`Toolbox::check`] (borrowed) or
+/// [`Toolbox::check_owned`] (moved) has them.
+type Arguments<'c> = std::result::Result<Cow<'c, Value>, Cow<'c, ArgumentsError>>;
 
 /// The call's id and name, and the provider's, which a result echoes.
 struct Caller {
