@@ -764,7 +764,7 @@ fn undeclared(
     };
     for key in arguments
         .keys()
-        .filter(|key| !declared.iter().any(|name| name == *key) && !defaulted(key))
+        .filter(|key| !declared.iter().any(|name| plan::same_name(name, key)) && !defaulted(key))
     {
         let near_miss = key.len() <= 128 && closest(key, missing.iter().copied()).is_some();
         if near_miss {

@@ -77,9 +77,35 @@ impl Hasher for NameHasher {
 /// usually have (cheaper than hashing the key with the map's SipHash).
 pub(super) fn has_key(map: &Map<String, Value>, key: &str) -> bool {
     if map.len() <= 8 {
-        map.keys().any(|present| present == key)
+        map.keys().any(|present| same_name(present, key))
     } else {
         map.contains_key(key)
+    }
+}
+
+/// `a == b`, for the short names of parameters: up to 16 bytes are
+/// compared as two overlapping words, without a call to `memcmp` (which
+/// costs more than the comparison for names this short).
+pub(super) fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let word = |bytes: &[u8], at: usize| -> u64 {
+        let mut word = [0; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(word)
+    };
+    let half = |bytes: &[u8], at: usize| -> u32 {
+        let mut half = [0; 4];
+        half.copy_from_slice(&bytes[at..at + 4]);
+        u32::from_le_bytes(half)
+    };
+    match a.len() {
+        0..=3 => a == b,
+        4..=7 => half(a, 0) == half(b, 0) && half(a, a.len() - 4) == half(b, b.len() - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, a.len() - 8) == word(b, b.len() - 8),
+        _ => a == b,
     }
 }
 
@@ -193,7 +219,7 @@ impl Restore {
         }
         for (key, value) in arguments.iter() {
             if value.is_null() {
-                if let Some(index) = self.absent.iter().position(|(absent, _)| absent == key) {
+                if let Some(index) = self.absent.iter().position(|(absent, _)| same_name(absent, key)) {
                     nulls.add(index);
                 }
             }
@@ -322,7 +348,7 @@ impl<'r> Pending<'r> {
             // One pass that keeps the order; removing key by key would hash
             // each key with the map's SipHash and shift the rest each time.
             arguments.retain(|key, value| {
-                !(value.is_null() && nulls.iter().any(|index| restore.absent[index].0 == *key))
+                !(value.is_null() && nulls.iter().any(|index| same_name(&restore.absent[index].0, key)))
             });
         }
     }
@@ -391,7 +417,7 @@ impl Fill {
 fn find_mut<'m>(map: &'m mut Map<String, Value>, key: &str) -> Option<&'m mut Value> {
     if map.len() <= 8 {
         map.iter_mut()
-            .find(|(present, _)| *present == key)
+            .find(|(present, _)| same_name(present, key))
             .map(|(_, value)| value)
     } else {
         map.get_mut(key)
@@ -496,6 +522,40 @@ mod tests {
             );
             assert_eq!(notes[0].at, changed[0]);
             assert_eq!(notes.len(), 1);
+        }
+    }
+
+    #[test]
+    fn same_name_is_string_equality() {
+        let names = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "abc",
+            "abd",
+            "unit",
+            "city",
+            "units",
+            "style",
+            "labels",
+            "limit",
+            "created",
+            "repository",
+            "repositorz",
+            "xrepository",
+            "a_sixteen_bytes!",
+            "a_sixteen_bytes?",
+            "seventeen_bytes_a",
+            "seventeen_bytes_b",
+            "é",
+            "ée",
+            "名前",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(same_name(a, b), a == b, "{a:?} {b:?}");
+            }
         }
     }
 
