@@ -225,17 +225,34 @@ impl Brackets {
 
     /// Reads `bytes` (which continue those read before): the end of the
     /// value (exclusive, relative to `bytes`) once its last bracket closes.
+    /// Runs of bytes that change nothing (a string's text, what lies
+    /// between brackets and quotes) are skipped in tight loops.
     pub fn feed(&mut self, bytes: &[u8]) -> Option<usize> {
-        for (at, &byte) in bytes.iter().enumerate() {
+        let mut at = 0;
+        while at < bytes.len() {
             if let Some(quote) = self.quote {
-                match byte {
-                    _ if self.escaped => self.escaped = false,
-                    b'\\' => self.escaped = true,
-                    _ if byte == quote => self.quote = None,
-                    _ => {}
+                if self.escaped {
+                    self.escaped = false;
+                    at += 1;
+                    continue;
                 }
+                let offset = bytes[at..]
+                    .iter()
+                    .position(|&byte| byte == quote || byte == b'\\')?;
+                at += offset;
+                if bytes[at] == b'\\' {
+                    self.escaped = true;
+                } else {
+                    self.quote = None;
+                }
+                at += 1;
                 continue;
             }
+            at += bytes[at..]
+                .iter()
+                .position(|&byte| STRUCTURAL[usize::from(byte)])?;
+            let byte = bytes[at];
+            at += 1;
             match byte {
                 b'"' => self.quote = Some(b'"'),
                 b'\'' if self.python => self.quote = Some(b'\''),
@@ -243,7 +260,7 @@ impl Brackets {
                 b'}' | b']' | b')' if byte != b')' || self.python => {
                     self.depth = self.depth.saturating_sub(1);
                     if self.depth == 0 {
-                        return Some(at + 1);
+                        return Some(at);
                     }
                 }
                 _ => {}
@@ -252,6 +269,18 @@ impl Brackets {
         None
     }
 }
+
+/// The bytes [`Brackets`] acts on outside strings: quotes and brackets.
+const STRUCTURAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b"\"'{}[]()";
+    let mut index = 0;
+    while index < bytes.len() {
+        table[bytes[index] as usize] = true;
+        index += 1;
+    }
+    table
+};
 
 /// What follows a place once whitespace is skipped: a tag, something else,
 /// or not known yet (the text so far ends in whitespace or in the start of
