@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-use super::scan::{delimited_calls, push_prose_without, recovered, scan_tags, Out};
+use super::scan::{delimited_calls, find_tag, push_prose_without, recovered, scan_tags, Out};
 use super::stream::markup::{Region, Token, Until};
 use super::typed;
 
@@ -86,7 +86,7 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
     let mut arguments = Map::new();
     let mut untyped = Vec::new();
     let mut rest = &rest[head_end + 1..];
-    while let Some(at) = rest.find(markup.parameter) {
+    while let Some(at) = find_tag(rest, markup.parameter) {
         let after = &rest[at + markup.parameter.len()..];
         let (key, attributes) = attribute(after);
         let key = key.to_string();
@@ -99,8 +99,8 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         };
         let string = string_attribute(&attributes[..head_end]);
         let value_text = &attributes[head_end + 1..];
-        let next = value_text.find(markup.parameter).unwrap_or(value_text.len());
-        let (raw, next_rest) = match value_text[..next].find(markup.parameter_end) {
+        let next = find_tag(value_text, markup.parameter).unwrap_or(value_text.len());
+        let (raw, next_rest) = match find_tag(&value_text[..next], markup.parameter_end) {
             Some(end) => (
                 &value_text[..end],
                 &value_text[end + markup.parameter_end.len()..],

@@ -351,6 +351,30 @@ impl<'t> Finder<'t> {
     }
 }
 
+/// `text.find(tag)` for a tag of markup inside one call's body, where the
+/// next tag is near (a call's next parameter, a value's end tag): the
+/// tag's first byte is looked for, then the rest compared. `str::find` sets
+/// up a substring searcher on every call, which costs more than such a
+/// search; over a whole response, where the next tag may be far, its
+/// searcher (which skips ahead by the tag's length) is faster, so
+/// [`Finder`] keeps it. Linear: each place is compared with at most the
+/// tag's length.
+pub(super) fn find_tag(text: &str, tag: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let Some((&first, rest)) = tag.as_bytes().split_first() else {
+        return Some(0);
+    };
+    let mut from = 0;
+    while let Some(offset) = bytes[from..].iter().position(|&byte| byte == first) {
+        let at = from + offset;
+        if bytes[at + 1..].starts_with(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 /// The calls of a markup that opens each call with `open` and closes it
 /// with `close` (DeepSeek, Kimi, GLM, Gemma 4, LFM2, …): the text between
 /// calls goes to `prose`, each call's body (and its whole markup, for a
@@ -629,6 +653,30 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_tag_is_str_find() {
+        let long = format!("{}<parameter=x", "<param".repeat(100));
+        let straddling = format!("{}<parameter=", "x".repeat(250));
+        let wide = format!("{}<p>", "é".repeat(200));
+        let texts = [
+            "",
+            "<",
+            "<<parameter=",
+            "a<parameter=b<parameter=c",
+            "<paramete",
+            "é<p>ü<p>",
+            "<<<",
+            &long,
+            &straddling,
+            &wide,
+        ];
+        for text in texts {
+            for tag in ["", "<", "<parameter=", "<p>", "ü<", "<<"] {
+                assert_eq!(find_tag(text, tag), text.find(tag), "{text:?} {tag:?}");
+            }
+        }
+    }
 
     #[test]
     fn json_extent_skips_brackets_in_strings() {
