@@ -90,31 +90,90 @@ pub(crate) fn check_depth(text: &str, max_depth: usize) -> Result<()> {
 /// when the bytes end first. A byte scan, for text that is not yet known to
 /// be JSON (repair, raw model text).
 pub(crate) fn bracket_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for (at, &byte) in bytes.iter().enumerate().skip(start) {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Some(at + 1);
-                }
-            }
-            _ => {}
+    let end = Brackets::new(false).feed(bytes.get(start..)?)?;
+    Some(start + end)
+}
+
+/// The end of a bracketed value (a JSON object or array, a Python list),
+/// read a piece at a time (a stream's deltas) or at once ([`bracket_end`]):
+/// brackets counted outside strings.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Brackets {
+    depth: usize,
+    quote: Option<u8>,
+    escaped: bool,
+    /// Whether single quotes open strings too (Python).
+    pub python: bool,
+}
+
+impl Brackets {
+    /// A scanner of JSON (`python`: of Python literals, whose strings may
+    /// be single-quoted).
+    pub fn new(python: bool) -> Brackets {
+        Brackets {
+            python,
+            ..Brackets::default()
         }
     }
-    None
+
+    /// Reads `bytes` (which continue those read before): the end of the
+    /// value (exclusive, relative to `bytes`) once its last bracket closes.
+    /// Runs of bytes that change nothing (a string's text, what lies
+    /// between brackets and quotes) are skipped in tight loops.
+    pub fn feed(&mut self, bytes: &[u8]) -> Option<usize> {
+        let mut at = 0;
+        while at < bytes.len() {
+            if let Some(quote) = self.quote {
+                if self.escaped {
+                    self.escaped = false;
+                    at += 1;
+                    continue;
+                }
+                let offset = bytes[at..]
+                    .iter()
+                    .position(|&byte| byte == quote || byte == b'\\')?;
+                at += offset;
+                if bytes[at] == b'\\' {
+                    self.escaped = true;
+                } else {
+                    self.quote = None;
+                }
+                at += 1;
+                continue;
+            }
+            at += bytes[at..]
+                .iter()
+                .position(|&byte| STRUCTURAL[usize::from(byte)])?;
+            let byte = bytes[at];
+            at += 1;
+            match byte {
+                b'"' => self.quote = Some(b'"'),
+                b'\'' if self.python => self.quote = Some(b'\''),
+                b'{' | b'[' | b'(' if byte != b'(' || self.python => self.depth += 1,
+                b'}' | b']' | b')' if byte != b')' || self.python => {
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        return Some(at);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
 }
+
+/// The bytes [`Brackets`] acts on outside strings: quotes and brackets.
+const STRUCTURAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b"\"'{}[]()";
+    let mut index = 0;
+    while index < bytes.len() {
+        table[bytes[index] as usize] = true;
+        index += 1;
+    }
+    table
+};
 
 /// Key lookup tuned for schema nodes, which hold a handful of keys: a small
 /// object is searched by comparing keys, which costs less than hashing the
