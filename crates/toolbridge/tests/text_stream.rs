@@ -407,7 +407,8 @@ fn sent_text(events: &[CallEvent]) -> Vec<String> {
 #[test]
 fn arguments_read_as_written_stream_as_the_model_wrote_them() {
     // Envelopes that read as they stand (Hermes, Llama, and the lists of
-    // Granite, Mistral and Phi-4-mini): the model's own text (its spacing
+    // Granite, Mistral, Phi-4-mini and Command R7B, whose envelopes name
+    // the call `tool_name`): the model's own text (its spacing
     // kept) is what streams and what `raw_arguments` holds.
     let cases = [
         (
@@ -434,6 +435,11 @@ fn arguments_read_as_written_stream_as_the_model_wrote_them() {
             Family::Phi4Mini,
             "functools[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lima\"}}]",
             "{\"city\": \"Lima\"}",
+        ),
+        (
+            Family::CommandR7b,
+            "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\":  \"Kyiv\"}}]<|END_ACTION|>",
+            "{\"city\":  \"Kyiv\"}",
         ),
     ];
     for (family, text, written) in cases {

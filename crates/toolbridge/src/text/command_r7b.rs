@@ -5,10 +5,8 @@
 //! vLLM `cohere_command_tool_parser.py`). The plan stays in the prose as
 //! written, like a reasoning block; the response's tokens are taken out.
 
-use serde_json::Value;
-
 use super::listed::{listed_calls, List};
-use super::scan::Out;
+use super::scan::{EnvelopeKeys, Out};
 use super::stream::markup::Token;
 use super::stream::markup::{Region, Streaming};
 
@@ -28,7 +26,7 @@ pub(super) fn detect(text: &str) -> bool {
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     let start = out.prose.len();
-    listed_calls(text, OPEN, Some(CLOSE), out, Some(envelope));
+    listed_calls(text, OPEN, Some(CLOSE), out, EnvelopeKeys::Cohere);
     let mut prose = out.prose.split_off(start);
     for token in RESPONSE_TOKENS {
         if prose.contains(token) {
@@ -36,21 +34,6 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         }
     }
     out.prose.push_str(&prose);
-}
-
-/// Cohere's `tool_name` and `tool_call_id` as `name` and `id`.
-fn envelope(item: Value) -> Value {
-    let Value::Object(mut object) = item else {
-        return item;
-    };
-    for (from, to) in [("tool_name", "name"), ("tool_call_id", "id")] {
-        if !object.contains_key(to) {
-            if let Some(value) = object.remove(from) {
-                object.insert(to.into(), value);
-            }
-        }
-    }
-    Value::Object(object)
 }
 
 /// Streamed: the JSON list after the opening token is a call region

@@ -5,7 +5,7 @@
 //! (`granite4_tool_parser.py`), and is read as [`Hermes`](super::Family::Hermes).
 
 use super::listed::{listed_calls, List};
-use super::scan::Out;
+use super::scan::{EnvelopeKeys, Out};
 use super::stream::markup::{Region, Streaming};
 
 const TOKEN: &str = "<|tool_call|>";
@@ -20,7 +20,7 @@ pub(super) fn detect(text: &str) -> bool {
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     let open = if text.contains(TOKEN) { TOKEN } else { STRING };
-    listed_calls(text, open, None, out, None);
+    listed_calls(text, open, None, out, EnvelopeKeys::Plain);
 }
 
 /// Streamed: the JSON list after the opening token is a call region

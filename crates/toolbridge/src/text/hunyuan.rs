@@ -3,7 +3,7 @@
 //! `<think>` is not a call, as everywhere here).
 
 use super::listed::{listed_calls, List};
-use super::scan::Out;
+use super::scan::{EnvelopeKeys, Out};
 use super::stream::markup::{Region, Streaming};
 
 const OPEN: &str = "<tool_calls>";
@@ -15,7 +15,7 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    listed_calls(text, OPEN, Some(CLOSE), out, None);
+    listed_calls(text, OPEN, Some(CLOSE), out, EnvelopeKeys::Plain);
 }
 
 /// Streamed: the JSON list after the opening token is a call region

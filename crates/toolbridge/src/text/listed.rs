@@ -8,7 +8,7 @@ use crate::call::repair;
 use crate::note::Note;
 use crate::pointer::Pointer;
 
-use super::scan::{json_at, recovered, Finder, Out};
+use super::scan::{json_at, recovered, EnvelopeKeys, Finder, Out};
 use super::stream::markup::{after_spaces, Brackets, End, Live, Region, Spaces};
 
 /// The calls of a markup that writes them as a JSON list after an opening
@@ -22,7 +22,7 @@ pub(super) fn listed_calls(
     open: &'static str,
     close: Option<&'static str>,
     out: &mut Out<'_>,
-    envelope: Option<fn(Value) -> Value>,
+    keys: EnvelopeKeys,
 ) {
     let mut opens = Finder::new(text, open);
     let mut pos = 0;
@@ -52,8 +52,8 @@ pub(super) fn listed_calls(
                 )),
             }
         }
-        if envelope.is_none() && !json.truncated {
-            match out.call_exact_list(json.text, notes) {
+        if !json.truncated {
+            match out.call_exact_list(json.text, notes, keys) {
                 Ok(()) => continue,
                 Err(given_back) => notes = given_back,
             }
@@ -75,10 +75,7 @@ pub(super) fn listed_calls(
             }
             _ => Vec::new(),
         };
-        let items: Vec<Value> = match envelope {
-            Some(envelope) => items.into_iter().map(envelope).collect(),
-            None => items,
-        };
+        let items: Vec<Value> = items.into_iter().map(|item| keys.normalize(item)).collect();
         let is_call = |item: &Value| item.get("name").is_some_and(Value::is_string);
         if items.is_empty() || !items.iter().all(is_call) {
             out.not_a_call(

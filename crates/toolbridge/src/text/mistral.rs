@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::call::repair;
 
-use super::scan::{json_at, recovered, Out};
+use super::scan::{json_at, recovered, EnvelopeKeys, Out};
 use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
 
 const CALLS: &str = "[TOOL_CALLS]";
@@ -117,7 +117,7 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
 /// A JSON list of `{"name", "arguments", "id"}` objects; false (and no
 /// calls) when it is no such list.
 fn list(json: &str, out: &mut Out<'_>, note: Option<super::Note>) -> bool {
-    let Err(mut first) = out.call_exact_list(json, note.into_iter().collect()) else {
+    let Err(mut first) = out.call_exact_list(json, note.into_iter().collect(), EnvelopeKeys::Plain) else {
         return true;
     };
     let Ok(repaired) = repair(json, None, out.limits) else {

@@ -3,7 +3,7 @@
 //! which also takes `"parameters"` for `"arguments"`).
 
 use super::listed::{listed_calls, List};
-use super::scan::Out;
+use super::scan::{EnvelopeKeys, Out};
 use super::stream::markup::{Region, Streaming};
 
 const OPEN: &str = "functools";
@@ -14,7 +14,7 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    listed_calls(text, OPEN, None, out, None);
+    listed_calls(text, OPEN, None, out, EnvelopeKeys::Plain);
 }
 
 /// Streamed: the JSON list after the opening token is a call region

@@ -117,8 +117,13 @@ impl<'a> Out<'a> {
     /// The calls of a JSON list of envelopes that reads as it stands (see
     /// [`ExactEnvelope::list`]), `notes` going to the first; anything else
     /// gives `notes` back, as [`call_exact_envelope`](Out::call_exact_envelope) does.
-    pub fn call_exact_list(&mut self, json: &str, notes: Vec<Note>) -> Result<(), Vec<Note>> {
-        let Some(items) = ExactEnvelope::list(json) else {
+    pub fn call_exact_list(
+        &mut self,
+        json: &str,
+        notes: Vec<Note>,
+        keys: EnvelopeKeys,
+    ) -> Result<(), Vec<Note>> {
+        let Some(items) = ExactEnvelope::list(json, keys) else {
             return Err(notes);
         };
         let mut first = notes;
@@ -274,45 +279,83 @@ struct ExactEnvelope<'t> {
 /// An envelope as JSON reads it, its arguments unread.
 #[derive(Deserialize)]
 struct RawEnvelope<'t> {
-    name: String,
+    name: Option<String>,
+    tool_name: Option<String>,
     id: Option<String>,
+    tool_call_id: Option<String>,
     #[serde(borrow)]
     arguments: Option<&'t RawValue>,
     #[serde(borrow)]
     parameters: Option<&'t RawValue>,
 }
 
+/// The keys a call envelope names its call and id by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EnvelopeKeys {
+    /// `name` and `id`.
+    Plain,
+    /// Cohere's `tool_name` and `tool_call_id` where `name` and `id` are
+    /// absent (Command R7B).
+    Cohere,
+}
+
+impl EnvelopeKeys {
+    /// `item` with its call named by the plain keys (`name`, `id`).
+    pub(super) fn normalize(self, item: Value) -> Value {
+        if self == EnvelopeKeys::Plain {
+            return item;
+        }
+        let Value::Object(mut object) = item else {
+            return item;
+        };
+        for (from, to) in [("tool_name", "name"), ("tool_call_id", "id")] {
+            if !object.contains_key(to) {
+                if let Some(value) = object.remove(from) {
+                    object.insert(to.into(), value);
+                }
+            }
+        }
+        Value::Object(object)
+    }
+}
+
 impl<'t> ExactEnvelope<'t> {
     /// `json` read as an envelope, or `None` when it is not one as it stands
     /// (repair or another reading is needed).
     fn read(json: &'t str) -> Option<ExactEnvelope<'t>> {
-        ExactEnvelope::of(serde_json::from_str(json).ok()?)
+        ExactEnvelope::of(serde_json::from_str(json).ok()?, EnvelopeKeys::Plain)
     }
 
     /// The items of a list of envelopes that reads as it stands, each an
     /// envelope as it stands; `None` when any part needs repair or another
     /// reading, or the list is empty.
-    fn list(json: &'t str) -> Option<Vec<ExactEnvelope<'t>>> {
+    fn list(json: &'t str, keys: EnvelopeKeys) -> Option<Vec<ExactEnvelope<'t>>> {
         // One read of the list, each item's arguments skipped over (read
         // once they are known to be a call's).
         let items: Vec<RawEnvelope<'t>> = serde_json::from_str(json).ok()?;
         if items.is_empty() {
             return None;
         }
-        items.into_iter().map(ExactEnvelope::of).collect()
+        items
+            .into_iter()
+            .map(|item| ExactEnvelope::of(item, keys))
+            .collect()
     }
 
     /// The envelope, when its arguments are one object under one key.
-    fn of(envelope: RawEnvelope<'t>) -> Option<ExactEnvelope<'t>> {
+    fn of(envelope: RawEnvelope<'t>, keys: EnvelopeKeys) -> Option<ExactEnvelope<'t>> {
         let arguments = match (envelope.arguments, envelope.parameters) {
             (Some(raw), None) | (None, Some(raw)) if raw.get().starts_with('{') => raw.get(),
             _ => return None,
         };
-        Some(ExactEnvelope {
-            name: envelope.name,
-            id: envelope.id,
-            arguments,
-        })
+        let (name, id) = match keys {
+            EnvelopeKeys::Plain => (envelope.name?, envelope.id),
+            EnvelopeKeys::Cohere => (
+                envelope.name.or(envelope.tool_name)?,
+                envelope.id.or(envelope.tool_call_id),
+            ),
+        };
+        Some(ExactEnvelope { name, id, arguments })
     }
 }
 
