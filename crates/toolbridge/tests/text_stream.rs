@@ -484,3 +484,23 @@ fn repaired_or_typed_arguments_stream_as_their_json() {
         check_events(&streamed.events);
     }
 }
+
+/// A second `[CALL_ID]` after a Mistral call's id is where its JSON
+/// starts, streamed as read whole: the stream took it for another id and
+/// then read the next `[TOOL_CALLS]` as the first call's arguments (found by
+/// the `text_stream` fuzz target).
+#[test]
+fn a_mistral_call_has_one_id_streamed_as_whole() {
+    let text = "[TOOL_CALLS]a[CALL_ID]b[CALL_ID]55[TOOL_CALLS]c{}";
+    let (calls, _) = whole(text, Family::Mistral, false);
+    assert_eq!(
+        calls.iter().map(|call| call.name.as_str()).collect::<Vec<_>>(),
+        ["a", "c"]
+    );
+    assert_eq!(calls[0].provider_id.as_deref(), Some("b"));
+    for size in [1, 3, 7, text.len()] {
+        let streamed = stream(&deltas(text, size), Some(Family::Mistral), None);
+        assert_eq!(streamed.calls, calls, "{size}-byte pieces");
+        check_events(&streamed.events);
+    }
+}

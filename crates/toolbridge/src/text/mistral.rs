@@ -240,13 +240,15 @@ impl Region for Calls {
                 Step::Tags(at) => {
                     let at = *at;
                     let rest = &text[at..];
-                    if let Some(after) = rest.strip_prefix(CALL_ID) {
-                        let _ = after;
+                    // One id: a second `[CALL_ID]` is where the JSON
+                    // starts, as the whole-text parse reads it.
+                    let id_may_follow = self.id.is_none();
+                    if id_may_follow && rest.starts_with(CALL_ID) {
                         self.step = Step::Id(at + CALL_ID.len());
                         self.scanned = at + CALL_ID.len();
                         continue;
                     }
-                    if !done && (could_be(rest, CALL_ID) || could_be(rest, ARGS)) {
+                    if !done && ((id_may_follow && could_be(rest, CALL_ID)) || could_be(rest, ARGS)) {
                         return End::More;
                     }
                     let start = match rest.strip_prefix(ARGS) {
