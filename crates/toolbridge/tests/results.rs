@@ -19,6 +19,23 @@ fn two_results(first_id: &str, second_id: &str) -> Vec<ToolResult> {
     ]
 }
 
+/// A toolbox of one tool, `get_weather(city: string)`.
+fn weather_toolbox() -> Toolbox {
+    let tool = Tool::new(
+        "get_weather",
+        json!({"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}),
+    );
+    Toolbox::new([tool]).unwrap()
+}
+
+/// The calls of a `format` response.
+fn read_calls(format: Format, response: &Value) -> Vec<ToolCall> {
+    format
+        .read_calls(response, &CallOptions::default())
+        .unwrap()
+        .value
+}
+
 fn write(format: Format, results: &[ToolResult]) -> Value {
     let written = format.write_results(results).unwrap();
     assert_eq!(written.notes, [], "{format}");
@@ -63,10 +80,7 @@ fn gemini_function_responses_output_and_error_id_only_when_sent() {
     let response = json!({"candidates": [{"content": {"role": "model", "parts": [
         {"functionCall": {"id": "fc-1", "name": "get_weather", "args": {"city": "Paris"}}, "thoughtSignature": "c2ln"},
         {"functionCall": {"name": "get_time", "args": {"tz": "Mars"}}}]}}]});
-    let calls = Format::Gemini
-        .read_calls(&response, &CallOptions::default())
-        .unwrap()
-        .value;
+    let calls = read_calls(Format::Gemini, &response);
     let results = [
         ToolResult::json(&calls[0], json!({"temp_c": 14})),
         ToolResult::error(&calls[1], "timezone not found"),
@@ -145,10 +159,7 @@ fn ollama_tool_messages_by_tool_name_without_ids() {
     let response = json!({"model": "llama3.1", "done": true, "message": {"role": "assistant", "content": "",
         "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Paris"}}},
                        {"id": "call_k3xq9z1p", "function": {"name": "get_time", "arguments": {"tz": "Mars"}}}]}});
-    let calls = Format::Ollama
-        .read_calls(&response, &CallOptions::default())
-        .unwrap()
-        .value;
+    let calls = read_calls(Format::Ollama, &response);
     let results = [
         ToolResult::text(&calls[0], "14 degrees"),
         ToolResult::error(&calls[1], "timezone not found"),
@@ -236,17 +247,10 @@ fn formats_that_are_not_providers_have_no_results() {
 
 #[test]
 fn a_rejection_becomes_the_error_result_the_model_reads() {
-    let tool = Tool::new(
-        "get_weather",
-        json!({"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}),
-    );
-    let toolbox = Toolbox::new([tool]).unwrap();
+    let toolbox = weather_toolbox();
     let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [
         {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"town": "Paris"}}]});
-    let calls = Format::Anthropic
-        .read_calls(&response, &CallOptions::default())
-        .unwrap()
-        .value;
+    let calls = read_calls(Format::Anthropic, &response);
     let rejection = toolbox.check(&calls[0]).rejection().cloned().unwrap();
     let message = "The call to `get_weather` was rejected: 1 problem with its arguments.\n\
                    - missing required parameter `city` (string)\n\
@@ -277,19 +281,12 @@ const PROVIDERS: [Format; 10] = [
 /// not an object, empty, an error, a rejection; ids from several providers
 /// (mapped where the provider refuses them) and one the provider never sent.
 fn every_kind_of_result() -> Vec<ToolResult> {
-    let tool = Tool::new(
-        "get_weather",
-        json!({"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}),
-    );
-    let toolbox = Toolbox::new([tool]).unwrap();
+    let toolbox = weather_toolbox();
     let bad = ToolCall::new("toolu_01A09q90qw90lq917835lq9", "get_weather", json!({"city": 7}));
     let rejection = toolbox.check(&bad).rejection().cloned().unwrap();
     let gemini = json!({"candidates": [{"content": {"role": "model", "parts": [
         {"functionCall": {"name": "get_time", "args": {}}}]}}]});
-    let unnamed = Format::Gemini
-        .read_calls(&gemini, &CallOptions::default())
-        .unwrap()
-        .value;
+    let unnamed = read_calls(Format::Gemini, &gemini);
     let call = |id: &str| ToolCall::new(id, "get_weather", json!({"city": "Paris"}));
     vec![
         ToolResult::text(&call("call_abc123"), "14 degrees"),
@@ -382,18 +379,11 @@ fn every_provider_gets_every_result_in_order() {
 /// whose name must be echoed.
 #[test]
 fn calls_given_up_to_the_toolbox_are_answered_as_the_calls() {
-    let tool = Tool::new(
-        "get_weather",
-        json!({"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}),
-    );
-    let toolbox = Toolbox::new([tool]).unwrap();
+    let toolbox = weather_toolbox();
     let response = json!({"candidates": [{"content": {"role": "model", "parts": [
         {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}},
         {"functionCall": {"name": "get_weather", "args": {"town": "Paris"}}}]}}]});
-    let calls = Format::Gemini
-        .read_calls(&response, &CallOptions::default())
-        .unwrap()
-        .value;
+    let calls = read_calls(Format::Gemini, &response);
     let checked: Vec<_> = calls
         .iter()
         .cloned()
