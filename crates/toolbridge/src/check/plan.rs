@@ -175,21 +175,17 @@ impl Restore {
         let places = nulls.iter().map(|index| self.absent[index].1.clone());
         let Some(rest) = &self.rest else {
             notes.extend(self.note(places));
-            let mut pending = Pending {
+            if !keep_nulls {
+                self.remove_nulls(&nulls, arguments);
+                return Pending::none();
+            }
+            return Pending {
                 restore: Some(self),
                 nulls,
             };
-            if !keep_nulls {
-                pending.remove_from(arguments);
-            }
-            return pending;
         };
         let mut changed: Vec<Pointer> = places.collect();
-        Pending {
-            restore: Some(self),
-            nulls,
-        }
-        .remove_from(arguments);
+        self.remove_nulls(&nulls, arguments);
         let mut value = Value::Object(std::mem::take(arguments));
         let unrestored = rest.restore_noting(&mut value, &mut changed);
         if let Value::Object(map) = value {
@@ -212,8 +208,8 @@ impl Restore {
     }
 
     /// Which entries of `absent` the arguments send as `null`.
-    fn find_nulls(&self, arguments: &Map<String, Value>) -> Removed {
-        let mut nulls = Removed::default();
+    fn find_nulls(&self, arguments: &Map<String, Value>) -> Nulls {
+        let mut nulls = Nulls::default();
         if self.absent.is_empty() {
             return nulls;
         }
@@ -226,6 +222,17 @@ impl Restore {
         }
         nulls.more.sort_unstable();
         nulls
+    }
+
+    /// Removes the `nulls` (entries of `absent`) from the arguments.
+    fn remove_nulls(&self, nulls: &Nulls, arguments: &mut Map<String, Value>) {
+        if !nulls.is_empty() {
+            // One pass that keeps the order; removing key by key would hash
+            // each key with the map's SipHash and shift the rest each time.
+            arguments.retain(|key, value| {
+                !(value.is_null() && nulls.iter().any(|index| same_name(&self.absent[index].0, key)))
+            });
+        }
     }
 
     /// The note for the places that changed, the first being where it is.
@@ -263,15 +270,15 @@ fn shown(place: &Pointer) -> &str {
     }
 }
 
-/// Which entries of [`Restore::absent`] were removed, in their order: a
-/// bit each for the first 64, listed past them.
+/// Entries of [`Restore::absent`] the arguments send as `null`, in their
+/// order: a bit each for the first 64, listed past them.
 #[derive(Default)]
-struct Removed {
+struct Nulls {
     bits: u64,
     more: Vec<usize>,
 }
 
-impl Removed {
+impl Nulls {
     fn add(&mut self, index: usize) {
         match u32::try_from(index) {
             Ok(bit) if bit < 64 => self.bits |= 1 << bit,
@@ -307,7 +314,7 @@ impl Removed {
 /// [`Restore::apply`] left in place for a default to take.
 pub(super) struct Pending<'r> {
     restore: Option<&'r Restore>,
-    nulls: Removed,
+    nulls: Nulls,
 }
 
 impl<'r> Pending<'r> {
@@ -315,7 +322,7 @@ impl<'r> Pending<'r> {
     pub(super) fn none() -> Pending<'r> {
         Pending {
             restore: None,
-            nulls: Removed::default(),
+            nulls: Nulls::default(),
         }
     }
 
@@ -325,7 +332,10 @@ impl<'r> Pending<'r> {
         let Some(restore) = self.restore else {
             return false;
         };
-        let found = self.nulls.iter().find(|&index| restore.absent[index].0 == name);
+        let found = self
+            .nulls
+            .iter()
+            .find(|&index| same_name(&restore.absent[index].0, name));
         if let Some(index) = found {
             self.nulls.remove(index);
         }
@@ -333,23 +343,9 @@ impl<'r> Pending<'r> {
     }
 
     /// Removes the nulls still left in place.
-    pub(super) fn finish(mut self, arguments: &mut Map<String, Value>) {
-        if self.restore.is_some() {
-            self.remove_from(arguments);
-        }
-    }
-
-    fn remove_from(&mut self, arguments: &mut Map<String, Value>) {
-        let Some(restore) = self.restore else {
-            return;
-        };
-        let nulls = std::mem::take(&mut self.nulls);
-        if !nulls.is_empty() {
-            // One pass that keeps the order; removing key by key would hash
-            // each key with the map's SipHash and shift the rest each time.
-            arguments.retain(|key, value| {
-                !(value.is_null() && nulls.iter().any(|index| same_name(&restore.absent[index].0, key)))
-            });
+    pub(super) fn finish(self, arguments: &mut Map<String, Value>) {
+        if let Some(restore) = self.restore {
+            restore.remove_nulls(&self.nulls, arguments);
         }
     }
 }
