@@ -14,9 +14,11 @@ use super::stream::markup::{after_spaces, Brackets, End, Live, Region, Spaces};
 /// The calls of a markup that writes them as a JSON list after an opening
 /// token (Granite's `<|tool_call|>`, Phi-4-mini's `functools`, Hunyuan's
 /// `<tool_calls>`, Command R7B's `<|START_ACTION|>`), closed by `close`
-/// when the markup has a closing token. `envelope` turns one item into
-/// `{"name", "arguments", "id"}` (see [`Out::call_envelope`]); `None` when
-/// the items are written so already.
+/// when the markup has a closing token. `keys` says how an item names its
+/// call and id (see [`EnvelopeKeys`]): a list that reads as it stands keeps
+/// each call's argument text as written; anything else is repaired, each
+/// item normalised to `{"name", "arguments", "id"}` (see
+/// [`Out::call_envelope`]).
 pub(super) fn listed_calls(
     text: &str,
     open: &'static str,

@@ -267,8 +267,9 @@ impl<'a> Out<'a> {
 }
 
 /// An envelope whose JSON reads as it stands: `{"name": "…", "arguments":
-/// {…}}` (or `"parameters"`), with an optional string `"id"`; other keys
-/// are ignored, as [`Out::call_envelope`] ignores them.
+/// {…}}` (or `"parameters"`), with an optional string `"id"` (or, with
+/// [`EnvelopeKeys::Cohere`], `tool_name` and `tool_call_id` in their
+/// place); other keys are ignored, as [`Out::call_envelope`] ignores them.
 struct ExactEnvelope<'t> {
     name: String,
     id: Option<String>,
