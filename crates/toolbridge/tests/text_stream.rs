@@ -504,3 +504,55 @@ fn a_mistral_call_has_one_id_streamed_as_whole() {
         check_events(&streamed.events);
     }
 }
+
+/// How many `ArgumentsReplaced` events a stream sent.
+fn replacements(events: &[CallEvent]) -> usize {
+    events
+        .iter()
+        .filter(|event| matches!(event, CallEvent::ArgumentsReplaced { .. }))
+        .count()
+}
+
+/// Arguments streamed live (Mistral's `[ARGS]`, Llama's `<function=…>`)
+/// are read once, by the partial parser, and the finished call takes that
+/// value: the same call as the whole parse, replaced only when the schema
+/// typed a value (and then with the typed JSON), at any nesting the whole
+/// parse reads through `serde_json` and past it.
+#[test]
+fn live_arguments_finish_with_the_value_streamed() {
+    let tools = weather();
+    let typed = "[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\", \"days\": \"3\"}";
+    for (tools, sent, replaced) in [
+        (None, "{\"city\": \"Paris\", \"days\": \"3\"}", 0),
+        (Some(&tools[..]), "{\"city\":\"Paris\",\"days\":3}", 1),
+    ] {
+        for size in [1, 4, typed.len()] {
+            let streamed = stream(&deltas(typed, size), Some(Family::Mistral), tools);
+            let (calls, _) = whole(typed, Family::Mistral, tools.is_some());
+            assert_eq!(streamed.calls, calls, "{size}-byte pieces");
+            assert_eq!(sent_text(&streamed.events), [sent], "{size}-byte pieces");
+            assert_eq!(replacements(&streamed.events), replaced, "{size}-byte pieces");
+            check_events(&streamed.events);
+        }
+    }
+    let streamed = stream(
+        &deltas("<function=get_weather>{\"days\": 2}</function>", 5),
+        Some(Family::Llama3),
+        Some(&tools),
+    );
+    assert_eq!(streamed.calls[0].arguments, Ok(json!({"days": 2})));
+    assert_eq!(replacements(&streamed.events), 0);
+    // serde_json refuses the 128th nested container; the whole parse then
+    // reads the text its own way, and so must the stream.
+    for depth in [126, 127, 128] {
+        let text = format!(
+            "[TOOL_CALLS]f[ARGS]{{\"a\": {}{}}}",
+            "[".repeat(depth - 1),
+            "]".repeat(depth - 1)
+        );
+        let (calls, _) = whole(&text, Family::Mistral, false);
+        let streamed = stream(&deltas(&text, 16), Some(Family::Mistral), None);
+        assert_eq!(streamed.calls, calls, "nested {depth} deep");
+        check_events(&streamed.events);
+    }
+}

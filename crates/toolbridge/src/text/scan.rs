@@ -31,6 +31,22 @@ pub(super) struct Out<'a> {
     /// as its arguments exactly (nothing repaired or typed): a stream can
     /// then send the model's own text instead of writing the value out.
     pub exact_raw: Vec<bool>,
+    /// The argument texts of the region being parsed that a stream read
+    /// while the region was open: `streamed[k]` is the call numbered
+    /// `streamed_from + k`.
+    pub streamed: Vec<Streamed>,
+    pub streamed_from: usize,
+}
+
+/// One call's argument text as a stream read it while its region was open,
+/// with the value its partial parser built when the text closed. The
+/// region's parse takes the value instead of reading the same text again
+/// when the text it reads for that call is this one.
+pub(super) struct Streamed {
+    pub text: String,
+    pub value: Option<Value>,
+    /// Whether the parse took `value`.
+    pub taken: bool,
 }
 
 impl<'a> Out<'a> {
@@ -45,6 +61,8 @@ impl<'a> Out<'a> {
             refused: 0,
             ids: HashSet::new(),
             exact_raw: Vec::new(),
+            streamed: Vec::new(),
+            streamed_from: 0,
         }
     }
 
@@ -76,7 +94,10 @@ impl<'a> Out<'a> {
     /// A call whose arguments are the JSON text `raw` (repaired and fitted to
     /// the tool's schema, each fix noted under `/arguments`).
     pub fn call_text(&mut self, name: &str, id: Option<&str>, raw: &str, notes: Vec<Note>) {
-        let arguments = self.arguments_from_text(name, raw);
+        let arguments = match self.take_streamed(raw) {
+            Some(value) => self.arguments_from_value(name, value, raw),
+            None => self.arguments_from_text(name, raw),
+        };
         let exact = matches!(&arguments, Ok((_, fixes)) if fixes.is_empty());
         self.add(name, id, arguments, Some(raw.to_string()), notes, exact);
     }
@@ -171,6 +192,37 @@ impl<'a> Out<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The value a stream built from `raw` for the call about to be added,
+    /// when it read exactly this text and the text is an object.
+    fn take_streamed(&mut self, raw: &str) -> Option<Value> {
+        let at = self.calls.len().checked_sub(self.streamed_from)?;
+        let streamed = self.streamed.get_mut(at)?;
+        if streamed.text != raw || !streamed.value.as_ref().is_some_and(Value::is_object) {
+            return None;
+        }
+        streamed.taken = true;
+        streamed.value.take()
+    }
+
+    /// Arguments read from `raw` already (by a stream's partial parser):
+    /// fitted to the tool's schema as [`arguments_from_text`] fits them.
+    ///
+    /// [`arguments_from_text`]: Out::arguments_from_text
+    fn arguments_from_value(
+        &self,
+        name: &str,
+        mut value: Value,
+        raw: &str,
+    ) -> Result<(Value, Vec<Note>), ArgumentsError> {
+        let Some(schema) = self.schema(name) else {
+            return Ok((value, Vec::new()));
+        };
+        match fit_parsed(&mut value, schema, self.limits) {
+            Some(fixes) => Ok((value, under_arguments(fixes))),
+            None => self.arguments_from_text(name, raw),
+        }
     }
 
     fn arguments_from_text(&self, name: &str, raw: &str) -> Result<(Value, Vec<Note>), ArgumentsError> {

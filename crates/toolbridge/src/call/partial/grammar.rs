@@ -191,6 +191,7 @@ impl PartialJson {
             len: 0,
             repeated_key: None,
         });
+        self.deepest = self.deepest.max(self.frames.len());
         self.expect = if is_object {
             Expect::KeyOrEnd
         } else {

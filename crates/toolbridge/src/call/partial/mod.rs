@@ -196,6 +196,8 @@ pub struct PartialJson {
     failed: Option<Error>,
     /// Empty text buffers of earlier changes, for the text of new ones.
     spare: Vec<String>,
+    /// The most containers that were open at once.
+    deepest: usize,
 }
 
 /// How many text buffers of earlier changes are kept for reuse, and the
@@ -366,6 +368,19 @@ impl PartialJson {
     /// accepts it.
     pub fn is_complete(&self) -> bool {
         self.expect == Expect::Done && self.failed.is_none()
+    }
+
+    /// The value, once the top-level value has closed and nests at most
+    /// `depth` containers deep; the parser is then left without one.
+    ///
+    /// For a stream that read a call's argument text whole already and
+    /// would otherwise read the same text again when the call ends.
+    pub(crate) fn take_complete(&mut self, depth: usize) -> Option<Value> {
+        if self.is_complete() && self.deepest <= depth {
+            self.root.take()
+        } else {
+            None
+        }
     }
 
     /// Bytes read so far; after an error, the byte offset of the problem.

@@ -41,6 +41,15 @@ use token::literal_word;
 /// the fast path and is measured against [`Limits::max_depth`] by the parser.
 const SERDE_DEPTH: usize = 128;
 
+/// How deep a value read from JSON text may nest and still read as
+/// [`repair`] reads its text: through serde_json's fast path (which refuses
+/// the `SERDE_DEPTH`th container) and within `limits`. A value a stream's
+/// [`PartialJson`](crate::call::PartialJson) built from the same text, no
+/// deeper than this, is the value `repair` would read.
+pub(crate) fn fast_path_depth(limits: &Limits) -> usize {
+    limits.max_depth.min(SERDE_DEPTH - 1)
+}
+
 /// At most this many starts in prose are tried before giving up.
 const MAX_STARTS: usize = 16;
 

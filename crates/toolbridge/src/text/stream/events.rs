@@ -4,11 +4,13 @@
 
 use serde_json::Value;
 
-use crate::call::{changes_of, ArgumentsError, ArgumentsErrorKind, CallEvent, PartialJson, ToolCall};
+use crate::call::{
+    changes_of, fast_path_depth, ArgumentsError, ArgumentsErrorKind, CallEvent, PartialJson, ToolCall,
+};
 use crate::limits::Limits;
 use crate::pointer::Pointer;
 
-use super::super::scan::Out;
+use super::super::scan::{Out, Streamed};
 use super::markup::Live;
 
 /// A call whose `Started` was sent while its region was still open.
@@ -103,6 +105,25 @@ impl Sink {
         }
     }
 
+    /// The region ended and is about to be parsed: each started call's
+    /// argument text goes to `out` with the value its partial parser built,
+    /// if the text closed (see [`Streamed`]), so that the parse need not
+    /// read the same text again; [`settle`](Sink::settle) takes the texts
+    /// back.
+    pub fn lend(&mut self, live: &mut Live, before: usize, out: &mut Out<'_>) {
+        out.streamed.clear();
+        out.streamed_from = before;
+        let depth = fast_path_depth(&self.limits);
+        for (state, call) in self.started.iter_mut().zip(&mut live.calls) {
+            let whole = !state.canonical && state.sent == call.arguments.len();
+            out.streamed.push(Streamed {
+                text: std::mem::take(&mut call.arguments),
+                value: whole.then(|| state.partial.take_complete(depth)).flatten(),
+                taken: false,
+            });
+        }
+    }
+
     /// The region ended and the parser read it: `out.calls[before..]` are
     /// its calls, `out.prose` its prose. Each call gets what is left of its
     /// events — `Started` if it has none, the rest of its argument text, an
@@ -110,7 +131,10 @@ impl Sink {
     /// streamed (repaired, or typed by the schema), and `Finished`, which
     /// takes the call (an empty one is left in its place, so that the count
     /// of calls, which numbers ids and bounds them, stays).
-    pub fn settle(&mut self, live: Live, before: usize, out: &mut Out<'_>) {
+    pub fn settle(&mut self, mut live: Live, before: usize, out: &mut Out<'_>) {
+        for (call, streamed) in live.calls.iter_mut().zip(&mut out.streamed) {
+            call.arguments = std::mem::take(&mut streamed.text);
+        }
         let mut started = std::mem::take(&mut self.started).into_iter();
         for at in before..out.calls.len() {
             let call = &out.calls[at];
@@ -181,7 +205,18 @@ impl Sink {
                 });
             }
             if let Ok(value) = &call.arguments {
-                if state.partial.value() != Some(value) || !state.partial.is_complete() {
+                // A value the parse took from the partial parser is what was
+                // streamed, unless fitting it to the schema changed it.
+                let taken = out
+                    .streamed
+                    .get(at - before)
+                    .is_some_and(|streamed| streamed.taken);
+                let replaced = if taken {
+                    !out.exact_raw.get(at).copied().unwrap_or(false)
+                } else {
+                    state.partial.value() != Some(value) || !state.partial.is_complete()
+                };
+                if replaced {
                     let mut changes = Vec::new();
                     changes_of(value, Pointer::root(), &mut changes);
                     self.events.push(CallEvent::ArgumentsReplaced {
@@ -197,6 +232,7 @@ impl Sink {
                 call,
             });
         }
+        out.streamed.clear();
         let rest: Vec<Started> = started.collect();
         self.finish_orphans(rest);
         if !out.prose.is_empty() {

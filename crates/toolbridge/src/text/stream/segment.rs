@@ -231,9 +231,10 @@ impl Segment {
                 true
             }
             End::Call(len) => {
-                let (_, live) = self.region.take().expect("a region is open");
+                let (_, mut live) = self.region.take().expect("a region is open");
                 let len = progress(&self.buf, len);
                 let before = out.calls.len();
+                sink.lend(&mut live, before, out);
                 (out.family.info().parse)(&self.buf[..len], out);
                 sink.settle(live, before, out);
                 self.buf.drain(..len);
