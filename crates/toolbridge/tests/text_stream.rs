@@ -556,3 +556,19 @@ fn live_arguments_finish_with_the_value_streamed() {
         check_events(&streamed.events);
     }
 }
+
+/// A call streamed live is announced under the id the parse gives it: an
+/// id an earlier call has gets `_2` in `Started` as in `Finished` (the
+/// stream announced `x` and finished `x_2`).
+#[test]
+fn a_repeated_id_is_announced_as_made_unique() {
+    let text = "[TOOL_CALLS]a[CALL_ID]x[ARGS]{\"q\": 1}[TOOL_CALLS]b[CALL_ID]x[ARGS]{\"q\": 2}[TOOL_CALLS]c[CALL_ID]x_2[ARGS]{}";
+    let (calls, _) = whole(text, Family::Mistral, false);
+    let ids: Vec<&str> = calls.iter().map(|call| call.id.as_str()).collect();
+    assert_eq!(ids, ["x", "x_2", "x_2_2"]);
+    for size in [1, 3, 8, text.len()] {
+        let streamed = stream(&deltas(text, size), Some(Family::Mistral), None);
+        assert_eq!(streamed.calls, calls, "{size}-byte pieces");
+        check_events(&streamed.events);
+    }
+}

@@ -255,6 +255,19 @@ impl<'a> Out<'a> {
         self.add(name, id, arguments, raw, notes, false);
     }
 
+    /// The id a call sent as `base` gets: `base`, or `base_2`, `base_3`, …
+    /// when an earlier call has it (or `taken` says it is taken: the ids a
+    /// stream announced for calls not added yet).
+    pub fn unique_id(&self, base: &str, taken: impl Fn(&str) -> bool) -> String {
+        let mut unique = base.to_string();
+        let mut suffix = 2;
+        while self.ids.contains(&unique) || taken(&unique) {
+            unique = format!("{base}_{suffix}");
+            suffix += 1;
+        }
+        unique
+    }
+
     /// [`push`](Out::push), saying whether `raw` is JSON text that reads as
     /// the arguments exactly ([`exact_raw`](Out::exact_raw)).
     fn add(
@@ -272,12 +285,7 @@ impl<'a> Out<'a> {
         }
         let sent = id.filter(|id| !id.is_empty());
         let base = sent.map_or_else(|| format!("call_{}", self.calls.len()), str::to_string);
-        let mut unique = base.clone();
-        let mut suffix = 2;
-        while self.ids.contains(&unique) {
-            unique = format!("{base}_{suffix}");
-            suffix += 1;
-        }
+        let unique = self.unique_id(&base, |_| false);
         if unique != base {
             notes.push(Note::new(
                 NoteKind::Renamed {

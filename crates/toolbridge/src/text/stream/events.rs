@@ -67,10 +67,14 @@ impl Sink {
                 if out.calls.len() + at >= out.limits.max_tools {
                     break;
                 }
-                let id = match call.id.as_deref().filter(|id| !id.is_empty()) {
+                // The id the call gets when the parse adds it: unique among
+                // the calls added and those of this region announced before it.
+                let base = match call.id.as_deref().filter(|id| !id.is_empty()) {
                     Some(id) => id.to_string(),
                     None => format!("call_{}", out.calls.len() + at),
                 };
+                let started = &self.started;
+                let id = out.unique_id(&base, |id| started.iter().any(|state| state.id == id));
                 self.events.push(CallEvent::Started {
                     index: self.next,
                     id: id.clone(),
