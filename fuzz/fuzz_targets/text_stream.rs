@@ -1,7 +1,7 @@
 #![no_main]
 //! Any text, cut anywhere (at char boundaries), through every family's
 //! stream and through detection while streaming: no panic, no hang; every
-//! started call finishes once, and the calls are those of the whole-text
+//! started call finishes once, under the id and name it started with, and the calls are those of the whole-text
 //! parse (apart from a lone closing reasoning tag after a call, which the
 //! stream notes).
 libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
@@ -31,18 +31,19 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
         let mut calls = Vec::new();
         for event in &events {
             match event {
-                toolbridge::call::CallEvent::Started { index, .. } => {
+                toolbridge::call::CallEvent::Started { index, id, name, .. } => {
                     assert_eq!(*index, open.len());
-                    open.push(true);
+                    open.push(Some((id, name)));
                 }
                 toolbridge::call::CallEvent::Finished { index, call } => {
-                    assert!(std::mem::take(&mut open[*index]), "finished once");
+                    let (id, name) = open[*index].take().expect("finished once");
+                    assert_eq!((id, name), (&call.id, &call.name), "started as finished");
                     calls.push(call.clone());
                 }
                 _ => {}
             }
         }
-        assert!(open.iter().all(|open| !open), "every call finished");
+        assert!(open.iter().all(Option::is_none), "every call finished");
         let lone = stream.notes().iter().any(|note| note.to_string().contains("no opening one"));
         if let (Some(family), false) = (family, lone) {
             let whole = toolbridge::text::parse(text, family, None).expect("within the size limit");

@@ -93,15 +93,16 @@ fn stream(pieces: &[&str], family: Option<Family>, tools: Option<&[Tool]>) -> St
     }
 }
 
-/// The events are well formed: each call starts once, its deltas (and a
-/// replacement) rebuild the finished arguments, and it finishes once.
+/// The events are well formed: each call starts once, under the id and
+/// name it finishes with, its deltas (and a replacement) rebuild the
+/// finished arguments, and it finishes once.
 fn check_events(events: &[CallEvent]) {
-    let mut open: Vec<Option<(String, PartialJson)>> = Vec::new();
+    let mut open: Vec<Option<((String, String), PartialJson)>> = Vec::new();
     for event in events {
         match event {
-            CallEvent::Started { index, id, .. } => {
+            CallEvent::Started { index, id, name, .. } => {
                 assert_eq!(*index, open.len(), "indexes in order");
-                open.push(Some((id.clone(), PartialJson::new())));
+                open.push(Some(((id.clone(), name.clone()), PartialJson::new())));
             }
             CallEvent::ArgumentsDelta { index, text, .. } => {
                 let (_, partial) = open[*index].as_mut().expect("a delta of an open call");
@@ -113,8 +114,9 @@ fn check_events(events: &[CallEvent]) {
                 open[*index].as_mut().expect("a replacement of an open call").1 = partial;
             }
             CallEvent::Finished { index, call } => {
-                let (id, partial) = open[*index].take().expect("finished once");
+                let ((id, name), partial) = open[*index].take().expect("finished once");
                 assert_eq!(id, call.id, "the started id is the finished one");
+                assert_eq!(name, call.name, "the started name is the finished one");
                 if let Ok(arguments) = &call.arguments {
                     assert_eq!(partial.value(), Some(arguments), "deltas rebuild {}", call.name);
                 }
