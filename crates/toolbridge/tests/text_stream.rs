@@ -574,3 +574,71 @@ fn a_repeated_id_is_announced_as_made_unique() {
         check_events(&streamed.events);
     }
 }
+
+/// Families whose arguments follow a head as JSON stream them as they
+/// arrive: before the call's closing token comes, `Started` (with the
+/// parser's name and id) and the argument text so far are out; the finished
+/// call is the whole parse's, without a replacement.
+#[test]
+fn arguments_stream_before_the_call_closes() {
+    let cases = [
+        (
+            Family::Kimi,
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Os",
+            "lo\"}<|tool_call_end|><|tool_calls_section_end|>",
+            ("functions.get_weather:0", "get_weather"),
+        ),
+        (
+            Family::DeepSeek,
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Os",
+            "lo\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            ("call_0", "get_weather"),
+        ),
+        (
+            Family::DeepSeek,
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Os",
+            "lo\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            ("call_0", "get_weather"),
+        ),
+        (
+            Family::Mistral,
+            "[TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{\"city\": \"Os",
+            "lo\"}",
+            ("a1b2c3d4e", "get_weather"),
+        ),
+        (
+            Family::Llama3,
+            "<function=get_weather>{\"city\": \"Os",
+            "lo\"}</function>",
+            ("call_0", "get_weather"),
+        ),
+    ];
+    for (family, before, after, (id, name)) in cases {
+        let mut stream = TextStream::new(Some(family), None);
+        let mut events = Vec::new();
+        for piece in deltas(before, 5) {
+            stream.push(piece, &mut events).unwrap();
+        }
+        let started = CallEvent::Started {
+            index: 0,
+            id: id.into(),
+            name: name.into(),
+            choice: None,
+        };
+        assert_eq!(events.first(), Some(&started), "{family}");
+        assert_eq!(sent_text(&events), ["{\"city\": \"Os"], "{family}");
+        for piece in deltas(after, 5) {
+            stream.push(piece, &mut events).unwrap();
+        }
+        stream.finish(&mut events).unwrap();
+        assert_eq!(replacements(&events), 0, "{family}");
+        assert_eq!(sent_text(&events), ["{\"city\": \"Oslo\"}"], "{family}");
+        let text = format!("{before}{after}");
+        let (calls, _) = whole(&text, family, false);
+        let Some(CallEvent::Finished { call, .. }) = events.last() else {
+            panic!("{family}: the call finishes last")
+        };
+        assert_eq!(call, &calls[0], "{family}");
+        check_events(&events);
+    }
+}

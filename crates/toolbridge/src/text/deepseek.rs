@@ -5,7 +5,7 @@
 //! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 
 use super::scan::{delimited_calls, Out};
-use super::stream::markup::{Region, Streaming, Token, Until};
+use super::stream::markup::{could_be, object_after, Head, HeadJson, Region, Streaming, Token};
 
 const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
 const CALLS_END: &str = "<｜tool▁calls▁end｜>";
@@ -65,7 +65,7 @@ fn unfence(text: &str) -> &str {
 
 /// Streamed: a call runs from `<｜tool▁call▁begin｜>` to
 /// `<｜tool▁call▁end｜>` (without it, to `<｜tool▁calls▁end｜>` or the next
-/// call); the section tokens are regions of their own, which the parser
+/// call), its arguments streaming once the name is read; the section tokens are regions of their own, which the parser
 /// removes.
 pub(super) const STREAM: Streaming = Streaming {
     opens: &[BEGIN, CALLS_BEGIN, CALLS_END],
@@ -75,8 +75,45 @@ pub(super) const STREAM: Streaming = Streaming {
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     match opened_by {
-        Some(0) => Box::new(Until::new(BEGIN.len(), &[END], &[BEGIN], &[CALLS_END])),
+        Some(0) => Box::new(HeadJson::new(BEGIN.len(), &[END], &[BEGIN], &[CALLS_END], head)),
         Some(token) => Box::new(Token(STREAM.opens[token].len())),
         None => unreachable!("DeepSeek has no bare markup"),
     }
+}
+
+/// A streamed call's head, as [`call`] reads it: `NAME<｜tool▁sep｜>` then
+/// the JSON (V3.1), or `function<｜tool▁sep｜>NAME` and a line break, then
+/// the JSON in a code fence (V3, R1).
+fn head(body: &str) -> Head {
+    let Some(sep) = body.find(SEP) else {
+        return Head::More;
+    };
+    let head = body[..sep].trim();
+    let after = sep + SEP.len();
+    if head != "function" {
+        if head.is_empty() {
+            return Head::Whole;
+        }
+        return object_after(body, after, head, None);
+    }
+    let Some(line) = body[after..].find('\n') else {
+        return Head::More;
+    };
+    let name = body[after..after + line].trim();
+    if name.is_empty() {
+        return Head::Whole;
+    }
+    let fenced = after + line + 1;
+    let rest = body[fenced..].trim_start();
+    let at = body.len() - rest.len();
+    let fence = if rest.starts_with("```json") {
+        "```json".len()
+    } else if could_be(rest, "```json") {
+        return Head::More;
+    } else if rest.starts_with("```") {
+        "```".len()
+    } else {
+        0
+    };
+    object_after(body, at + fence, name, None)
 }

@@ -5,7 +5,7 @@
 //! the singular `<|tool_call_section_begin|>`).
 
 use super::scan::{delimited_calls, json_at, push_prose_without, recovered, scan_tags, Out};
-use super::stream::markup::{Region, Streaming, Token, Until};
+use super::stream::markup::{object_after, Head, HeadJson, Region, Streaming, Token};
 
 const SECTION_TOKENS: [&str; 4] = [
     "<|tool_calls_section_begin|>",
@@ -65,8 +65,9 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
 }
 
 /// Streamed: a call runs from `<|tool_call_begin|>` to `<|tool_call_end|>`
-/// (without it, to a section token or the next call); a section token is
-/// a region of its own, which the parser removes.
+/// (without it, to a section token or the next call), its arguments
+/// streaming from `<|tool_call_argument_begin|>`; a section token is a
+/// region of its own, which the parser removes.
 pub(super) const STREAM: Streaming = Streaming {
     opens: &[
         BEGIN,
@@ -81,8 +82,33 @@ pub(super) const STREAM: Streaming = Streaming {
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     match opened_by {
-        Some(0) => Box::new(Until::new(BEGIN.len(), &[END], &[BEGIN], &SECTION_TOKENS)),
+        Some(0) => Box::new(HeadJson::new(
+            BEGIN.len(),
+            &[END],
+            &[BEGIN],
+            &SECTION_TOKENS,
+            head,
+        )),
         Some(token) => Box::new(Token(STREAM.opens[token].len())),
         None => unreachable!("Kimi has no bare markup"),
+    }
+}
+
+/// A streamed call's head, as [`call`] reads it: `functions.NAME:IDX`, the
+/// whole of it the id, up to `<|tool_call_argument_begin|>`. Without that
+/// token (lost in decoding) the call comes whole, as the parser recovers it.
+fn head(body: &str) -> Head {
+    match body.find(ARGUMENTS) {
+        Some(at) => {
+            let head = body[..at].trim();
+            let name = head.strip_prefix("functions.").unwrap_or(head);
+            let name = name.rsplit_once(':').map_or(name, |(name, _)| name);
+            if name.is_empty() {
+                return Head::Whole;
+            }
+            object_after(body, at + ARGUMENTS.len(), name, Some(head))
+        }
+        None if body.contains('{') => Head::Whole,
+        None => Head::More,
     }
 }

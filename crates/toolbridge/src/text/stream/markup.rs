@@ -203,6 +203,133 @@ impl Until {
 
 pub(in crate::text) use crate::json::Brackets;
 
+/// How far into a call region's body a [`HeadJson`] head may run before
+/// the call is left to come whole when the region ends (a head names the
+/// tool and perhaps an id: far shorter). Bounds the looks at a head that
+/// never decides.
+const HEAD_WINDOW: usize = 512;
+
+/// What a family's head reader found at the start of a call region's body
+/// (the text after the opening token, up to the closing one).
+#[derive(Debug, PartialEq, Eq)]
+pub(in crate::text) enum Head {
+    /// Not known yet: more text could decide.
+    More,
+    /// The call's name and id, exactly as the family's parser reads them,
+    /// and where in the body its JSON arguments start (at a `{`).
+    Json {
+        name: String,
+        id: Option<String>,
+        at: usize,
+    },
+    /// The arguments do not stream as they arrive (no object follows the
+    /// head, or markup the parser reads its own way): the call comes whole
+    /// when the region ends.
+    Whole,
+}
+
+/// A call region holding a head that names the tool, then the JSON
+/// arguments, ending as its [`Until`] says (Kimi, DeepSeek): the argument
+/// text streams as the model writes it, up to the end of the JSON value.
+/// The region's parse still reads the call; a value it reads differently
+/// replaces what was streamed.
+pub(in crate::text) struct HeadJson {
+    until: Until,
+    /// Finds the head in the body so far.
+    head: fn(&str) -> Head,
+    /// Where the arguments start in the region, their brackets, and how
+    /// far they were read; `None` until the head is known.
+    json: Option<(usize, Brackets, usize)>,
+    /// The JSON value closed, or the head said the call comes whole.
+    settled: bool,
+}
+
+impl HeadJson {
+    /// A region opened by a token `open` bytes long, ending as
+    /// [`Until::new`] says, its head read by `head`.
+    pub fn new(
+        open: usize,
+        closes: &'static [&'static str],
+        stops: &'static [&'static str],
+        cuts: &'static [&'static str],
+        head: fn(&str) -> Head,
+    ) -> HeadJson {
+        HeadJson {
+            until: Until::new(open, closes, stops, cuts),
+            head,
+            json: None,
+            settled: false,
+        }
+    }
+}
+
+impl Region for HeadJson {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, _: &Out<'_>) -> End {
+        let end = self.until.end(text, done);
+        if self.settled {
+            return end;
+        }
+        // The body: after the opening token, before the closing one.
+        let limit = match end {
+            End::More => text.len(),
+            End::Call(len) | End::Prose(len) => {
+                let region = &text[..len];
+                self.until
+                    .closes
+                    .iter()
+                    .find_map(|close| region.strip_suffix(close))
+                    .map_or(len, str::len)
+            }
+        };
+        let open = self.until.open.min(limit);
+        if self.json.is_none() {
+            let body = &text[open..limit];
+            match (self.head)(body) {
+                Head::Json { name, id, at } => {
+                    let call = live.current();
+                    call.name = Some(name);
+                    call.id = id;
+                    let start = open + at;
+                    self.json = Some((start, Brackets::new(false), start));
+                }
+                Head::More if body.len() <= HEAD_WINDOW => return end,
+                Head::More | Head::Whole => {
+                    self.settled = true;
+                    return end;
+                }
+            }
+        }
+        if let Some((start, brackets, scanned)) = &mut self.json {
+            let from = (*scanned).min(limit);
+            let closed = brackets.feed(&text.as_bytes()[from..limit]);
+            let json_end = closed.map_or(limit, |len| from + len);
+            let call = live.current();
+            call.arguments
+                .push_str(&text[*start + call.arguments.len()..json_end]);
+            *scanned = json_end;
+            self.settled = closed.is_some();
+        }
+        end
+    }
+}
+
+/// Where a JSON object starts in `body` at or after `from`, past
+/// whitespace: [`Head::Json`] with `name` and `id` there, [`Head::More`]
+/// while only whitespace follows, [`Head::Whole`] when something else does.
+pub(in crate::text) fn object_after(body: &str, from: usize, name: &str, id: Option<&str>) -> Head {
+    let rest = &body[from..];
+    let start = from + (rest.len() - rest.trim_start().len());
+    match body[start..].bytes().next() {
+        None => Head::More,
+        Some(b'{') => Head::Json {
+            name: name.to_string(),
+            id: id.map(str::to_string),
+            at: start,
+        },
+        Some(_) => Head::Whole,
+    }
+}
+
 /// What follows a place once whitespace is skipped: a tag, something else,
 /// or not known yet (the text so far ends in whitespace or in the start of
 /// the tag).
