@@ -4,7 +4,7 @@
 //! - V3 / R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 //! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 
-use super::scan::{delimited_calls, Out};
+use super::scan::{delimited_calls, find_tag, push_prose_without, Out};
 use super::stream::markup::{could_be, object_after, Head, HeadJson, Region, Streaming, Token};
 
 const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
@@ -23,9 +23,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 
 /// Prose, without the section tokens around the calls.
 fn prose(text: &str, out: &mut Out<'_>) {
-    for piece in text.split(CALLS_BEGIN).flat_map(|piece| piece.split(CALLS_END)) {
-        out.prose.push_str(piece);
-    }
+    push_prose_without(text, &[CALLS_BEGIN, CALLS_END], out);
 }
 
 /// One call's body, between `<｜tool▁call▁begin｜>` and `<｜tool▁call▁end｜>`.
@@ -85,7 +83,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 /// the JSON (V3.1), or `function<｜tool▁sep｜>NAME` and a line break, then
 /// the JSON in a code fence (V3, R1).
 fn head(body: &str) -> Head {
-    let Some(sep) = body.find(SEP) else {
+    let Some(sep) = find_tag(body, SEP) else {
         return Head::More;
     };
     let head = body[..sep].trim();

@@ -4,7 +4,7 @@
 //! call's id and the part between `.` and `:` as the name; it also accepts
 //! the singular `<|tool_call_section_begin|>`).
 
-use super::scan::{delimited_calls, json_at, push_prose_without, recovered, scan_tags, Out};
+use super::scan::{delimited_calls, find_tag, push_prose_without, recovered, scan_tags, Out};
 use super::stream::markup::{object_after, Head, HeadJson, Region, Streaming, Token};
 
 const SECTION_TOKENS: [&str; 4] = [
@@ -56,7 +56,7 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
         out.not_a_call(BEGIN, markup, "it names no tool");
         return;
     }
-    let arguments = match json_at(arguments) {
+    let arguments = match out.json_at(arguments) {
         Some(json) if json.rest.trim().is_empty() => json.text,
         _ if arguments.is_empty() => "{}",
         _ => arguments,
@@ -98,7 +98,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 /// whole of it the id, up to `<|tool_call_argument_begin|>`. Without that
 /// token (lost in decoding) the call comes whole, as the parser recovers it.
 fn head(body: &str) -> Head {
-    match body.find(ARGUMENTS) {
+    match find_tag(body, ARGUMENTS) {
         Some(at) => {
             let head = body[..at].trim();
             let name = head.strip_prefix("functions.").unwrap_or(head);

@@ -129,7 +129,7 @@ fn function_call(text: &str, out: &mut Out<'_>) -> usize {
         out.not_a_call(FUNCTION, FUNCTION, "no tool name follows it");
         return FUNCTION.len();
     }
-    let (arguments, mut rest) = match json_at(rest) {
+    let (arguments, mut rest) = match out.json_at(rest) {
         Some(json) => (json.text, json.rest),
         None if rest.trim_start().starts_with(FUNCTION_END) => ("{}", rest),
         None => {

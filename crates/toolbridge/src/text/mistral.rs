@@ -98,7 +98,7 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
             "the [ARGS] token is missing (decoded with special tokens skipped); the JSON after the name was read",
         )),
     }
-    match json_at(rest) {
+    match out.json_at(rest) {
         Some(json) => {
             out.call_text(name, id, json.text, notes);
             text.len() - json.rest.len()

@@ -194,6 +194,28 @@ impl<'a> Out<'a> {
         Ok(())
     }
 
+    /// [`json_at`] for the arguments of the call about to be added: when a
+    /// stream read them whole already (its partial parser's value closed
+    /// where the text it streamed ends), `text` starting with that text
+    /// holds that value and no more, so its end is known without a scan.
+    pub fn json_at<'t>(&self, text: &'t str) -> Option<Json<'t>> {
+        let trimmed = text.trim_start();
+        let streamed = self
+            .calls
+            .len()
+            .checked_sub(self.streamed_from)
+            .and_then(|at| self.streamed.get(at))
+            .filter(|streamed| streamed.value.is_some() && trimmed.starts_with(&streamed.text));
+        match streamed {
+            Some(streamed) => Some(Json {
+                text: &trimmed[..streamed.text.len()],
+                rest: &trimmed[streamed.text.len()..],
+                truncated: false,
+            }),
+            None => json_at(text),
+        }
+    }
+
     /// The value a stream built from `raw` for the call about to be added,
     /// when it read exactly this text and the text is an object.
     fn take_streamed(&mut self, raw: &str) -> Option<Value> {
@@ -426,17 +448,18 @@ impl<'t> ExactEnvelope<'t> {
 /// tag: many unclosed tags stay linear).
 pub(super) struct Finder<'t> {
     text: &'t str,
-    tag: &'static str,
+    searcher: memchr::memmem::Finder<'static>,
     at: Option<usize>,
 }
 
 impl<'t> Finder<'t> {
     /// A finder of `tag` in `text`.
     pub fn new(text: &'t str, tag: &'static str) -> Finder<'t> {
+        let searcher = memchr::memmem::Finder::new(tag);
         Finder {
             text,
-            tag,
-            at: text.find(tag),
+            at: searcher.find(text.as_bytes()),
+            searcher,
         }
     }
 
@@ -446,8 +469,9 @@ impl<'t> Finder<'t> {
             if at < from {
                 self.at = self
                     .text
+                    .as_bytes()
                     .get(from..)
-                    .and_then(|rest| rest.find(self.tag))
+                    .and_then(|rest| self.searcher.find(rest))
                     .map(|found| found + from);
             }
         }
