@@ -612,6 +612,18 @@ fn arguments_stream_before_the_call_closes() {
             "lo\"}</function>",
             ("call_0", "get_weather"),
         ),
+        (
+            Family::Harmony,
+            "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Os",
+            "lo\"}<|call|>",
+            ("call_0", "get_weather"),
+        ),
+        (
+            Family::Harmony,
+            " to=functions.get_weather<|channel|>commentary json<|message|>{\"city\": \"Os",
+            "lo\"}<|call|>",
+            ("call_0", "get_weather"),
+        ),
     ];
     for (family, before, after, (id, name)) in cases {
         let mut stream = TextStream::new(Some(family), None);

@@ -13,7 +13,7 @@
 //! block; other messages give their content to the prose, markup removed.
 
 use super::scan::{recovered, scan_tags, Finder, Out};
-use super::stream::markup::{could_be, first_of, End, Live, Region, Streaming};
+use super::stream::markup::{could_be, first_of, object_after, End, Head, Live, LiveJson, Region, Streaming};
 
 const START: &str = "<|start|>";
 const CHANNEL: &str = "<|channel|>";
@@ -126,7 +126,8 @@ fn message_of(header: &str, content: &str, whole: &str, closed: bool, out: &mut 
 
 /// Streamed: a message runs from its header token (`<|start|>` or
 /// `<|channel|>`, or the rest of a role header at the start of the text)
-/// to its end token, or to the next header token when that is missing.
+/// to its end token, or to the next header token when that is missing; a
+/// call's arguments stream from `<|message|>`.
 pub(super) const STREAM: Streaming = Streaming {
     opens: &[START, CHANNEL],
     bare: Some(bare),
@@ -151,6 +152,8 @@ fn region(_: Option<usize>) -> Box<dyn Region> {
     Box::new(Message {
         content: None,
         scanned: 0,
+        json: None,
+        whole: false,
     })
 }
 
@@ -159,10 +162,15 @@ struct Message {
     /// Where its content starts, once `<|message|>` was seen.
     content: Option<usize>,
     scanned: usize,
+    /// A function call's arguments, streaming once its header is read.
+    json: Option<LiveJson>,
+    /// The message is no call, or its content is no JSON object: it is
+    /// read when it ends.
+    whole: bool,
 }
 
 impl Region for Message {
-    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, _: &Out<'_>) -> End {
         let content = match self.content {
             Some(content) => content,
             None => {
@@ -184,17 +192,48 @@ impl Region for Message {
         // One scan for the message's end and the next header (listed
         // first, so that it wins where both start at one place), resuming
         // where a token could still be cut by the push.
-        match scan_tags(text, self.scanned.max(content), &STOPS) {
-            Ok((at, which)) if which < HEADERS => End::Call(at),
-            Ok((at, which)) => End::Call(at + STOPS[which].len()),
+        let (end, limit) = match scan_tags(text, self.scanned.max(content), &STOPS) {
+            Ok((at, which)) if which < HEADERS => (End::Call(at), at),
+            Ok((at, which)) => (End::Call(at + STOPS[which].len()), at),
             Err(resume) => {
                 self.scanned = resume;
-                if done {
-                    End::Call(text.len())
-                } else {
-                    End::More
+                let end = if done { End::Call(text.len()) } else { End::More };
+                (end, text.len())
+            }
+        };
+        self.stream_call(text, content, limit, live);
+        end
+    }
+}
+
+impl Message {
+    /// Streams the arguments of a message to `functions.NAME` (read as
+    /// [`message_of`] reads the header), up to `limit`, where its content
+    /// ends so far.
+    fn stream_call(&mut self, text: &str, content: usize, limit: usize, live: &mut Live) {
+        if self.whole {
+            return;
+        }
+        if self.json.is_none() {
+            let header = &text[..content - MESSAGE.len()];
+            let name = field(header, "to=")
+                .and_then(|recipient| recipient.strip_prefix("functions."))
+                .filter(|name| !name.is_empty());
+            let Some(name) = name else {
+                self.whole = true;
+                return;
+            };
+            match object_after(&text[..limit], content, name, None) {
+                Head::Json { name, id, at } => self.json = Some(LiveJson::start(live, name, id, at)),
+                Head::More => return,
+                Head::Whole => {
+                    self.whole = true;
+                    return;
                 }
             }
+        }
+        if let Some(json) = &mut self.json {
+            json.read(text, limit, live);
         }
     }
 }

@@ -448,34 +448,47 @@ impl<'t> ExactEnvelope<'t> {
 /// tag: many unclosed tags stay linear).
 pub(super) struct Finder<'t> {
     text: &'t str,
-    searcher: memchr::memmem::Finder<'static>,
+    /// `None` for a text short enough that setting a searcher up costs more
+    /// than looking ([`SHORT_TEXT`]): [`find_tag`] looks instead.
+    searcher: Option<memchr::memmem::Finder<'static>>,
+    tag: &'static str,
     at: Option<usize>,
 }
+
+/// Texts up to this long are searched without a [`Finder`]'s searcher (a
+/// region a stream hands to its parser: a section token alone, a call).
+const SHORT_TEXT: usize = 256;
 
 impl<'t> Finder<'t> {
     /// A finder of `tag` in `text`.
     pub fn new(text: &'t str, tag: &'static str) -> Finder<'t> {
-        let searcher = memchr::memmem::Finder::new(tag);
-        Finder {
+        let mut finder = Finder {
             text,
-            at: searcher.find(text.as_bytes()),
-            searcher,
-        }
+            searcher: (text.len() > SHORT_TEXT).then(|| memchr::memmem::Finder::new(tag)),
+            tag,
+            at: None,
+        };
+        finder.at = finder.find(0);
+        finder
     }
 
     /// The first place of the tag at or after `from`.
     pub fn from(&mut self, from: usize) -> Option<usize> {
         if let Some(at) = self.at {
             if at < from {
-                self.at = self
-                    .text
-                    .as_bytes()
-                    .get(from..)
-                    .and_then(|rest| self.searcher.find(rest))
-                    .map(|found| found + from);
+                self.at = self.find(from);
             }
         }
         self.at
+    }
+
+    fn find(&self, from: usize) -> Option<usize> {
+        let rest = self.text.get(from..)?;
+        let found = match &self.searcher {
+            Some(searcher) => searcher.find(rest.as_bytes()),
+            None => find_tag(rest, self.tag),
+        };
+        found.map(|found| found + from)
     }
 }
 

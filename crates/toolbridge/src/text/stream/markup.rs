@@ -237,11 +237,10 @@ pub(in crate::text) struct HeadJson {
     until: Until,
     /// Finds the head in the body so far.
     head: fn(&str) -> Head,
-    /// Where the arguments start in the region, their brackets, and how
-    /// far they were read; `None` until the head is known.
-    json: Option<(usize, Brackets, usize)>,
-    /// The JSON value closed, or the head said the call comes whole.
-    settled: bool,
+    /// The arguments, once the head is known.
+    json: Option<LiveJson>,
+    /// The head said the call comes whole (or never decided).
+    whole: bool,
 }
 
 impl HeadJson {
@@ -258,7 +257,7 @@ impl HeadJson {
             until: Until::new(open, closes, stops, cuts),
             head,
             json: None,
-            settled: false,
+            whole: false,
         }
     }
 }
@@ -266,7 +265,7 @@ impl HeadJson {
 impl Region for HeadJson {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, _: &Out<'_>) -> End {
         let end = self.until.end(text, done);
-        if self.settled {
+        if self.whole {
             return end;
         }
         // The body: after the opening token, before the closing one.
@@ -281,35 +280,65 @@ impl Region for HeadJson {
                     .map_or(len, str::len)
             }
         };
-        let open = self.until.open.min(limit);
         if self.json.is_none() {
+            let open = self.until.open.min(limit);
             let body = &text[open..limit];
             match (self.head)(body) {
-                Head::Json { name, id, at } => {
-                    let call = live.current();
-                    call.name = Some(name);
-                    call.id = id;
-                    let start = open + at;
-                    self.json = Some((start, Brackets::new(false), start));
-                }
+                Head::Json { name, id, at } => self.json = Some(LiveJson::start(live, name, id, open + at)),
                 Head::More if body.len() <= HEAD_WINDOW => return end,
                 Head::More | Head::Whole => {
-                    self.settled = true;
+                    self.whole = true;
                     return end;
                 }
             }
         }
-        if let Some((start, brackets, scanned)) = &mut self.json {
-            let from = (*scanned).min(limit);
-            let closed = brackets.feed(&text.as_bytes()[from..limit]);
-            let json_end = closed.map_or(limit, |len| from + len);
-            let call = live.current();
-            call.arguments
-                .push_str(&text[*start + call.arguments.len()..json_end]);
-            *scanned = json_end;
-            self.settled = closed.is_some();
+        if let Some(json) = &mut self.json {
+            json.read(text, limit, live);
         }
         end
+    }
+}
+
+/// A call's JSON arguments streaming as the model writes them: from where
+/// they start in a region's text to the end of the JSON value, appended to
+/// the call's [`LiveCall::arguments`].
+pub(in crate::text) struct LiveJson {
+    start: usize,
+    brackets: Brackets,
+    scanned: usize,
+    closed: bool,
+}
+
+impl LiveJson {
+    /// Opens the call in `live` under `name` and `id` (exactly as the
+    /// family's parser will read them), its arguments starting at byte
+    /// `start` of the region's text.
+    pub fn start(live: &mut Live, name: String, id: Option<String>, start: usize) -> LiveJson {
+        let call = live.current();
+        call.name = Some(name);
+        call.id = id;
+        LiveJson {
+            start,
+            brackets: Brackets::new(false),
+            scanned: start,
+            closed: false,
+        }
+    }
+
+    /// Reads the region's text up to `limit` (where its body ends, so far).
+    pub fn read(&mut self, text: &str, limit: usize, live: &mut Live) {
+        if self.closed {
+            return;
+        }
+        let from = self.scanned.min(limit);
+        let closed = self.brackets.feed(&text.as_bytes()[from..limit]);
+        let end = closed.map_or(limit, |len| from + len);
+        let call = live.current();
+        if let Some(new) = text.get(self.start + call.arguments.len()..end) {
+            call.arguments.push_str(new);
+        }
+        self.scanned = end;
+        self.closed = closed.is_some();
     }
 }
 
