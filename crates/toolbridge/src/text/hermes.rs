@@ -15,13 +15,13 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    let mut opens = Finder::new(text, OPEN);
     let mut closes = Finder::new(text, CLOSE);
     let mut pos = 0;
-    while let Some(found) = text[pos..].find(OPEN) {
-        let open = pos + found;
+    while let Some(open) = opens.from(pos) {
         out.prose.push_str(&text[pos..open]);
         let body = open + OPEN.len();
-        let next_open = text[body..].find(OPEN).map_or(text.len(), |at| body + at);
+        let next_open = opens.from(body).unwrap_or(text.len());
         match closes.from(body).filter(|&close| close < next_open) {
             Some(close) => {
                 block(

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::call::repair;
 
-use super::scan::{json_at, recovered, EnvelopeKeys, Out};
+use super::scan::{json_at, recovered, EnvelopeKeys, Finder, Out};
 use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
 
 const CALLS: &str = "[TOOL_CALLS]";
@@ -51,9 +51,10 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         }
         pos = end;
     }
-    while let Some(found) = text[pos..].find(CALLS) {
-        out.prose.push_str(&text[pos..pos + found]);
-        let start = pos + found + CALLS.len();
+    let mut tokens = Finder::new(text, CALLS);
+    while let Some(found) = tokens.from(pos) {
+        out.prose.push_str(&text[pos..found]);
+        let start = found + CALLS.len();
         pos = start + calls(&text[start..], out);
     }
     out.prose.push_str(&text[pos..]);

@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::scan::{recovered, Out};
+use super::scan::{recovered, Finder, Out};
 use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
 
 const START: &str = "<|python_start|>";
@@ -52,9 +52,9 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         out.prose.push_str(&text[..lead]);
         pos = lead + one_list(&text[lead..], out);
     }
-    while let Some(found) = text[pos..].find(START) {
-        out.prose.push_str(&text[pos..pos + found]);
-        let start = pos + found;
+    let mut starts = Finder::new(text, START);
+    while let Some(start) = starts.from(pos) {
+        out.prose.push_str(&text[pos..start]);
         pos = start + one_list(&text[start..], out);
     }
     out.prose.push_str(&text[pos..]);
