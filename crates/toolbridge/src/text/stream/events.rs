@@ -97,7 +97,9 @@ impl Sink {
             if call.arguments.len() > started.sent {
                 let text = call.arguments[started.sent..].to_string();
                 started.sent = call.arguments.len();
-                let mut changes = Vec::new();
+                // A piece of argument text mostly changes one value: room for
+                // one change, without the growth a first push would go through.
+                let mut changes = Vec::with_capacity(1);
                 // Text that stops being JSON sends no changes; the finished call says what was wrong.
                 let _ = started.partial.feed(&text, &mut changes);
                 self.events.push(CallEvent::ArgumentsDelta {
