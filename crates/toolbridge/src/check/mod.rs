@@ -99,7 +99,7 @@ impl CheckOptions {
 ///    [repaired](crate::call::repair) against the tool's schema (else
 ///    rejected, saying what is wrong with the text); then every
 ///    meaning-changing rewrite the writer recorded is undone
-///    ([`Inverse::restore`]: strict-mode `null` → absent, …), so the rest
+///    ([`Inverse::restore`](crate::rewrite::Inverse::restore): strict-mode `null` → absent, …), so the rest
 ///    sees the arguments the canonical schema describes;
 /// 3. **defaults and transforms**, Syllable's semantics (seed 003): a plain
 ///    default when the parameter is absent; a `transform` whose `action` is
@@ -340,7 +340,7 @@ impl Toolbox {
 
     /// Checks calls made against these tools as `written` wrote them for
     /// one target: a call may use the name a tool got there, and its
-    /// arguments are restored with the tool's [`Inverse`]. Replaces what an
+    /// arguments are restored with the tool's [`Inverse`](crate::rewrite::Inverse). Replaces what an
     /// earlier `with_written` set; tools `written` does not hold are checked
     /// as they are.
     pub fn with_written(mut self, written: &Written) -> Toolbox {

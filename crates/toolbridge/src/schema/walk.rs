@@ -648,7 +648,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The description of `node` with `moved` keywords appended (see
-    /// [`describe`](super::keywords::describe)).
+    /// [`super::keywords::describe`]).
     pub(super) fn describe(&self, node: &Object, moved: &Object, place: &Place) -> Result<String> {
         let description = node.field("description").and_then(Value::as_str);
         describe(description, moved, self.limits.max_depth).ok_or_else(|| {

@@ -1,7 +1,7 @@
 //! GLM-4.5, 4.6 and 4.7: `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V
 //! </arg_value>\n</tool_call>` (vLLM `glm4_moe_tool_parser.py`; GLM-4.7
 //! drops the line break after the name). Values are raw text typed by the
-//! tool's schema ([`typed`](super::typed)); without a schema they stay
+//! tool's schema ([`super::typed`]); without a schema they stay
 //! strings (ollama's rule; vLLM would read `42` as a number), and a note says
 //! so.
 

@@ -3,7 +3,7 @@
 //! `qwen3coder_tool_parser.py`, ollama `model/parsers/qwen3coder.go`). A
 //! value is the text between the tags with one leading and one trailing
 //! line break removed (the template writes each on its own line); the
-//! tool's schema types it ([`typed`](super::typed)). Without a schema
+//! tool's schema types it ([`super::typed`]). Without a schema
 //! (no tools given, or a parameter the tool does not have) a value stays
 //! a string, ollama's rule, and a note says so.
 
