@@ -5,7 +5,7 @@
 //! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 
 use super::scan::{delimited_calls, find_tag, push_prose_without, Out};
-use super::stream::markup::{could_be, object_after, Head, HeadJson, Region, Streaming, Token};
+use super::stream::markup::{could_be, object_after, Head, HeadJson, Region, Streaming, Token, Until};
 
 const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
 const CALLS_END: &str = "<｜tool▁calls▁end｜>";
@@ -73,7 +73,10 @@ pub(super) const STREAM: Streaming = Streaming {
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     match opened_by {
-        Some(0) => Box::new(HeadJson::new(BEGIN.len(), &[END], &[BEGIN], &[CALLS_END], head)),
+        Some(0) => Box::new(HeadJson::new(
+            Until::new(BEGIN.len(), &[END], &[BEGIN], &[CALLS_END]),
+            head,
+        )),
         Some(token) => Box::new(Token(STREAM.opens[token].len())),
         None => unreachable!("DeepSeek has no bare markup"),
     }

@@ -5,7 +5,7 @@
 //! the singular `<|tool_call_section_begin|>`).
 
 use super::scan::{delimited_calls, find_tag, push_prose_without, recovered, scan_tags, Out};
-use super::stream::markup::{object_after, Head, HeadJson, Region, Streaming, Token};
+use super::stream::markup::{object_after, Head, HeadJson, Region, Streaming, Token, Until};
 
 const SECTION_TOKENS: [&str; 4] = [
     "<|tool_calls_section_begin|>",
@@ -83,10 +83,7 @@ pub(super) const STREAM: Streaming = Streaming {
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     match opened_by {
         Some(0) => Box::new(HeadJson::new(
-            BEGIN.len(),
-            &[END],
-            &[BEGIN],
-            &SECTION_TOKENS,
+            Until::new(BEGIN.len(), &[END], &[BEGIN], &SECTION_TOKENS),
             head,
         )),
         Some(token) => Box::new(Token(STREAM.opens[token].len())),

@@ -244,17 +244,10 @@ pub(in crate::text) struct HeadJson {
 }
 
 impl HeadJson {
-    /// A region opened by a token `open` bytes long, ending as
-    /// [`Until::new`] says, its head read by `head`.
-    pub fn new(
-        open: usize,
-        closes: &'static [&'static str],
-        stops: &'static [&'static str],
-        cuts: &'static [&'static str],
-        head: fn(&str) -> Head,
-    ) -> HeadJson {
+    /// A region ending as `until` says, its head read by `head`.
+    pub fn new(until: Until, head: fn(&str) -> Head) -> HeadJson {
         HeadJson {
-            until: Until::new(open, closes, stops, cuts),
+            until,
             head,
             json: None,
             whole: false,
