@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::json;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
@@ -349,9 +350,10 @@ impl Params {
             if self.count > 0 {
                 call.arguments.push(',');
             }
-            call.arguments.push_str(&Value::String(key.clone()).to_string());
+            call.arguments
+                .push_str(&json::compact(&Value::String(key.clone())));
             call.arguments.push(':');
-            call.arguments.push_str(&value.to_string());
+            call.arguments.push_str(&json::compact(&value));
             self.count += 1;
             self.open = None;
             self.at = if which == 0 {

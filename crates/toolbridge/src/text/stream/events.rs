@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::call::{
     changes_of, fast_path_depth, ArgumentsError, ArgumentsErrorKind, CallEvent, PartialJson, ToolCall,
 };
+use crate::json;
 use crate::limits::Limits;
 use crate::pointer::Pointer;
 
@@ -154,7 +155,7 @@ impl Sink {
                 let exact = out.exact_raw.get(at).copied().unwrap_or(false);
                 let text = match call.raw_arguments.as_deref() {
                     Some(raw) if exact => raw.to_string(),
-                    _ => value.to_string(),
+                    _ => json::compact(value),
                 };
                 if !text.is_empty() {
                     let mut changes = Vec::new();
@@ -227,7 +228,7 @@ impl Sink {
                     changes_of(value, Pointer::root(), &mut changes);
                     self.events.push(CallEvent::ArgumentsReplaced {
                         index: state.index,
-                        text: value.to_string(),
+                        text: json::compact(value),
                         changes,
                     });
                 }
@@ -287,7 +288,7 @@ impl Sink {
 /// be read.
 fn canonical_text(call: &ToolCall) -> String {
     match &call.arguments {
-        Ok(value) => value.to_string(),
+        Ok(value) => json::compact(value),
         Err(err) => err.raw().to_string(),
     }
 }
