@@ -446,7 +446,7 @@ impl Calls {
         });
         let text = match arguments {
             Some(Value::String(text)) => text.clone(),
-            Some(value) => value.to_string(),
+            Some(value) => crate::json::compact(value),
             None => String::new(),
         };
         if !text.is_empty() {
