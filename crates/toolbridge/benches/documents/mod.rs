@@ -72,20 +72,26 @@ pub fn deltas(text: &str, chunk: usize) -> Vec<&str> {
 /// Pieces of adversarial model text: partial markers, unclosed calls,
 /// reasoning that never closes. Repeated, they must stream in time linear
 /// in their length (`text/adversarial/…`) and to the whole-text parse.
-pub const ADVERSARIAL: [&str; 6] = [
+pub const ADVERSARIAL: [&str; 9] = [
     "<tool_ca",
     "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
     "<function=f><parameter=a>x",
     "[TOOL_CALLS]",
     "<think>[TOOL_CALLS]",
     "<|eot_id|> ",
+    "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\": \"",
+    "<｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": [",
+    "<|channel|>commentary to=functions.f<|message|>{\"a\": \"",
 ];
 
 /// The families the adversarial pieces are streamed as.
-pub const ADVERSARIAL_FAMILIES: [Family; 5] = [
+pub const ADVERSARIAL_FAMILIES: [Family; 8] = [
     Family::Hermes,
     Family::Qwen3Coder,
     Family::Mistral,
     Family::Llama3,
     Family::Glm,
+    Family::Kimi,
+    Family::DeepSeek,
+    Family::Harmony,
 ];

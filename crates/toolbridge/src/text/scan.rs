@@ -1,7 +1,7 @@
 //! What every family's parser shares: the output being built (prose, calls,
 //! notes), the extent of a JSON value in text, and arguments read from text.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -27,6 +27,10 @@ pub(super) struct Out<'a> {
     /// The ids given so far, so that making one unique stays constant-time
     /// however many calls (up to `max_tools`) the text holds.
     ids: HashSet<String>,
+    /// For an id given more than once, the suffix to try first for its
+    /// next call (every lower one is taken), so that a thousand calls under
+    /// one id stay linear.
+    suffixes: HashMap<String, usize>,
     /// For each call, whether its `raw_arguments` is JSON text that reads
     /// as its arguments exactly (nothing repaired or typed): a stream can
     /// then send the model's own text instead of writing the value out.
@@ -60,6 +64,7 @@ impl<'a> Out<'a> {
             tools,
             refused: 0,
             ids: HashSet::new(),
+            suffixes: HashMap::new(),
             exact_raw: Vec::new(),
             streamed: Vec::new(),
             streamed_from: 0,
@@ -281,13 +286,23 @@ impl<'a> Out<'a> {
     /// when an earlier call has it (or `taken` says it is taken: the ids a
     /// stream announced for calls not added yet).
     pub fn unique_id(&self, base: &str, taken: impl Fn(&str) -> bool) -> String {
-        let mut unique = base.to_string();
-        let mut suffix = 2;
-        while self.ids.contains(&unique) || taken(&unique) {
-            unique = format!("{base}_{suffix}");
+        self.unique_suffix(base, &taken).1
+    }
+
+    /// [`unique_id`](Out::unique_id), with the suffix it took (`None` for
+    /// `base` itself).
+    fn unique_suffix(&self, base: &str, taken: &impl Fn(&str) -> bool) -> (Option<usize>, String) {
+        if !self.ids.contains(base) && !taken(base) {
+            return (None, base.to_string());
+        }
+        let mut suffix = self.suffixes.get(base).copied().unwrap_or(2);
+        loop {
+            let unique = format!("{base}_{suffix}");
+            if !self.ids.contains(&unique) && !taken(&unique) {
+                return (Some(suffix), unique);
+            }
             suffix += 1;
         }
-        unique
     }
 
     /// [`push`](Out::push), saying whether `raw` is JSON text that reads as
@@ -307,7 +322,10 @@ impl<'a> Out<'a> {
         }
         let sent = id.filter(|id| !id.is_empty());
         let base = sent.map_or_else(|| format!("call_{}", self.calls.len()), str::to_string);
-        let unique = self.unique_id(&base, |_| false);
+        let (suffix, unique) = self.unique_suffix(&base, &|_| false);
+        if let Some(suffix) = suffix {
+            self.suffixes.insert(base.clone(), suffix + 1);
+        }
         if unique != base {
             notes.push(Note::new(
                 NoteKind::Renamed {

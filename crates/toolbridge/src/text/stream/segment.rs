@@ -83,9 +83,13 @@ impl Rules {
 /// A segment being streamed.
 pub(super) struct Segment {
     rules: Rules,
-    /// The text not yet released: prose that could start a token, the
-    /// start of the segment while bare markup may open it, or the region.
+    /// The text not yet released, from `buf[from..]`: prose that could
+    /// start a token, the start of the segment while bare markup may open
+    /// it, or the region. What a push releases moves `from` on; the buffer
+    /// is cut once, at the next push (cutting it at each release made a
+    /// long text pushed at once quadratic).
     buf: String,
+    from: usize,
     /// Whether the segment has released nothing yet (bare markup may open it).
     at_start: bool,
     /// How much of `buf`'s start is whitespace already skipped (at the start).
@@ -111,6 +115,7 @@ impl Segment {
         Segment {
             rules,
             buf: String::new(),
+            from: 0,
             at_start,
             spaces: 0,
             region: None,
@@ -120,7 +125,7 @@ impl Segment {
 
     /// The text held, not yet released.
     pub fn held(&self) -> &str {
-        &self.buf
+        &self.buf[self.from..]
     }
 
     /// Whether the markup held was at the start of the segment (where bare
@@ -132,11 +137,13 @@ impl Segment {
     /// Takes the text held, leaving the segment empty.
     pub fn take(&mut self) -> String {
         self.holding = None;
+        self.buf.drain(..std::mem::take(&mut self.from));
         std::mem::take(&mut self.buf)
     }
 
     /// More text of the segment (`done`: the segment ends after it).
     pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
+        self.buf.drain(..std::mem::take(&mut self.from));
         self.buf.push_str(text);
         if self.holding.is_some() {
             return Found::Markup;
@@ -149,9 +156,9 @@ impl Segment {
                 continue;
             }
             if self.at_start {
-                let rest = &self.buf[self.spaces..];
+                let rest = &self.buf[self.from + self.spaces..];
                 self.spaces += rest.len() - rest.trim_start().len();
-                let head = &self.buf[self.spaces..];
+                let head = &self.buf[self.from + self.spaces..];
                 if head.is_empty() && !done {
                     return Found::Nothing;
                 }
@@ -175,7 +182,7 @@ impl Segment {
                     Some(false) => self.at_start = false,
                 }
             }
-            match self.rules.scan_opens(&self.buf) {
+            match self.rules.scan_opens(&self.buf[self.from..]) {
                 Ok((at, which)) => {
                     self.release(at, sink);
                     if let Rules::Any = self.rules {
@@ -186,7 +193,7 @@ impl Segment {
                 }
                 Err(held) => {
                     let keep = if done { 0 } else { held };
-                    self.release(self.buf.len() - keep, sink);
+                    self.release(self.buf.len() - self.from - keep, sink);
                     return Found::Nothing;
                 }
             }
@@ -205,9 +212,9 @@ impl Segment {
         if len > 0 {
             self.at_start = false;
             sink.event(CallEvent::Text {
-                text: self.buf[..len].to_string(),
+                text: self.buf[self.from..self.from + len].to_string(),
             });
-            self.buf.drain(..len);
+            self.from += len;
         }
     }
 
@@ -215,10 +222,11 @@ impl Segment {
     /// be looked at again).
     fn read_region(&mut self, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> bool {
         let (region, live) = self.region.as_mut().expect("a region is open");
-        let end = region.read(&self.buf, done, live, out);
+        let text = &self.buf[self.from..];
+        let end = region.read(text, done, live, out);
         sink.live(live, out);
         let end = match end {
-            End::More if done => End::Call(self.buf.len()),
+            End::More if done => End::Call(text.len()),
             end => end,
         };
         match end {
@@ -226,18 +234,19 @@ impl Segment {
             End::Prose(len) => {
                 let (_, live) = self.region.take().expect("a region is open");
                 sink.orphans(live, out);
-                let len = progress(&self.buf, len);
+                let len = progress(&self.buf[self.from..], len);
                 self.release(len, sink);
                 true
             }
             End::Call(len) => {
                 let (_, mut live) = self.region.take().expect("a region is open");
-                let len = progress(&self.buf, len);
+                let text = &self.buf[self.from..];
+                let len = progress(text, len);
                 let before = out.calls.len();
                 sink.lend(&mut live, before, out);
-                (out.family.info().parse)(&self.buf[..len], out);
+                (out.family.info().parse)(&text[..len], out);
                 sink.settle(live, before, out);
-                self.buf.drain(..len);
+                self.from += len;
                 self.at_start = false;
                 true
             }
