@@ -814,6 +814,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn repeated_ids_get_the_first_free_suffix() {
+        let limits = Limits::default();
+        let mut out = Out::new(Family::Kimi, None, &limits);
+        for id in ["x", "x", "x_3", "x", "x", "x_2", "y"] {
+            out.push(
+                "f",
+                Some(id),
+                Ok((Value::Object(Map::new()), Vec::new())),
+                None,
+                Vec::new(),
+            );
+        }
+        let ids: Vec<&str> = out.calls.iter().map(|call| call.id.as_str()).collect();
+        assert_eq!(ids, ["x", "x_2", "x_3", "x_4", "x_5", "x_2_2", "y"]);
+        assert_eq!(out.unique_id("x", |id| id == "x_6"), "x_7");
+    }
+
+    #[test]
     fn find_tag_is_str_find() {
         let long = format!("{}<parameter=x", "<param".repeat(100));
         let straddling = format!("{}<parameter=", "x".repeat(250));
