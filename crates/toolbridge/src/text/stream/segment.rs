@@ -137,13 +137,13 @@ impl Segment {
     /// Takes the text held, leaving the segment empty.
     pub fn take(&mut self) -> String {
         self.holding = None;
-        self.buf.drain(..std::mem::take(&mut self.from));
+        self.cut_released();
         std::mem::take(&mut self.buf)
     }
 
     /// More text of the segment (`done`: the segment ends after it).
     pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
-        self.buf.drain(..std::mem::take(&mut self.from));
+        self.cut_released();
         self.buf.push_str(text);
         if self.holding.is_some() {
             return Found::Markup;
@@ -197,6 +197,14 @@ impl Segment {
                     return Found::Nothing;
                 }
             }
+        }
+    }
+
+    /// Cuts what was released from the front of the buffer.
+    fn cut_released(&mut self) {
+        if self.from > 0 {
+            self.buf.drain(..self.from);
+            self.from = 0;
         }
     }
 
