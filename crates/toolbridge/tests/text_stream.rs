@@ -654,3 +654,19 @@ fn arguments_stream_before_the_call_closes() {
         check_events(&events);
     }
 }
+
+/// Arguments streamed whole that the parse reads from other text (here
+/// with text after the JSON, which repair drops) are not replaced when the
+/// value read is the value streamed.
+#[test]
+fn arguments_read_from_other_text_are_replaced_only_when_they_differ() {
+    let text = "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\": 1} x<|tool_call_end|><|tool_calls_section_end|>";
+    let (calls, _) = whole(text, Family::Kimi, false);
+    assert_eq!(calls[0].arguments, Ok(json!({"a": 1})));
+    for size in [1, 4, text.len()] {
+        let streamed = stream(&deltas(text, size), Some(Family::Kimi), None);
+        assert_eq!(streamed.calls, calls, "{size}-byte pieces");
+        assert_eq!(replacements(&streamed.events), 0, "{size}-byte pieces");
+        check_events(&streamed.events);
+    }
+}

@@ -212,16 +212,17 @@ impl Sink {
                 });
             }
             if let Ok(value) = &call.arguments {
-                // A value the parse took from the partial parser is what was
-                // streamed, unless fitting it to the schema changed it.
-                let taken = out
-                    .streamed
-                    .get(at - before)
-                    .is_some_and(|streamed| streamed.taken);
-                let replaced = if taken {
-                    !out.exact_raw.get(at).copied().unwrap_or(false)
-                } else {
-                    state.partial.value() != Some(value) || !state.partial.is_complete()
+                let replaced = match out.streamed.get(at - before) {
+                    // A value the parse took from the partial parser is what
+                    // was streamed, unless fitting it to the schema changed it.
+                    Some(lent) if lent.taken => !out.exact_raw.get(at).copied().unwrap_or(false),
+                    // Lent and not taken (the parse read other text): the
+                    // partial parser's value is the one lent.
+                    Some(Streamed {
+                        value: Some(streamed),
+                        ..
+                    }) => streamed != value,
+                    _ => state.partial.value() != Some(value) || !state.partial.is_complete(),
                 };
                 if replaced {
                     let mut changes = Vec::new();
