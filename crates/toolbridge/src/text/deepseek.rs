@@ -63,8 +63,8 @@ fn unfence(text: &str) -> &str {
 
 /// Streamed: a call runs from `<｜tool▁call▁begin｜>` to
 /// `<｜tool▁call▁end｜>` (without it, to `<｜tool▁calls▁end｜>` or the next
-/// call), its arguments streaming once the name is read; the section tokens are regions of their own, which the parser
-/// removes.
+/// call), its arguments streaming once the name is read; the section
+/// tokens are regions of their own, which the parser removes.
 pub(super) const STREAM: Streaming = Streaming {
     opens: &[BEGIN, CALLS_BEGIN, CALLS_END],
     bare: None,

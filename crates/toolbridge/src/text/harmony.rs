@@ -13,7 +13,9 @@
 //! block; other messages give their content to the prose, markup removed.
 
 use super::scan::{recovered, scan_tags, Finder, Out};
-use super::stream::markup::{could_be, first_of, object_after, End, Head, Live, LiveJson, Region, Streaming};
+use super::stream::markup::{
+    could_be, first_of, object_after, End, Head, Live, LiveArguments, Region, Streaming,
+};
 
 const START: &str = "<|start|>";
 const CHANNEL: &str = "<|channel|>";
@@ -152,8 +154,7 @@ fn region(_: Option<usize>) -> Box<dyn Region> {
     Box::new(Message {
         content: None,
         scanned: 0,
-        json: None,
-        whole: false,
+        arguments: LiveArguments::Undecided,
     })
 }
 
@@ -162,11 +163,9 @@ struct Message {
     /// Where its content starts, once `<|message|>` was seen.
     content: Option<usize>,
     scanned: usize,
-    /// A function call's arguments, streaming once its header is read.
-    json: Option<LiveJson>,
-    /// The message is no call, or its content is no JSON object: it is
-    /// read when it ends.
-    whole: bool,
+    /// A function call's arguments, streaming once its header is read (a
+    /// message that is no call, or holds no JSON object, is read whole).
+    arguments: LiveArguments,
 }
 
 impl Region for Message {
@@ -211,29 +210,15 @@ impl Message {
     /// [`message_of`] reads the header), up to `limit`, where its content
     /// ends so far.
     fn stream_call(&mut self, text: &str, content: usize, limit: usize, live: &mut Live) {
-        if self.whole {
-            return;
-        }
-        if self.json.is_none() {
+        self.arguments.read(text, limit, live, || {
             let header = &text[..content - MESSAGE.len()];
             let name = field(header, "to=")
                 .and_then(|recipient| recipient.strip_prefix("functions."))
                 .filter(|name| !name.is_empty());
-            let Some(name) = name else {
-                self.whole = true;
-                return;
-            };
-            match object_after(&text[..limit], content, name, None) {
-                Head::Json { name, id, at } => self.json = Some(LiveJson::start(live, name, id, at)),
-                Head::More => return,
-                Head::Whole => {
-                    self.whole = true;
-                    return;
-                }
+            match name {
+                Some(name) => object_after(&text[..limit], content, name, None),
+                None => Head::Whole,
             }
-        }
-        if let Some(json) = &mut self.json {
-            json.read(text, limit, live);
-        }
+        });
     }
 }

@@ -13,7 +13,7 @@ use crate::call::repair;
 use super::pythonic;
 use super::scan::{json_at, recovered, Finder, Out};
 use super::stream::markup::{
-    after_spaces, could_be, first_of, Brackets, End, Live, Region, Spaces, Streaming,
+    after_spaces, could_be, first_of, Brackets, End, Live, LiveJson, Region, Spaces, Streaming,
 };
 
 const PYTHON_TAG: &str = "<|python_tag|>";
@@ -325,7 +325,7 @@ struct Function {
     rest: Option<usize>,
     name: Option<String>,
     scanned: usize,
-    json: Option<(usize, Brackets)>,
+    json: Option<LiveJson>,
     /// Where the JSON (or the name, for `{}` arguments) ended: a
     /// `</function>` may follow.
     after: Option<usize>,
@@ -375,11 +375,10 @@ impl Region for Function {
                         live.current().name = self.name.take();
                         if which == 2 {
                             self.after = Some(at);
-                            self.scanned = at;
                         } else {
-                            self.json = Some((at, Brackets::new(false)));
-                            self.scanned = at;
+                            self.json = Some(LiveJson::new(at));
                         }
+                        self.scanned = at;
                     }
                     (Spaces::Other(_), _) => {
                         // No arguments follow: not a call, kept as prose by the parser.
@@ -390,22 +389,15 @@ impl Region for Function {
                         return End::More;
                     }
                 },
-                Some((start, brackets)) => {
-                    let start = *start;
-                    let closed = brackets.feed(&text.as_bytes()[self.scanned..]);
-                    let end = closed.map_or(text.len(), |len| self.scanned + len);
-                    let call = live.current();
-                    call.arguments.push_str(&text[start + call.arguments.len()..end]);
-                    self.scanned = end;
-                    match closed {
-                        Some(_) => {
-                            self.json = None;
-                            self.after = Some(end);
-                        }
-                        None if done => return End::Call(text.len()),
-                        None => return End::More,
+                Some(json) => match json.read(text, text.len(), live) {
+                    Some(end) => {
+                        self.json = None;
+                        self.after = Some(end);
+                        self.scanned = end;
                     }
-                }
+                    None if done => return End::Call(text.len()),
+                    None => return End::More,
+                },
             }
         }
     }

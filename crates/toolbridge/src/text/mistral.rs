@@ -11,7 +11,9 @@ use serde_json::Value;
 use crate::call::repair;
 
 use super::scan::{json_at, recovered, EnvelopeKeys, Finder, Out};
-use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
+use super::stream::markup::{
+    after_spaces, could_be, Brackets, End, Live, LiveJson, Region, Spaces, Streaming,
+};
 
 const CALLS: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";
@@ -188,8 +190,10 @@ enum Step {
     Tags(usize),
     /// Reading the id after `[CALL_ID]`, which ends at `[` or `{`.
     Id(usize),
-    /// The JSON from here: a list of calls, or the arguments.
-    Json(usize, Brackets, bool),
+    /// A list of calls.
+    List(Brackets),
+    /// The call's arguments.
+    Arguments(LiveJson),
 }
 
 struct Calls {
@@ -213,7 +217,7 @@ impl Region for Calls {
                     }
                     if trimmed.starts_with('[') {
                         let start = text.len() - trimmed.len();
-                        self.step = Step::Json(start, Brackets::new(false), false);
+                        self.step = Step::List(Brackets::new(false));
                         self.scanned = start;
                     } else if trimmed.starts_with('{') {
                         // No name: the token alone is not a call.
@@ -258,11 +262,8 @@ impl Region for Calls {
                     };
                     match after_spaces(text, start, &["{", "["], done) {
                         (Spaces::Tag(json), _) => {
-                            let call = live.current();
-                            call.name = Some(self.name.clone());
-                            call.id = self.id.clone();
-                            self.step = Step::Json(json, Brackets::new(false), true);
-                            self.scanned = json;
+                            let arguments = LiveJson::start(live, self.name.clone(), self.id.clone(), json);
+                            self.step = Step::Arguments(arguments);
                         }
                         // No JSON: not a call; the parser keeps it in the prose.
                         (Spaces::Other(_), _) => return End::Call(start),
@@ -283,17 +284,17 @@ impl Region for Calls {
                         }
                     }
                 }
-                Step::Json(start, brackets, arguments) => {
-                    let start = *start;
+                Step::List(brackets) => {
                     let closed = brackets.feed(&text.as_bytes()[self.scanned..]);
-                    let end = closed.map_or(text.len(), |len| self.scanned + len);
-                    if *arguments {
-                        let call = live.current();
-                        call.arguments.push_str(&text[start + call.arguments.len()..end]);
-                    }
-                    self.scanned = end;
+                    self.scanned = closed.map_or(text.len(), |len| self.scanned + len);
                     return match closed {
-                        Some(_) => End::Call(end),
+                        Some(_) => End::Call(self.scanned),
+                        None => more(done, text),
+                    };
+                }
+                Step::Arguments(arguments) => {
+                    return match arguments.read(text, text.len(), live) {
+                        Some(end) => End::Call(end),
                         None => more(done, text),
                     };
                 }

@@ -206,9 +206,7 @@ impl<'a> Out<'a> {
     pub fn json_at<'t>(&self, text: &'t str) -> Option<Json<'t>> {
         let trimmed = text.trim_start();
         let streamed = self
-            .calls
-            .len()
-            .checked_sub(self.streamed_from)
+            .next_streamed()
             .and_then(|at| self.streamed.get(at))
             .filter(|streamed| streamed.value.is_some() && trimmed.starts_with(&streamed.text));
         match streamed {
@@ -221,10 +219,15 @@ impl<'a> Out<'a> {
         }
     }
 
+    /// Where the call about to be added is in [`streamed`](Out::streamed).
+    fn next_streamed(&self) -> Option<usize> {
+        self.calls.len().checked_sub(self.streamed_from)
+    }
+
     /// The value a stream built from `raw` for the call about to be added,
     /// when it read exactly this text and the text is an object.
     fn take_streamed(&mut self, raw: &str) -> Option<Value> {
-        let at = self.calls.len().checked_sub(self.streamed_from)?;
+        let at = self.next_streamed()?;
         let streamed = self.streamed.get_mut(at)?;
         if streamed.text != raw || !streamed.value.as_ref().is_some_and(Value::is_object) {
             return None;

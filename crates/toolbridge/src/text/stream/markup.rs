@@ -237,10 +237,7 @@ pub(in crate::text) struct HeadJson {
     until: Until,
     /// Finds the head in the body so far.
     head: fn(&str) -> Head,
-    /// The arguments, once the head is known.
-    json: Option<LiveJson>,
-    /// The head said the call comes whole (or never decided).
-    whole: bool,
+    arguments: LiveArguments,
 }
 
 impl HeadJson {
@@ -249,8 +246,7 @@ impl HeadJson {
         HeadJson {
             until,
             head,
-            json: None,
-            whole: false,
+            arguments: LiveArguments::Undecided,
         }
     }
 }
@@ -258,7 +254,7 @@ impl HeadJson {
 impl Region for HeadJson {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, _: &Out<'_>) -> End {
         let end = self.until.end(text, done);
-        if self.whole {
+        if let LiveArguments::Whole = self.arguments {
             return end;
         }
         // The body: after the opening token, before the closing one.
@@ -273,22 +269,48 @@ impl Region for HeadJson {
                     .map_or(len, str::len)
             }
         };
-        if self.json.is_none() {
-            let open = self.until.open.min(limit);
+        let open = self.until.open.min(limit);
+        let head = self.head;
+        self.arguments.read(text, limit, live, || {
             let body = &text[open..limit];
-            match (self.head)(body) {
-                Head::Json { name, id, at } => self.json = Some(LiveJson::start(live, name, id, open + at)),
-                Head::More if body.len() <= HEAD_WINDOW => return end,
-                Head::More | Head::Whole => {
-                    self.whole = true;
-                    return end;
-                }
+            match head(body) {
+                Head::Json { name, id, at } => Head::Json {
+                    name,
+                    id,
+                    at: open + at,
+                },
+                Head::More if body.len() > HEAD_WINDOW => Head::Whole,
+                undecided => undecided,
             }
+        });
+        end
+    }
+}
+
+/// Where a call region is with its JSON arguments: its head not read yet,
+/// the arguments streaming, or the call left to come whole when the region
+/// ends.
+pub(in crate::text) enum LiveArguments {
+    Undecided,
+    Json(LiveJson),
+    Whole,
+}
+
+impl LiveArguments {
+    /// Streams the arguments up to `limit` (where the region's body ends,
+    /// so far), once `head` — asked until it decides — says where they
+    /// start.
+    pub fn read(&mut self, text: &str, limit: usize, live: &mut Live, head: impl FnOnce() -> Head) {
+        if let LiveArguments::Undecided = self {
+            *self = match head() {
+                Head::Json { name, id, at } => LiveArguments::Json(LiveJson::start(live, name, id, at)),
+                Head::More => return,
+                Head::Whole => LiveArguments::Whole,
+            };
         }
-        if let Some(json) = &mut self.json {
+        if let LiveArguments::Json(json) = self {
             json.read(text, limit, live);
         }
-        end
     }
 }
 
@@ -299,29 +321,35 @@ pub(in crate::text) struct LiveJson {
     start: usize,
     brackets: Brackets,
     scanned: usize,
-    closed: bool,
+    /// Where the JSON value ended, once it did.
+    end: Option<usize>,
 }
 
 impl LiveJson {
-    /// Opens the call in `live` under `name` and `id` (exactly as the
-    /// family's parser will read them), its arguments starting at byte
-    /// `start` of the region's text.
-    pub fn start(live: &mut Live, name: String, id: Option<String>, start: usize) -> LiveJson {
-        let call = live.current();
-        call.name = Some(name);
-        call.id = id;
+    /// Arguments starting at byte `start` of the region's text.
+    pub fn new(start: usize) -> LiveJson {
         LiveJson {
             start,
             brackets: Brackets::new(false),
             scanned: start,
-            closed: false,
+            end: None,
         }
     }
 
-    /// Reads the region's text up to `limit` (where its body ends, so far).
-    pub fn read(&mut self, text: &str, limit: usize, live: &mut Live) {
-        if self.closed {
-            return;
+    /// [`new`](LiveJson::new), opening the call in `live` under `name` and
+    /// `id` (exactly as the family's parser will read them).
+    pub fn start(live: &mut Live, name: String, id: Option<String>, start: usize) -> LiveJson {
+        let call = live.current();
+        call.name = Some(name);
+        call.id = id;
+        LiveJson::new(start)
+    }
+
+    /// Reads the region's text up to `limit` (where its body ends, so far);
+    /// where the JSON value ends, once it has.
+    pub fn read(&mut self, text: &str, limit: usize, live: &mut Live) -> Option<usize> {
+        if self.end.is_some() {
+            return self.end;
         }
         let from = self.scanned.min(limit);
         let closed = self.brackets.feed(&text.as_bytes()[from..limit]);
@@ -331,7 +359,8 @@ impl LiveJson {
             call.arguments.push_str(new);
         }
         self.scanned = end;
-        self.closed = closed.is_some();
+        self.end = closed.map(|_| end);
+        self.end
     }
 }
 
