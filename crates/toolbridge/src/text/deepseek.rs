@@ -4,8 +4,9 @@
 //! - V3 / R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 //! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 
-use super::scan::{delimited_calls, find_tag, push_prose_without, Out};
+use super::scan::{delimited_calls, push_prose_without, Out};
 use super::stream::markup::{could_be, object_after, Head, HeadJson, Region, Streaming, Token, Until};
+use super::tags::find_tag;
 
 const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
 const CALLS_END: &str = "<｜tool▁calls▁end｜>";

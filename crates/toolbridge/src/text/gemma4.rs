@@ -10,8 +10,9 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::scan::{delimited_calls, recovered, Finder, Out};
+use super::scan::{delimited_calls, recovered, Out};
 use super::stream::markup::{Region, Streaming, Token, Until};
+use super::tags::Finder;
 
 const OPEN: &str = "<|tool_call>";
 const CLOSE: &str = "<tool_call|>";

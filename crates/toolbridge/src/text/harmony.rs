@@ -12,10 +12,11 @@
 //! model's reasoning: kept in the prose as written, like a `<think>`
 //! block; other messages give their content to the prose, markup removed.
 
-use super::scan::{recovered, scan_tags, Finder, Out};
+use super::scan::{recovered, Out};
 use super::stream::markup::{
     could_be, first_of, object_after, End, Head, Live, LiveArguments, Region, Streaming,
 };
+use super::tags::{scan_tags, Finder};
 
 const START: &str = "<|start|>";
 const CHANNEL: &str = "<|channel|>";

@@ -4,8 +4,9 @@
 
 use crate::call::repair;
 
-use super::scan::{json_at, recovered, Finder, Out};
+use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{Region, Streaming, Until};
+use super::tags::Finder;
 
 const OPEN: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";

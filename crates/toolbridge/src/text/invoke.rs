@@ -11,8 +11,9 @@ use serde_json::{Map, Value};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-use super::scan::{delimited_calls, find_tag, push_prose_without, recovered, scan_tags, Out};
+use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{Region, Token, Until};
+use super::tags::{find_tag, scan_tags};
 use super::typed;
 
 /// One family's spelling of the markup.

@@ -4,8 +4,9 @@
 //! call's id and the part between `.` and `:` as the name; it also accepts
 //! the singular `<|tool_call_section_begin|>`).
 
-use super::scan::{delimited_calls, find_tag, push_prose_without, recovered, scan_tags, Out};
+use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{object_after, Head, HeadJson, Region, Streaming, Token, Until};
+use super::tags::{find_tag, scan_tags};
 
 const SECTION_TOKENS: [&str; 4] = [
     "<|tool_calls_section_begin|>",

@@ -8,8 +8,9 @@ use crate::call::repair;
 use crate::note::Note;
 use crate::pointer::Pointer;
 
-use super::scan::{json_at, recovered, EnvelopeKeys, Finder, Out};
+use super::scan::{json_at, recovered, EnvelopeKeys, Out};
 use super::stream::markup::{after_spaces, Brackets, End, Live, Region, Spaces};
+use super::tags::Finder;
 
 /// The calls of a markup that writes them as a JSON list after an opening
 /// token (Granite's `<|tool_call|>`, Phi-4-mini's `functools`, Hunyuan's

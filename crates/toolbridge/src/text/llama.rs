@@ -11,10 +11,11 @@
 use crate::call::repair;
 
 use super::pythonic;
-use super::scan::{json_at, recovered, Finder, Out};
+use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
     after_spaces, could_be, first_of, Brackets, End, Live, LiveJson, Region, Spaces, Streaming,
 };
+use super::tags::Finder;
 
 const PYTHON_TAG: &str = "<|python_tag|>";
 const FUNCTION: &str = "<function=";

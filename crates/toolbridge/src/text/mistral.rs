@@ -10,10 +10,11 @@ use serde_json::Value;
 
 use crate::call::repair;
 
-use super::scan::{json_at, recovered, EnvelopeKeys, Finder, Out};
+use super::scan::{json_at, recovered, EnvelopeKeys, Out};
 use super::stream::markup::{
     after_spaces, could_be, Brackets, End, Live, LiveJson, Region, Spaces, Streaming,
 };
+use super::tags::Finder;
 
 const CALLS: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";

@@ -55,6 +55,7 @@ mod qwen3_coder;
 mod reasoning;
 mod scan;
 mod stream;
+mod tags;
 mod typed;
 
 use std::fmt;

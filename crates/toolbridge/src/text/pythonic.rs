@@ -7,8 +7,9 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::scan::{recovered, Finder, Out};
+use super::scan::{recovered, Out};
 use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
+use super::tags::Finder;
 
 const START: &str = "<|python_start|>";
 const END: &str = "<|python_end|>";

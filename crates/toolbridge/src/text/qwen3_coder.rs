@@ -13,8 +13,9 @@ use crate::json;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-use super::scan::{recovered, Finder, Out};
+use super::scan::{recovered, Out};
 use super::stream::markup::{after_spaces, scan_tags, End, Live, LiveCall, Region, Spaces, Streaming, Until};
+use super::tags::Finder;
 use super::typed;
 
 const OPEN: &str = "<tool_call>";

@@ -21,7 +21,7 @@ pub(super) enum Segment<'t> {
 pub(super) const OPEN: [&str; 3] = ["<think>", "[THINK]", "<|START_THINKING|>"];
 pub(super) const CLOSE: [&str; 3] = ["</think>", "[/THINK]", "<|END_THINKING|>"];
 
-use super::scan::Finder;
+use super::tags::Finder;
 
 /// The text cut into reasoning blocks and the rest, in order.
 pub(super) fn segments(text: &str) -> Vec<Segment<'_>> {

@@ -13,6 +13,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 use crate::tool::Tool;
 
+use super::tags::{scan_tags, Finder};
 use super::Family;
 
 /// The prose, calls and notes of one text, as the family's parser finds them.
@@ -463,80 +464,6 @@ impl<'t> ExactEnvelope<'t> {
     }
 }
 
-/// The next place of a tag at or after a position, cached so that the tag
-/// is searched through the text once in all, however many times it is asked
-/// for (a tag that is missing is not searched for again after each opening
-/// tag: many unclosed tags stay linear).
-pub(super) struct Finder<'t> {
-    text: &'t str,
-    /// `None` for a text short enough that setting a searcher up costs more
-    /// than looking ([`SHORT_TEXT`]): [`find_tag`] looks instead.
-    searcher: Option<memchr::memmem::Finder<'static>>,
-    tag: &'static str,
-    at: Option<usize>,
-}
-
-/// Texts up to this long are searched without a [`Finder`]'s searcher (a
-/// region a stream hands to its parser: a section token alone, a call).
-const SHORT_TEXT: usize = 256;
-
-impl<'t> Finder<'t> {
-    /// A finder of `tag` in `text`.
-    pub fn new(text: &'t str, tag: &'static str) -> Finder<'t> {
-        let mut finder = Finder {
-            text,
-            searcher: (text.len() > SHORT_TEXT).then(|| memchr::memmem::Finder::new(tag)),
-            tag,
-            at: None,
-        };
-        finder.at = finder.find(0);
-        finder
-    }
-
-    /// The first place of the tag at or after `from`.
-    pub fn from(&mut self, from: usize) -> Option<usize> {
-        if let Some(at) = self.at {
-            if at < from {
-                self.at = self.find(from);
-            }
-        }
-        self.at
-    }
-
-    fn find(&self, from: usize) -> Option<usize> {
-        let rest = self.text.get(from..)?;
-        let found = match &self.searcher {
-            Some(searcher) => searcher.find(rest.as_bytes()),
-            None => find_tag(rest, self.tag),
-        };
-        found.map(|found| found + from)
-    }
-}
-
-/// `text.find(tag)` for a tag of markup inside one call's body, where the
-/// next tag is near (a call's next parameter, a value's end tag): the
-/// tag's first byte is looked for, then the rest compared. `str::find` sets
-/// up a substring searcher on every call, which costs more than such a
-/// search; over a whole response, where the next tag may be far, its
-/// searcher (which skips ahead by the tag's length) is faster, so
-/// [`Finder`] keeps it. Linear: each place is compared with at most the
-/// tag's length.
-pub(super) fn find_tag(text: &str, tag: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let Some((&first, rest)) = tag.as_bytes().split_first() else {
-        return Some(0);
-    };
-    let mut from = 0;
-    while let Some(offset) = bytes[from..].iter().position(|&byte| byte == first) {
-        let at = from + offset;
-        if bytes[at + 1..].starts_with(rest) {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
 /// The calls of a markup that opens each call with `open` and closes it
 /// with `close` (DeepSeek, Kimi, GLM, Gemma 4, LFM2, …): the text between
 /// calls goes to `prose`, each call's body (and its whole markup, for a
@@ -667,151 +594,6 @@ fn under_arguments(notes: Vec<Note>) -> Vec<Note> {
         .collect()
 }
 
-/// The largest char boundary of `text` at or before `at`.
-pub(in crate::text) fn floor(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-/// The set of bytes tags start with.
-#[derive(Clone, Copy, Debug)]
-pub(in crate::text) struct FirstBytes([u64; 4]);
-
-impl FirstBytes {
-    /// The first bytes of `tags` (usable in a `const`).
-    pub const fn of_list(tags: &[&str]) -> FirstBytes {
-        let mut set = [0u64; 4];
-        let mut i = 0;
-        while i < tags.len() {
-            if let Some(&first) = tags[i].as_bytes().first() {
-                set[(first >> 6) as usize] |= 1 << (first & 63);
-            }
-            i += 1;
-        }
-        FirstBytes(set)
-    }
-
-    /// The first bytes of `tags`.
-    pub fn of<I: Iterator<Item = T>, T: AsRef<str>>(tags: I) -> FirstBytes {
-        let mut set = [0u64; 4];
-        for tag in tags {
-            if let Some(&first) = tag.as_ref().as_bytes().first() {
-                set[usize::from(first >> 6)] |= 1 << (first & 63);
-            }
-        }
-        FirstBytes(set)
-    }
-
-    fn contains(&self, byte: u8) -> bool {
-        self.0[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
-    }
-
-    /// Whether some byte of `bytes` is in the set (so a tag could start
-    /// there).
-    pub fn occurs_in(&self, bytes: &[u8]) -> bool {
-        bytes.iter().any(|&byte| self.contains(byte))
-    }
-}
-
-/// The first of `tags` in `text` at or after `from`: its position and
-/// which tag (the first listed when two start at the same place).
-///
-/// One pass over the bytes for all the tags: a stream calls this on every
-/// push, and building a substring searcher per tag per push cost more
-/// than the text it looked at (tags are short, the text new since the
-/// last look is a few bytes).
-pub(in crate::text) fn first_of<I>(text: &str, from: usize, tags: I) -> Option<(usize, usize)>
-where
-    I: IntoIterator,
-    I::Item: AsRef<str>,
-    I::IntoIter: Clone,
-{
-    let tags = tags.into_iter();
-    let starts = FirstBytes::of(tags.clone());
-    let bytes = text.as_bytes();
-    // A tag starts with a whole character, so it can only match at a char
-    // boundary: no boundary check is needed.
-    (floor(text, from)..bytes.len())
-        .filter(|&at| starts.contains(bytes[at]))
-        .find_map(|at| {
-            let rest = &bytes[at..];
-            let which = tags.clone().position(|tag| {
-                let tag = tag.as_ref().as_bytes();
-                !tag.is_empty() && rest.starts_with(tag)
-            })?;
-            Some((at, which))
-        })
-}
-
-/// The first of `tags` at or after `from` (`from` a char boundary):
-/// `Ok((at, which))`, the first listed when two start at one place; or
-/// `Err(resume)`, the earliest place at or after `from` where one of them
-/// could still start once more text comes (the text's length when none
-/// can) — where the next look at the grown text starts, so that no byte is
-/// looked at again and again.
-pub(in crate::text) fn scan_tags(text: &str, from: usize, tags: &[&str]) -> Result<(usize, usize), usize> {
-    scan_tags_with(text, from, tags, FirstBytes::of_list(tags))
-}
-
-/// [`scan_tags`] with the first bytes of `tags` worked out beforehand.
-pub(in crate::text) fn scan_tags_with(
-    text: &str,
-    from: usize,
-    tags: &[&str],
-    starts: FirstBytes,
-) -> Result<(usize, usize), usize> {
-    let bytes = text.as_bytes();
-    let mut resume = None;
-    let mut at = from;
-    while let Some(skip) = bytes
-        .get(at..)
-        .and_then(|rest| rest.iter().position(|&byte| starts.contains(byte)))
-    {
-        at += skip;
-        let rest = &bytes[at..];
-        for (which, tag) in tags.iter().enumerate() {
-            let tag = tag.as_bytes();
-            if rest.starts_with(tag) && !tag.is_empty() {
-                return Ok((at, which));
-            }
-            if rest.len() < tag.len() && tag.starts_with(rest) {
-                resume.get_or_insert(at);
-            }
-        }
-        at += 1;
-    }
-    Err(resume.unwrap_or(bytes.len()))
-}
-
-/// How many bytes at the end of `text` could be the start of one of
-/// `tags` (the longest such end): text to hold back until the next piece
-/// says whether a tag is there.
-pub(in crate::text) fn held_suffix<I>(text: &str, tags: I) -> usize
-where
-    I: IntoIterator,
-    I::Item: AsRef<str>,
-    I::IntoIter: Clone,
-{
-    let tags = tags.into_iter();
-    let longest = tags.clone().map(|tag| tag.as_ref().len()).max().unwrap_or(0);
-    let starts = FirstBytes::of(tags.clone());
-    let bytes = text.as_bytes();
-    let from = bytes.len() - longest.saturating_sub(1).min(bytes.len());
-    (from..bytes.len())
-        .find(|&at| {
-            let rest = &bytes[at..];
-            starts.contains(bytes[at])
-                && tags.clone().any(|tag| {
-                    let tag = tag.as_ref().as_bytes();
-                    rest.len() < tag.len() && tag.starts_with(rest)
-                })
-        })
-        .map_or(0, |at| bytes.len() - at)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -832,30 +614,6 @@ mod tests {
         let ids: Vec<&str> = out.calls.iter().map(|call| call.id.as_str()).collect();
         assert_eq!(ids, ["x", "x_2", "x_3", "x_4", "x_5", "x_2_2", "y"]);
         assert_eq!(out.unique_id("x", |id| id == "x_6"), "x_7");
-    }
-
-    #[test]
-    fn find_tag_is_str_find() {
-        let long = format!("{}<parameter=x", "<param".repeat(100));
-        let straddling = format!("{}<parameter=", "x".repeat(250));
-        let wide = format!("{}<p>", "é".repeat(200));
-        let texts = [
-            "",
-            "<",
-            "<<parameter=",
-            "a<parameter=b<parameter=c",
-            "<paramete",
-            "é<p>ü<p>",
-            "<<<",
-            &long,
-            &straddling,
-            &wide,
-        ];
-        for text in texts {
-            for tag in ["", "<", "<parameter=", "<p>", "ü<", "<<"] {
-                assert_eq!(find_tag(text, tag), text.find(tag), "{text:?} {tag:?}");
-            }
-        }
     }
 
     #[test]

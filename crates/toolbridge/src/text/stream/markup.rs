@@ -16,7 +16,7 @@
 use std::fmt;
 
 use super::super::scan::Out;
-pub(in crate::text) use super::super::scan::{
+pub(in crate::text) use super::super::tags::{
     first_of, floor, held_suffix, scan_tags, scan_tags_with, FirstBytes,
 };
 
