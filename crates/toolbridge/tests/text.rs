@@ -79,6 +79,44 @@ fn hermes_truncated_call_is_repaired_and_noted() {
     );
 }
 
+/// A Hermes envelope that names its tool before its arguments is that call,
+/// under the first name and id written before the arguments (what a stream
+/// announces as they begin; vLLM's Hermes parser streams the same way), even
+/// when the JSON around the arguments is broken. An envelope whose arguments
+/// come first is read whole.
+#[test]
+fn hermes_envelope_is_named_by_what_precedes_its_arguments() {
+    let text = "<tool_call>{\"id\": \"c7\", \"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}, \"id\": \"z9\", \"name\": \"f\"}</tool_call>";
+    assert_eq!(
+        read(text, Family::Hermes, None),
+        [
+            r#"c7 get_weather {"city":"Oslo"}"#,
+            "  loss: the envelope's name \"f\" was not used: a call keeps the first name its envelope gives before its arguments, as a stream announces it when the arguments begin (at /name)",
+            "  loss: the envelope's id \"z9\" was not used: a call keeps the first id its envelope gives before its arguments, as a stream announces it when the arguments begin (at /id)",
+            "prose: \"\"",
+        ]
+    );
+    let text = "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}, \"id\": \"z9\"}</tool_call>";
+    assert_eq!(
+        read(text, Family::Hermes, None),
+        [
+            r#"call_0 get_weather {"city":"Oslo"}"#,
+            "  loss: the envelope's id \"z9\" was not used: a call keeps the first id its envelope gives before its arguments, as a stream announces it when the arguments begin (at /id)",
+            "prose: \"\"",
+        ]
+    );
+    let text = "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}, \"x\": ]]</tool_call><tool_call>{\"arguments\": {}, \"name\": \"now\"}</tool_call>";
+    assert_eq!(
+        read(text, Family::Hermes, None),
+        [
+            r#"call_0 get_weather {"city":"Oslo"}"#,
+            "  change: the call's envelope does not read as JSON (invalid JSON: \"x\" has no value (at /x, line 1, column 61)); the call is read from its name and argument object (at /)",
+            "call_1 now {}",
+            "prose: \"\"",
+        ]
+    );
+}
+
 #[test]
 fn a_call_in_a_closed_reasoning_block_is_not_a_call_in_an_unclosed_one_it_is() {
     let closed = "<think>I could call <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think>No call needed.";

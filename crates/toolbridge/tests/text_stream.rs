@@ -6,9 +6,9 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use toolbridge::call::{CallEvent, PartialJson, ToolCall};
+use toolbridge::call::{CallEvent, Change, PartialJson, ToolCall};
 use toolbridge::text::{parse, Family, TextStream};
-use toolbridge::Tool;
+use toolbridge::{Pointer, Tool};
 
 // The benchmarks' documents: the adversarial pieces and the cutter.
 #[path = "../benches/documents/mod.rs"]
@@ -24,6 +24,8 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Hermes, "<think>I could call <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think>No call needed.", false),
     (Family::Hermes, "<think>Calling now <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>", false),
     (Family::Hermes, "<tool_call> not json </tool_call> then <tool_call>{\"name\": \"b\", \"arguments\": {\"x\": [1, 2]}}</tool_call> ünïcødé ✓", false),
+    (Family::Hermes, "<tool_call>{\"id\": \"c7\", \"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}, \"id\": \"z9\", \"name\": \"f\"}</tool_call>", false),
+    (Family::Hermes, "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}, \"x\": ]]</tool_call><tool_call>{\"arguments\": {}, \"name\": \"now\"}</tool_call>", false),
     (Family::Qwen3Coder, "I'll look.\n<tool_call>\n<function=get_weather>\n<parameter=city>\n1984\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=metric>\nTrue\n</parameter>\n<parameter=ratio>\n0.5\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>\n</tool_call>", true),
     (Family::Qwen3Coder, "<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</function>\n</tool_call>\n<tool_call>\n<function=now>\n</function>\n</tool_call>", false),
     (Family::Qwen3Coder, "<tool_call><function=get_weather><parameter=days>2.0</parameter><parameter=ratio>lots</parameter></function></tool_call>", true),
@@ -200,16 +202,45 @@ fn prose_goes_out_before_the_call_ends_and_arguments_stream() {
     stream
         .push("_call>{\"name\": \"f\", \"arguments\": {\"a\": \"x", &mut events)
         .unwrap();
+    // The envelope named the tool: the call is announced and its arguments
+    // stream before the block closes.
+    assert_eq!(
+        events,
+        [
+            CallEvent::Started {
+                index: 0,
+                id: "call_0".into(),
+                name: "f".into(),
+                choice: None,
+            },
+            CallEvent::ArgumentsDelta {
+                index: 0,
+                text: "{\"a\": \"x".into(),
+                changes: vec![
+                    Change::Set {
+                        at: Pointer::root(),
+                        value: json!({}),
+                    },
+                    Change::Set {
+                        at: Pointer::parse("/a").unwrap(),
+                        value: json!("x"),
+                    },
+                ],
+            },
+        ]
+    );
+    events.clear();
     stream.push("y\"}}</tool_call>", &mut events).unwrap();
     stream.finish(&mut events).unwrap();
     let kinds: Vec<Value> = events
         .iter()
         .map(|event| serde_json::to_value(event).unwrap()["event"].clone())
         .collect();
-    assert_eq!(
-        kinds,
-        [json!("started"), json!("arguments-delta"), json!("finished")]
-    );
+    assert_eq!(kinds, [json!("arguments-delta"), json!("finished")]);
+    let CallEvent::Finished { call, .. } = &events[1] else {
+        panic!("{events:?}");
+    };
+    assert_eq!(call.arguments.as_ref().unwrap(), &json!({"a": "xy"}));
 }
 
 #[test]
@@ -583,6 +614,18 @@ fn a_repeated_id_is_announced_as_made_unique() {
 fn arguments_stream_before_the_call_closes() {
     let cases = [
         (
+            Family::Hermes,
+            "Sure.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Os",
+            "lo\"}}\n</tool_call>",
+            ("call_0", "get_weather"),
+        ),
+        (
+            Family::Hermes,
+            "<tool_call>{\"id\": \"c7\", \"name\": \"get_weather\", \"arguments\": {\"city\": \"Os",
+            "lo\"}}</tool_call>",
+            ("c7", "get_weather"),
+        ),
+        (
             Family::Kimi,
             "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Os",
             "lo\"}<|tool_call_end|><|tool_calls_section_end|>",
@@ -637,7 +680,10 @@ fn arguments_stream_before_the_call_closes() {
             name: name.into(),
             choice: None,
         };
-        assert_eq!(events.first(), Some(&started), "{family}");
+        let first_call = events
+            .iter()
+            .find(|event| !matches!(event, CallEvent::Text { .. }));
+        assert_eq!(first_call, Some(&started), "{family}");
         assert_eq!(sent_text(&events), ["{\"city\": \"Os"], "{family}");
         for piece in deltas(after, 5) {
             stream.push(piece, &mut events).unwrap();

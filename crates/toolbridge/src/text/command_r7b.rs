@@ -5,8 +5,9 @@
 //! vLLM `cohere_command_tool_parser.py`). The plan stays in the prose as
 //! written, like a reasoning block; the response's tokens are taken out.
 
+use super::envelope::EnvelopeKeys;
 use super::listed::{listed_calls, List};
-use super::scan::{EnvelopeKeys, Out};
+use super::scan::Out;
 use super::stream::markup::Token;
 use super::stream::markup::{Region, Streaming};
 

@@ -4,8 +4,9 @@
 //! the Hermes markup, one `<tool_call>{…}</tool_call>` per call
 //! (`granite4_tool_parser.py`), and is read as [`Hermes`](super::Family::Hermes).
 
+use super::envelope::EnvelopeKeys;
 use super::listed::{listed_calls, List};
-use super::scan::{EnvelopeKeys, Out};
+use super::scan::Out;
 use super::stream::markup::{Region, Streaming};
 
 const TOKEN: &str = "<|tool_call|>";

@@ -4,8 +4,9 @@
 
 use crate::call::repair;
 
+use super::envelope::{self, EnvelopeKeys, Found};
 use super::scan::{json_at, recovered, Out};
-use super::stream::markup::{Region, Streaming, Until};
+use super::stream::markup::{Head, HeadJson, Region, Streaming, Until};
 use super::tags::Finder;
 
 const OPEN: &str = "<tool_call>";
@@ -25,12 +26,8 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         let next_open = opens.from(body).unwrap_or(text.len());
         match closes.from(body).filter(|&close| close < next_open) {
             Some(close) => {
-                block(
-                    &text[body..close],
-                    &text[open..close + CLOSE.len()],
-                    out,
-                    Vec::new(),
-                );
+                let body = &text[body..close];
+                block(body, body, &text[open..close + CLOSE.len()], out, Vec::new());
                 pos = close + CLOSE.len();
             }
             // Weak models drop the closing tag: the call is the JSON value after the opening one.
@@ -41,6 +38,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
                         "the call's </tool_call> is missing; the call ends with its JSON",
                     );
                     block(
+                        &text[body..next_open],
                         json.text,
                         &text[open..next_open - json.rest.len()],
                         out,
@@ -58,30 +56,73 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     out.prose.push_str(&text[pos..]);
 }
 
-/// One block's JSON, `{"name", "arguments"}`; `markup` is the whole block.
-pub(super) fn block(json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
-    let Err(notes) = out.call_exact_envelope(json.trim(), notes) else {
+/// One block's JSON, `{"name", "arguments"}`: `body` is the text after the
+/// opening tag (up to the closing one), `json` the envelope in it, `markup`
+/// the whole block. An envelope that names its tool before its arguments
+/// is that call, named as its head says (see [`envelope`](super::envelope)),
+/// as a stream announced it.
+fn block(body: &str, json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
+    let head = match envelope::head(body, EnvelopeKeys::Plain) {
+        Found::Head(head) => Some(head),
+        Found::More | Found::Whole => None,
+    };
+    let json = json.trim();
+    let exact = match &head {
+        Some(head) => out.call_exact_envelope_as(json, notes, &head.name, head.id.as_deref()),
+        None => out.call_exact_envelope(json, notes),
+    };
+    let Err(mut notes) = exact else {
         return;
     };
-    match repair(json.trim(), None, out.limits) {
+    let why = match repair(json, None, out.limits) {
         Ok(envelope) => {
-            let mut notes = notes;
-            notes.extend(envelope.notes);
-            if let Err(value) = out.call_envelope(envelope.value, notes) {
-                let why = format!("{} is not a {{\"name\", \"arguments\"}} object", short(&value));
-                out.not_a_call(OPEN, markup, &why);
+            let mut value = envelope.value;
+            match &head {
+                Some(head) if value.is_object() => {
+                    notes.extend(envelope.notes);
+                    head.name(&mut value, &mut notes);
+                    let named = out.call_envelope(value, notes);
+                    debug_assert!(named.is_ok(), "an object with a name is an envelope");
+                    return;
+                }
+                Some(_) => not_an_envelope(&value),
+                None => {
+                    notes.extend(envelope.notes);
+                    match out.call_envelope(value, notes) {
+                        Ok(()) => return,
+                        Err(value) => {
+                            notes = Vec::new();
+                            not_an_envelope(&value)
+                        }
+                    }
+                }
             }
         }
-        Err(err) => out.not_a_call(OPEN, markup, &err.to_string()),
+        Err(err) => err.to_string(),
+    };
+    match head {
+        // The envelope named the call before its arguments: it is that call,
+        // whatever became of the JSON around them.
+        Some(head) => {
+            let arguments = out.json_at(&body[head.at..]).map_or("", |json| json.text);
+            notes.push(recovered(
+                "broken-envelope",
+                format!("the call's envelope does not read as JSON ({why}); the call is read from its name and argument object"),
+            ));
+            out.call_text(&head.name, head.id.as_deref(), arguments, notes);
+        }
+        None => out.not_a_call(OPEN, markup, &why),
     }
 }
 
-fn short(value: &serde_json::Value) -> String {
-    super::scan::excerpt(&value.to_string())
+fn not_an_envelope(value: &serde_json::Value) -> String {
+    let text = super::scan::excerpt(&value.to_string());
+    format!("{text} is not a {{\"name\", \"arguments\"}} object")
 }
 
 /// Streamed: a call runs from `<tool_call>` to `</tool_call>`, or to the
-/// next `<tool_call>` when its closing tag is missing.
+/// next `<tool_call>` when its closing tag is missing; its arguments stream
+/// once the envelope has named the tool ([`live_head`]).
 pub(super) const STREAM: Streaming = Streaming {
     opens: &[OPEN],
     bare: None,
@@ -89,5 +130,22 @@ pub(super) const STREAM: Streaming = Streaming {
 };
 
 fn region(_: Option<usize>) -> Box<dyn Region> {
-    Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]))
+    Box::new(HeadJson::new(
+        Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
+        live_head,
+    ))
+}
+
+/// The head of the envelope in a block's body, for the stream: the call is
+/// announced, and its arguments stream, once the envelope has named it.
+fn live_head(body: &str) -> Head {
+    match envelope::head(body, EnvelopeKeys::Plain) {
+        Found::More => Head::More,
+        Found::Head(head) => Head::Json {
+            name: head.name,
+            id: head.id,
+            at: head.at,
+        },
+        Found::Whole => Head::Whole,
+    }
 }

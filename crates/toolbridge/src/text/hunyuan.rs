@@ -2,8 +2,9 @@
 //! (vLLM `hunyuan_a13b_tool_parser.py`; a block inside a closed
 //! `<think>` is not a call, as everywhere here).
 
+use super::envelope::EnvelopeKeys;
 use super::listed::{listed_calls, List};
-use super::scan::{EnvelopeKeys, Out};
+use super::scan::Out;
 use super::stream::markup::{Region, Streaming};
 
 const OPEN: &str = "<tool_calls>";

@@ -8,7 +8,8 @@ use crate::call::repair;
 use crate::note::Note;
 use crate::pointer::Pointer;
 
-use super::scan::{json_at, recovered, EnvelopeKeys, Out};
+use super::envelope::EnvelopeKeys;
+use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{after_spaces, Brackets, End, Live, Region, Spaces};
 use super::tags::Finder;
 

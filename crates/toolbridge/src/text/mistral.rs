@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use crate::call::repair;
 
-use super::scan::{json_at, recovered, EnvelopeKeys, Out};
+use super::envelope::EnvelopeKeys;
+use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
     after_spaces, could_be, Brackets, End, Live, LiveJson, Region, Spaces, Streaming,
 };

@@ -36,6 +36,7 @@
 mod command_r7b;
 mod deepseek;
 mod dsml;
+mod envelope;
 mod gemma4;
 mod glm;
 mod granite;

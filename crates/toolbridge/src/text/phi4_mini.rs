@@ -2,8 +2,9 @@
 //! of calls after the word `functools` (vLLM `phi4mini_tool_parser.py`,
 //! which also takes `"parameters"` for `"arguments"`).
 
+use super::envelope::EnvelopeKeys;
 use super::listed::{listed_calls, List};
-use super::scan::{EnvelopeKeys, Out};
+use super::scan::Out;
 use super::stream::markup::{Region, Streaming};
 
 const OPEN: &str = "functools";

@@ -13,6 +13,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 use crate::tool::Tool;
 
+use super::envelope::{unused_id, EnvelopeKeys};
 use super::tags::{scan_tags, Finder};
 use super::Family;
 
@@ -139,6 +140,27 @@ impl<'a> Out<'a> {
             }
             None => Err(notes),
         }
+    }
+
+    /// [`call_exact_envelope`](Out::call_exact_envelope) for an envelope
+    /// whose head (see [`envelope`](super::envelope)) names the call `name`
+    /// and `id`: the call keeps them, and an id the envelope gives only
+    /// after its arguments is noted.
+    pub fn call_exact_envelope_as(
+        &mut self,
+        json: &str,
+        mut notes: Vec<Note>,
+        name: &str,
+        id: Option<&str>,
+    ) -> Result<(), Vec<Note>> {
+        let Some(envelope) = ExactEnvelope::read(json) else {
+            return Err(notes);
+        };
+        if let Some(given) = envelope.id.as_deref().filter(|&given| Some(given) != id) {
+            notes.push(unused_id(given));
+        }
+        self.call_text(name, id, envelope.arguments, notes);
+        Ok(())
     }
 
     /// The calls of a JSON list of envelopes that reads as it stands (see
@@ -392,36 +414,6 @@ struct RawEnvelope<'t> {
     arguments: Option<&'t RawValue>,
     #[serde(borrow)]
     parameters: Option<&'t RawValue>,
-}
-
-/// The keys a call envelope names its call and id by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum EnvelopeKeys {
-    /// `name` and `id`.
-    Plain,
-    /// Cohere's `tool_name` and `tool_call_id` where `name` and `id` are
-    /// absent (Command R7B).
-    Cohere,
-}
-
-impl EnvelopeKeys {
-    /// `item` with its call named by the plain keys (`name`, `id`).
-    pub(super) fn normalize(self, item: Value) -> Value {
-        if self == EnvelopeKeys::Plain {
-            return item;
-        }
-        let Value::Object(mut object) = item else {
-            return item;
-        };
-        for (from, to) in [("tool_name", "name"), ("tool_call_id", "id")] {
-            if !object.contains_key(to) {
-                if let Some(value) = object.remove(from) {
-                    object.insert(to.into(), value);
-                }
-            }
-        }
-        Value::Object(object)
-    }
 }
 
 impl<'t> ExactEnvelope<'t> {

@@ -15,6 +15,10 @@
 
 use std::fmt;
 
+// How far into a call region's body a `HeadJson` head may run before the
+// call is left to come whole when the region ends: the envelope's rule
+// reads as far.
+use super::super::envelope::HEAD_WINDOW;
 use super::super::scan::Out;
 pub(in crate::text) use super::super::tags::{
     first_of, floor, held_suffix, scan_tags, scan_tags_with, FirstBytes,
@@ -203,12 +207,6 @@ impl Until {
 
 pub(in crate::text) use crate::json::Brackets;
 
-/// How far into a call region's body a [`HeadJson`] head may run before
-/// the call is left to come whole when the region ends (a head names the
-/// tool and perhaps an id: far shorter). Bounds the looks at a head that
-/// never decides.
-const HEAD_WINDOW: usize = 512;
-
 /// What a family's head reader found at the start of a call region's body
 /// (the text after the opening token, up to the closing one).
 #[derive(Debug, PartialEq, Eq)]
@@ -229,7 +227,7 @@ pub(in crate::text) enum Head {
 }
 
 /// A call region holding a head that names the tool, then the JSON
-/// arguments, ending as its [`Until`] says (Kimi, DeepSeek): the argument
+/// arguments, ending as its [`Until`] says (Kimi, DeepSeek, Hermes): the argument
 /// text streams as the model writes it, up to the end of the JSON value.
 /// The region's parse still reads the call; a value it reads differently
 /// replaces what was streamed.

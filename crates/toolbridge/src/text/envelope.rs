@@ -1,0 +1,352 @@
+//! The head of a JSON call envelope — `{"name": …, "id": …, "arguments":
+//! {…}}` — read before the envelope is whole, so that a stream can announce
+//! the call and stream its arguments as the model writes them (as vLLM's
+//! Hermes parser does), and the whole-text parse names the call the same way.
+//!
+//! The rule both follow: when an envelope names its tool before an argument
+//! object, within its first [`HEAD_WINDOW`] bytes, the call's name and id
+//! are the first ones written before that object. A name or id the envelope
+//! writes again, or only after its arguments, does not change them (the
+//! parse notes it). Any other envelope (arguments first, arguments as a
+//! string, no name, markup that is not JSON) has no head and is read whole.
+
+use serde_json::Value;
+
+use crate::json::bracket_end;
+use crate::note::{Note, NoteKind};
+use crate::pointer::Pointer;
+
+use super::tags::floor;
+
+/// The keys a call envelope names its call and id by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EnvelopeKeys {
+    /// `name` and `id`.
+    Plain,
+    /// Cohere's `tool_name` and `tool_call_id` where `name` and `id` are
+    /// absent (Command R7B).
+    Cohere,
+}
+
+impl EnvelopeKeys {
+    /// What `key` stands for in an envelope named by these keys.
+    fn role(self, key: &str) -> Role {
+        match (key, self) {
+            ("name", _) | ("tool_name", EnvelopeKeys::Cohere) => Role::Name,
+            ("id", _) | ("tool_call_id", EnvelopeKeys::Cohere) => Role::Id,
+            ("arguments" | "parameters", _) => Role::Arguments,
+            _ => Role::Other,
+        }
+    }
+
+    /// `item` with its call named by the plain keys (`name`, `id`).
+    pub(super) fn normalize(self, item: Value) -> Value {
+        if self == EnvelopeKeys::Plain {
+            return item;
+        }
+        let Value::Object(mut object) = item else {
+            return item;
+        };
+        for (from, to) in [("tool_name", "name"), ("tool_call_id", "id")] {
+            if !object.contains_key(to) {
+                if let Some(value) = object.remove(from) {
+                    object.insert(to.into(), value);
+                }
+            }
+        }
+        Value::Object(object)
+    }
+}
+
+/// How far into an envelope its head may run: a name and an id take far
+/// less, and a head that never decides is looked at again on every delta
+/// only this far.
+pub(super) const HEAD_WINDOW: usize = 512;
+
+/// What the start of an envelope says.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Found {
+    /// Not known yet: more text could decide.
+    More,
+    /// The envelope names its tool before an argument object.
+    Head(EnvelopeHead),
+    /// The envelope has no head (see the module's rule).
+    Whole,
+}
+
+/// The name and id an envelope writes before its argument object, and where
+/// that object starts (at its `{`).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct EnvelopeHead {
+    pub name: String,
+    pub id: Option<String>,
+    pub at: usize,
+}
+
+/// The head of the envelope starting `text` (after whitespace), its keys
+/// named as `keys` says. `text` may be cut anywhere: [`Found::More`] while
+/// it could still decide. Only the first [`HEAD_WINDOW`] bytes are read.
+pub(super) fn head(text: &str, keys: EnvelopeKeys) -> Found {
+    let window = &text[..floor(text, HEAD_WINDOW)];
+    let cut = if text.len() > window.len() {
+        Found::Whole
+    } else {
+        Found::More
+    };
+    match read_head(window, keys) {
+        Read::Head(head) => Found::Head(head),
+        Read::Whole => Found::Whole,
+        Read::Cut => cut,
+    }
+}
+
+impl EnvelopeHead {
+    /// Names the envelope `value` (read whole, its keys normalised to
+    /// `name` and `id`) by this head, noting a name or id it gives
+    /// differently (again, or after its arguments).
+    pub(super) fn name(&self, value: &mut Value, notes: &mut Vec<Note>) {
+        let Value::Object(object) = value else {
+            return;
+        };
+        match object.get("name").and_then(Value::as_str) {
+            Some(name) if name != self.name => notes.push(unused("name", name)),
+            _ => {}
+        }
+        object.insert("name".into(), Value::String(self.name.clone()));
+        if let Some(id) = object.get("id").and_then(Value::as_str) {
+            if Some(id) != self.id.as_deref() {
+                notes.push(unused_id(id));
+            }
+        }
+        match &self.id {
+            Some(id) => object.insert("id".into(), Value::String(id.clone())),
+            None => object.remove("id"),
+        };
+    }
+}
+
+/// The note for an id an envelope gives after its arguments (or again):
+/// not used.
+pub(super) fn unused_id(id: &str) -> Note {
+    unused("id", id)
+}
+
+fn unused(key: &str, value: &str) -> Note {
+    Note::new(
+        NoteKind::Dropped { keyword: key.into() },
+        Pointer::root().key(key),
+        format!(
+            "the envelope's {key} {} was not used: a call keeps the first {key} its envelope \
+             gives before its arguments, as a stream announces it when the arguments begin",
+            Value::String(value.into())
+        ),
+    )
+}
+
+/// [`head`] within the window.
+enum Read {
+    Head(EnvelopeHead),
+    Whole,
+    /// The window ends before the head decides.
+    Cut,
+}
+
+/// What one step of the reading met.
+enum Step<T> {
+    Ok(T),
+    Bad,
+    Cut,
+}
+
+/// Returns from the enclosing function unless the step read something.
+macro_rules! read {
+    ($step:expr) => {
+        match $step {
+            Step::Ok(value) => value,
+            Step::Bad => return Read::Whole,
+            Step::Cut => return Read::Cut,
+        }
+    };
+}
+
+fn read_head(text: &str, keys: EnvelopeKeys) -> Read {
+    let bytes = text.as_bytes();
+    let mut at = spaces(bytes, 0);
+    read!(expect(bytes, at, b'{'));
+    at += 1;
+    let mut name: Option<String> = None;
+    let mut id: Option<String> = None;
+    loop {
+        at = spaces(bytes, at);
+        let (key, after) = read!(string(text, at));
+        at = spaces(bytes, after);
+        read!(expect(bytes, at, b':'));
+        at = spaces(bytes, at + 1);
+        match keys.role(&key) {
+            Role::Name => {
+                let (value, after) = read!(string(text, at));
+                name.get_or_insert(value);
+                at = after;
+            }
+            Role::Id if bytes.get(at) == Some(&b'"') => {
+                let (value, after) = read!(string(text, at));
+                id.get_or_insert(value);
+                at = after;
+            }
+            Role::Arguments => {
+                return match (bytes.get(at), name) {
+                    (None, _) => Read::Cut,
+                    (Some(b'{'), Some(name)) => Read::Head(EnvelopeHead { name, id, at }),
+                    _ => Read::Whole,
+                };
+            }
+            Role::Id | Role::Other => at = read!(skip_value(text, at)),
+        }
+        at = spaces(bytes, at);
+        match bytes.get(at) {
+            Some(b',') => at += 1,
+            Some(_) => return Read::Whole,
+            None => return Read::Cut,
+        }
+    }
+}
+
+/// What an envelope key stands for.
+#[derive(Debug, PartialEq, Eq)]
+enum Role {
+    Name,
+    Id,
+    Arguments,
+    Other,
+}
+
+fn spaces(bytes: &[u8], mut at: usize) -> usize {
+    while bytes
+        .get(at)
+        .is_some_and(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        at += 1;
+    }
+    at
+}
+
+fn expect(bytes: &[u8], at: usize, byte: u8) -> Step<()> {
+    match bytes.get(at) {
+        None => Step::Cut,
+        Some(found) if *found == byte => Step::Ok(()),
+        Some(_) => Step::Bad,
+    }
+}
+
+/// The JSON string at `at`, decoded as JSON reads it, and where it ends.
+fn string(text: &str, at: usize) -> Step<(String, usize)> {
+    let bytes = text.as_bytes();
+    match expect(bytes, at, b'"') {
+        Step::Ok(()) => {}
+        Step::Bad => return Step::Bad,
+        Step::Cut => return Step::Cut,
+    }
+    let mut end = at + 1;
+    let mut escaped = false;
+    loop {
+        match bytes.get(end) {
+            None => return Step::Cut,
+            Some(b'\\') if !escaped => escaped = true,
+            Some(b'"') if !escaped => break,
+            Some(_) => escaped = false,
+        }
+        end += 1;
+    }
+    let literal = &text[at..=end];
+    let decoded = if literal.contains('\\') {
+        serde_json::from_str(literal).ok()
+    } else {
+        // Control characters are not JSON inside a string.
+        (!literal.bytes().any(|byte| byte < 0x20)).then(|| literal[1..literal.len() - 1].to_string())
+    };
+    match decoded {
+        Some(value) => Step::Ok((value, end + 1)),
+        None => Step::Bad,
+    }
+}
+
+/// Where the value at `at` (other than the head's) ends.
+fn skip_value(text: &str, at: usize) -> Step<usize> {
+    let bytes = text.as_bytes();
+    match bytes.get(at) {
+        None => Step::Cut,
+        Some(b'"') => match string(text, at) {
+            Step::Ok((_, end)) => Step::Ok(end),
+            Step::Bad => Step::Bad,
+            Step::Cut => Step::Cut,
+        },
+        Some(b'{' | b'[') => bracket_end(bytes, at).map_or(Step::Cut, Step::Ok),
+        Some(_) => {
+            // A number, `true`, `false` or `null`: up to what ends it.
+            let end = (at..bytes.len())
+                .find(|&index| matches!(bytes[index], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'));
+            end.map_or(Step::Cut, Step::Ok)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head_of(text: &str) -> Found {
+        head(text, EnvelopeKeys::Plain)
+    }
+
+    fn found(name: &str, id: Option<&str>, at: usize) -> Found {
+        Found::Head(EnvelopeHead {
+            name: name.into(),
+            id: id.map(str::to_string),
+            at,
+        })
+    }
+
+    #[test]
+    fn the_head_is_the_name_and_id_before_the_argument_object() {
+        let text = r#" {"name": "get_weather", "arguments": {"city": "Paris"}}"#;
+        assert_eq!(head_of(text), found("get_weather", None, 38));
+        let text = r#"{"id": "c1", "x": [1, {"}": 2}], "name": "f\u00e9", "parameters": {}}"#;
+        assert_eq!(head_of(text), found("fé", Some("c1"), 66));
+        // The first name and id count; an id after the arguments is not read.
+        let text = r#"{"name": "a", "id": 7, "name": "b", "arguments": {}, "id": "z"}"#;
+        assert_eq!(head_of(text), found("a", None, 49));
+        let cohere = r#"{"tool_call_id": "0", "tool_name": "f", "parameters": {}}"#;
+        assert_eq!(head(cohere, EnvelopeKeys::Cohere), found("f", Some("0"), 54));
+        assert_eq!(head_of(cohere), Found::Whole);
+    }
+
+    #[test]
+    fn an_envelope_without_a_head_is_read_whole() {
+        for text in [
+            r#"{"arguments": {}, "name": "f"}"#,
+            r#"{"name": "f", "arguments": "{}"}"#,
+            r#"{"name": 5, "arguments": {}}"#,
+            r#"{"name": "f"}"#,
+            r#"[{"name": "f", "arguments": {}}]"#,
+            r#"{name: "f", "arguments": {}}"#,
+            "{\"name\": \"a\tb\", \"arguments\": {}}",
+        ] {
+            assert_eq!(head_of(text), Found::Whole, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_cut_head_waits_for_more_within_its_window() {
+        let text = r#"{"name": "get_weather", "arguments": {"#;
+        for end in 0..text.len() - 1 {
+            assert_eq!(head_of(&text[..end]), Found::More, "{}", &text[..end]);
+        }
+        assert_eq!(head_of(text), found("get_weather", None, 37));
+        let long = format!(
+            r#"{{"note": "{}", "name": "f", "arguments": {{}}}}"#,
+            "x".repeat(600)
+        );
+        assert_eq!(head_of(&long[..400]), Found::More);
+        assert_eq!(head_of(&long), Found::Whole);
+    }
+}
