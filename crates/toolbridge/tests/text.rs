@@ -117,6 +117,54 @@ fn hermes_envelope_is_named_by_what_precedes_its_arguments() {
     );
 }
 
+/// Lists of envelopes (Granite, Hunyuan, Command R7B, Phi-4-mini) follow
+/// the same rule item by item: the first items that name their tool before
+/// their arguments are those calls, as a stream announces them; an item
+/// that is no call is noted and left out, and a list that does not read
+/// whole still gives the calls its heads named.
+#[test]
+fn listed_envelopes_are_named_by_what_precedes_their_arguments() {
+    let text = "<|tool_call|>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}, \"id\": \"z9\"}, {\"arguments\": {}, \"name\": \"now\"}]";
+    assert_eq!(
+        read(text, Family::Granite, None),
+        [
+            r#"call_0 get_weather {"city":"Oslo"}"#,
+            "  loss: the envelope's id \"z9\" was not used: a call keeps the first id its envelope gives before its arguments, as a stream announces it when the arguments begin (at /id)",
+            "call_1 now {}",
+            "prose: \"\"",
+        ]
+    );
+    let text = "<|tool_call|>[{\"name\": \"a\", \"arguments\": {\"x\": 1}}, 7, {\"name\": \"b\", \"arguments\": {}}]";
+    assert_eq!(
+        read(text, Family::Granite, None),
+        [
+            r#"call_0 a {"x":1}"#,
+            "call_1 b {}",
+            "prose: \"\"",
+            "note: loss: item 1 of the list of calls, \"7\", is not a {\"name\", \"arguments\"} object; it was left out (at /1)",
+        ]
+    );
+    let text = "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"a\", \"parameters\": {}}, {\"tool_call_id\": \"1\", \"tool_name\": \"b\", \"parameters\": {\"k\": 2}, \"tool_call_id\": \"9\"}]<|END_ACTION|>";
+    assert_eq!(
+        read(text, Family::CommandR7b, None),
+        [
+            "0 a {}",
+            r#"1 b {"k":2}"#,
+            "  loss: the envelope's id \"9\" was not used: a call keeps the first id its envelope gives before its arguments, as a stream announces it when the arguments begin (at /id)",
+            "prose: \"\"",
+        ]
+    );
+    let text = "<|tool_call|>[{\"name\": \"a\", \"arguments\": {\"x\": 1}, \"k\": ]}]";
+    assert_eq!(
+        read(text, Family::Granite, None),
+        [
+            r#"call_0 a {"x":1}"#,
+            "  change: the list of calls does not read as JSON (invalid JSON: \"k\" has no value (at /0/k, line 1, column 44)); its first call was read from its name and argument object (at /)",
+            "prose: \"]\"",
+        ]
+    );
+}
+
 #[test]
 fn a_call_in_a_closed_reasoning_block_is_not_a_call_in_an_unclosed_one_it_is() {
     let closed = "<think>I could call <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think>No call needed.";

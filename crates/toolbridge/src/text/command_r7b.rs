@@ -54,7 +54,7 @@ pub(super) const STREAM: Streaming = Streaming {
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     match opened_by {
-        Some(0) => Box::new(List::new(OPEN.len(), Some(CLOSE))),
+        Some(0) => Box::new(List::new(OPEN.len(), Some(CLOSE), EnvelopeKeys::Cohere)),
         Some(token) => Box::new(Token(STREAM.opens[token].len())),
         None => unreachable!("Command R7B has no bare markup"),
     }

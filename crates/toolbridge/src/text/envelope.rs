@@ -102,27 +102,33 @@ pub(super) fn head(text: &str, keys: EnvelopeKeys) -> Found {
 
 impl EnvelopeHead {
     /// Names the envelope `value` (read whole, its keys normalised to
-    /// `name` and `id`) by this head, noting a name or id it gives
-    /// differently (again, or after its arguments).
+    /// `name` and `id`) by this head: see [`name_by`].
     pub(super) fn name(&self, value: &mut Value, notes: &mut Vec<Note>) {
-        let Value::Object(object) = value else {
-            return;
-        };
-        match object.get("name").and_then(Value::as_str) {
-            Some(name) if name != self.name => notes.push(unused("name", name)),
-            _ => {}
-        }
-        object.insert("name".into(), Value::String(self.name.clone()));
-        if let Some(id) = object.get("id").and_then(Value::as_str) {
-            if Some(id) != self.id.as_deref() {
-                notes.push(unused_id(id));
-            }
-        }
-        match &self.id {
-            Some(id) => object.insert("id".into(), Value::String(id.clone())),
-            None => object.remove("id"),
-        };
+        name_by(value, &self.name, self.id.as_deref(), notes);
     }
+}
+
+/// Names the envelope `value` (read whole, its keys normalised to `name`
+/// and `id`) `name` and `id`, as its head does, noting a name or id it
+/// gives differently (again, or after its arguments).
+pub(super) fn name_by(value: &mut Value, name: &str, id: Option<&str>, notes: &mut Vec<Note>) {
+    let Value::Object(object) = value else {
+        return;
+    };
+    match object.get("name").and_then(Value::as_str) {
+        Some(given) if given != name => notes.push(unused("name", given)),
+        _ => {}
+    }
+    object.insert("name".into(), Value::String(name.into()));
+    if let Some(given) = object.get("id").and_then(Value::as_str) {
+        if Some(given) != id {
+            notes.push(unused_id(given));
+        }
+    }
+    match id {
+        Some(id) => object.insert("id".into(), Value::String(id.into())),
+        None => object.remove("id"),
+    };
 }
 
 /// The note for an id an envelope gives after its arguments (or again):

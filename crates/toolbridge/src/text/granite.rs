@@ -34,5 +34,5 @@ pub(super) const STREAM: Streaming = Streaming {
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     let open = if opened_by == Some(0) { TOKEN } else { STRING };
-    Box::new(List::new(open.len(), None))
+    Box::new(List::new(open.len(), None, EnvelopeKeys::Plain))
 }

@@ -28,5 +28,5 @@ pub(super) const STREAM: Streaming = Streaming {
 };
 
 fn region(_: Option<usize>) -> Box<dyn Region> {
-    Box::new(List::new(OPEN.len(), Some(CLOSE)))
+    Box::new(List::new(OPEN.len(), Some(CLOSE), EnvelopeKeys::Plain))
 }

@@ -5,12 +5,13 @@
 use serde_json::Value;
 
 use crate::call::repair;
-use crate::note::Note;
+use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
+use super::envelope::name_by;
 use super::envelope::EnvelopeKeys;
 use super::scan::{json_at, recovered, Out};
-use super::stream::markup::{after_spaces, Brackets, End, Live, Region, Spaces};
+use super::stream::markup::{after_spaces, Brackets, End, ListScan, Live, LiveCall, Region, Spaces};
 use super::tags::Finder;
 
 /// The calls of a markup that writes them as a JSON list after an opening
@@ -56,15 +57,26 @@ pub(super) fn listed_calls(
                 )),
             }
         }
+        let heads = match json.text.starts_with('[') {
+            true => ListScan::heads(json.text, keys),
+            false => Vec::new(),
+        };
+        let named = named(&heads);
         if !json.truncated {
-            match out.call_exact_list(json.text, notes, keys) {
+            match out.call_exact_list(json.text, notes, keys, &named) {
                 Ok(()) => continue,
                 Err(given_back) => notes = given_back,
             }
         }
-        let Ok(repaired) = repair(json.text, None, out.limits) else {
-            out.not_a_call(open, &text[start..pos], "the list of calls is not JSON");
-            continue;
+        let repaired = match repair(json.text, None, out.limits) {
+            Ok(repaired) => repaired,
+            Err(err) => {
+                match heads.is_empty() {
+                    true => out.not_a_call(open, &text[start..pos], "the list of calls is not JSON"),
+                    false => head_calls(heads, notes, &err.to_string(), out),
+                }
+                continue;
+            }
         };
         let repairs = repaired.notes;
         let listed = repaired.value.is_array();
@@ -79,18 +91,9 @@ pub(super) fn listed_calls(
             }
             _ => Vec::new(),
         };
-        let items: Vec<Value> = items.into_iter().map(|item| keys.normalize(item)).collect();
-        let is_call = |item: &Value| item.get("name").is_some_and(Value::is_string);
-        if items.is_empty() || !items.iter().all(is_call) {
-            out.not_a_call(
-                open,
-                &text[start..pos],
-                "the list holds no {\"name\", \"arguments\"} objects",
-            );
-            continue;
-        }
+        let mut items: Vec<Value> = items.into_iter().map(|item| keys.normalize(item)).collect();
         // A repair inside item i is that call's note, at its place in the item.
-        let mut per_item: Vec<Vec<Note>> = vec![Vec::new(); items.len()];
+        let mut per_item: Vec<Vec<Note>> = vec![Vec::new(); items.len().max(1)];
         per_item[0] = notes;
         for note in repairs {
             let tokens: Vec<String> = note.at.tokens().collect();
@@ -105,33 +108,143 @@ pub(super) fn listed_calls(
                 None => per_item[0].push(note),
             }
         }
-        for (item, notes) in items.into_iter().zip(per_item) {
-            let result = out.call_envelope(item, notes);
-            debug_assert!(result.is_ok(), "every item is a call");
+        if heads.is_empty() {
+            if items.is_empty() || !items.iter().all(is_call) {
+                out.not_a_call(
+                    open,
+                    &text[start..pos],
+                    "the list holds no {\"name\", \"arguments\"} objects",
+                );
+                continue;
+            }
+        } else if !name_items(&mut items, &heads, &mut per_item) {
+            let notes = std::mem::take(&mut per_item[0]);
+            head_calls(heads, notes, "its items are not those it starts with", out);
+            continue;
         }
+        calls_of_items(items, per_item, out);
     }
     out.prose.push_str(&text[pos..]);
+}
+
+/// The names and ids of `heads`, for [`Out::call_exact_list`].
+pub(super) fn named(heads: &[LiveCall]) -> Vec<(&str, Option<&str>)> {
+    heads
+        .iter()
+        .map(|head| (head.name.as_deref().unwrap_or_default(), head.id.as_deref()))
+        .collect()
+}
+
+/// Names the first `items` (read whole, keys normalised) by the `heads` a
+/// stream announced them by, each noting on its call a name or id it gives
+/// differently; false when an item a head names is not an object the list
+/// holds (the list does not read as the stream saw it).
+pub(super) fn name_items(items: &mut [Value], heads: &[LiveCall], notes: &mut [Vec<Note>]) -> bool {
+    if items.len() < heads.len() {
+        return false;
+    }
+    for ((item, head), notes) in items.iter_mut().zip(heads).zip(notes) {
+        if !item.is_object() {
+            return false;
+        }
+        let name = head.name.as_deref().unwrap_or_default();
+        name_by(item, name, head.id.as_deref(), notes);
+    }
+    true
+}
+
+/// Whether an item of a list of calls read whole is a call: an object with
+/// a string `name`.
+pub(super) fn is_call(item: &Value) -> bool {
+    item.get("name").is_some_and(Value::is_string)
+}
+
+/// The calls of a list's items (read whole, keys normalised), each with
+/// its notes; an item that is no call is noted and left out (the list
+/// started with calls a stream announced, so it is not prose).
+pub(super) fn calls_of_items(items: Vec<Value>, notes: Vec<Vec<Note>>, out: &mut Out<'_>) {
+    let mut carried = Vec::new();
+    for (index, (item, mut notes)) in items.into_iter().zip(notes).enumerate() {
+        notes.splice(0..0, std::mem::take(&mut carried));
+        if is_call(&item) {
+            let result = out.call_envelope(item, notes);
+            debug_assert!(result.is_ok(), "a call is an envelope");
+            continue;
+        }
+        carried = notes;
+        let shown = super::scan::excerpt(&item.to_string());
+        out.notes.push(Note::new(
+            NoteKind::Dropped {
+                keyword: "item".into(),
+            },
+            Pointer::root().key(&index.to_string()),
+            format!("item {index} of the list of calls, {shown}, is not a {{\"name\", \"arguments\"}} object; it was left out"),
+        ));
+    }
+    out.notes.extend(carried);
+}
+
+/// The calls the `heads` of a list name, from their names and argument
+/// text, for a list that does not read whole as the stream saw it
+/// (`why`); `notes` go to the first.
+pub(super) fn head_calls(heads: Vec<LiveCall>, notes: Vec<Note>, why: &str, out: &mut Out<'_>) {
+    let mut first = notes;
+    first.push(recovered(
+        "broken-list",
+        format!(
+            "the list of calls does not read as JSON ({why}); {} read from {} and argument {}",
+            match heads.len() {
+                1 => "its first call was".to_string(),
+                count => format!("its first {count} calls were"),
+            },
+            if heads.len() == 1 {
+                "its name"
+            } else {
+                "their names"
+            },
+            if heads.len() == 1 { "object" } else { "objects" },
+        ),
+    ));
+    for head in heads {
+        let name = head.name.as_deref().unwrap_or_default();
+        out.call_text(
+            name,
+            head.id.as_deref(),
+            &head.arguments,
+            std::mem::take(&mut first),
+        );
+    }
 }
 
 /// A region opened by `open`: the JSON list after it (to its last bracket,
 /// or the end of the text when it is cut off), then `close` when the markup
 /// has one; just the token when no JSON follows it. Where
 /// [`listed_calls`] stops reading, so the parser reads the region alone as
-/// it would inside the whole text.
+/// it would inside the whole text. The calls of a list stream as it
+/// arrives ([`ListScan`]); one call object where the list belongs comes
+/// whole.
 pub(super) struct List {
     open: usize,
     close: Option<&'static str>,
-    json: Option<(usize, Brackets)>,
+    keys: EnvelopeKeys,
+    json: Option<Json>,
     scanned: usize,
     end: Option<usize>,
 }
 
+/// The JSON after the opening token.
+enum Json {
+    List(ListScan),
+    Object(Brackets),
+}
+
 impl List {
-    /// A region opened by a token `open` bytes long.
-    pub fn new(open: usize, close: Option<&'static str>) -> List {
+    /// A region opened by a token `open` bytes long, its calls named by `keys`.
+    pub fn new(open: usize, close: Option<&'static str>, keys: EnvelopeKeys) -> List {
         List {
             open,
             close,
+            keys,
             json: None,
             scanned: open,
             end: None,
@@ -140,7 +253,7 @@ impl List {
 }
 
 impl Region for List {
-    fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, _: &Out<'_>) -> End {
         loop {
             if let Some(end) = self.end {
                 let Some(close) = self.close else {
@@ -157,8 +270,12 @@ impl Region for List {
             }
             match &mut self.json {
                 None => match after_spaces(text, self.scanned, &["[", "{"], done) {
-                    (Spaces::Tag(at), _) => {
-                        self.json = Some((at, Brackets::new(false)));
+                    (Spaces::Tag(at), which) => {
+                        self.json = Some(if which == 0 {
+                            Json::List(ListScan::new(at, self.keys))
+                        } else {
+                            Json::Object(Brackets::new(false))
+                        });
                         self.scanned = at;
                     }
                     (Spaces::Other(_), _) => return End::Call(self.open),
@@ -167,7 +284,14 @@ impl Region for List {
                         return End::More;
                     }
                 },
-                Some((_, brackets)) => match brackets.feed(&text.as_bytes()[self.scanned..]) {
+                Some(Json::List(list)) => match list.read(text, text.len(), done, live) {
+                    Some(end) => {
+                        self.end = Some(end);
+                        self.scanned = end;
+                    }
+                    None => return if done { End::Call(text.len()) } else { End::More },
+                },
+                Some(Json::Object(brackets)) => match brackets.feed(&text.as_bytes()[self.scanned..]) {
                     Some(len) => {
                         self.end = Some(self.scanned + len);
                         self.scanned += len;

@@ -122,7 +122,11 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
 /// A JSON list of `{"name", "arguments", "id"}` objects; false (and no
 /// calls) when it is no such list.
 fn list(json: &str, out: &mut Out<'_>, note: Option<super::Note>) -> bool {
-    let Err(mut first) = out.call_exact_list(json, note.into_iter().collect(), EnvelopeKeys::Plain) else {
+    // Mistral writes a call's id after its arguments (mistral-common's
+    // `_prepare_function_call` adds `id` last): the list comes whole, each
+    // call under its own id, rather than announced as its arguments begin.
+    let notes = note.into_iter().collect();
+    let Err(mut first) = out.call_exact_list(json, notes, EnvelopeKeys::Plain, &[]) else {
         return true;
     };
     let Ok(repaired) = repair(json, None, out.limits) else {

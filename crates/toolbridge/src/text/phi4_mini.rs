@@ -27,5 +27,5 @@ pub(super) const STREAM: Streaming = Streaming {
 };
 
 fn region(_: Option<usize>) -> Box<dyn Region> {
-    Box::new(List::new(OPEN.len(), None))
+    Box::new(List::new(OPEN.len(), None, EnvelopeKeys::Plain))
 }

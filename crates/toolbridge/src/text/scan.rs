@@ -135,7 +135,7 @@ impl<'a> Out<'a> {
     pub fn call_exact_envelope(&mut self, json: &str, notes: Vec<Note>) -> Result<(), Vec<Note>> {
         match ExactEnvelope::read(json) {
             Some(envelope) => {
-                self.call_exact(envelope, notes);
+                self.call_text(&envelope.name, envelope.id.as_deref(), envelope.arguments, notes);
                 Ok(())
             }
             None => Err(notes),
@@ -166,25 +166,35 @@ impl<'a> Out<'a> {
     /// The calls of a JSON list of envelopes that reads as it stands (see
     /// [`ExactEnvelope::list`]), `notes` going to the first; anything else
     /// gives `notes` back, as [`call_exact_envelope`](Out::call_exact_envelope) does.
+    ///
+    /// The first items are named as `heads` (name and id) say: the heads a
+    /// stream announced them by (see [`envelope`](super::envelope)); an id
+    /// an item gives only after its arguments is noted.
     pub fn call_exact_list(
         &mut self,
         json: &str,
         notes: Vec<Note>,
         keys: EnvelopeKeys,
+        heads: &[(&str, Option<&str>)],
     ) -> Result<(), Vec<Note>> {
         let Some(items) = ExactEnvelope::list(json, keys) else {
             return Err(notes);
         };
         let mut first = notes;
-        for envelope in items {
-            self.call_exact(envelope, std::mem::take(&mut first));
+        for (index, envelope) in items.into_iter().enumerate() {
+            let mut notes = std::mem::take(&mut first);
+            let (name, id) = match heads.get(index) {
+                Some(&(name, id)) => {
+                    if let Some(given) = envelope.id.as_deref().filter(|&given| Some(given) != id) {
+                        notes.push(unused_id(given));
+                    }
+                    (name, id)
+                }
+                None => (envelope.name.as_str(), envelope.id.as_deref()),
+            };
+            self.call_text(name, id, envelope.arguments, notes);
         }
         Ok(())
-    }
-
-    /// The call of an envelope read as it stands.
-    fn call_exact(&mut self, envelope: ExactEnvelope<'_>, notes: Vec<Note>) {
-        self.call_text(&envelope.name, envelope.id.as_deref(), envelope.arguments, notes);
     }
 
     /// A call from an envelope object holding the name and the arguments

@@ -18,7 +18,7 @@ use std::fmt;
 // How far into a call region's body a `HeadJson` head may run before the
 // call is left to come whole when the region ends: the envelope's rule
 // reads as far.
-use super::super::envelope::HEAD_WINDOW;
+use super::super::envelope::{self, EnvelopeKeys, Found, HEAD_WINDOW};
 use super::super::scan::Out;
 pub(in crate::text) use super::super::tags::{
     first_of, floor, held_suffix, scan_tags, scan_tags_with, FirstBytes,
@@ -360,6 +360,141 @@ impl LiveJson {
         self.end = closed.map(|_| end);
         self.end
     }
+}
+
+/// A JSON list of call envelopes as it arrives, from its `[` to its `]`
+/// (Mistral v0.3, Granite, Phi-4-mini, Hunyuan, Command R7B): each item
+/// whose head names its tool (see [`envelope`](super::super::envelope))
+/// opens a call in [`Live`] and streams its arguments; once an item has no
+/// head, the items after it come whole when the region ends (the calls a
+/// stream announces are the list's first ones, in order). The whole-text
+/// parse reads the list with one too ([`ListScan::heads`]), so it names
+/// those calls as the stream announced them.
+pub(in crate::text) struct ListScan {
+    keys: EnvelopeKeys,
+    /// The next byte to look at.
+    at: usize,
+    item: Item,
+    /// Whether the items read so far all had a head.
+    heads: bool,
+    end: Option<usize>,
+}
+
+/// Where a [`ListScan`] is in the list.
+enum Item {
+    /// Before an item: whitespace and commas up to `{` (an item) or `]`.
+    Between,
+    /// The head of the item starting here.
+    Head(usize),
+    /// The item's arguments, streaming.
+    Arguments(LiveJson),
+    /// The rest of an item, to its closing bracket.
+    Rest(Brackets),
+    /// Something other than an object in the list: the rest of the list.
+    List(Brackets),
+}
+
+impl ListScan {
+    /// A list whose `[` is at byte `start`, its items' keys named as `keys` says.
+    pub fn new(start: usize, keys: EnvelopeKeys) -> ListScan {
+        ListScan {
+            keys,
+            at: start + 1,
+            item: Item::Between,
+            heads: true,
+            end: None,
+        }
+    }
+
+    /// Reads the text up to `limit` (`done`: no more comes): where the list
+    /// ends (after its `]`), once it has.
+    pub fn read(&mut self, text: &str, limit: usize, done: bool, live: &mut Live) -> Option<usize> {
+        let bytes = &text.as_bytes()[..limit];
+        while self.end.is_none() {
+            match &mut self.item {
+                Item::Between => {
+                    let skipped = bytes[self.at..]
+                        .iter()
+                        .position(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | b','));
+                    let Some(skipped) = skipped else {
+                        self.at = limit;
+                        return None;
+                    };
+                    self.at += skipped;
+                    self.item = match bytes[self.at] {
+                        b'{' => Item::Head(self.at),
+                        b']' => {
+                            self.end = Some(self.at + 1);
+                            break;
+                        }
+                        _ => Item::List(opened(b"[")),
+                    };
+                }
+                Item::Head(start) => {
+                    let start = *start;
+                    let found = if self.heads {
+                        envelope::head(&text[start..limit], self.keys)
+                    } else {
+                        Found::Whole
+                    };
+                    match found {
+                        Found::More if !done => return None,
+                        Found::Head(head) => {
+                            live.calls.push(LiveCall::default());
+                            let json = LiveJson::start(live, head.name, head.id, start + head.at);
+                            self.item = Item::Arguments(json);
+                        }
+                        Found::More | Found::Whole => {
+                            self.heads = false;
+                            self.at = start;
+                            self.item = Item::Rest(Brackets::new(false));
+                        }
+                    }
+                }
+                Item::Arguments(json) => match json.read(text, limit, live) {
+                    Some(end) => {
+                        self.at = end;
+                        self.item = Item::Rest(opened(b"{"));
+                    }
+                    None => return None,
+                },
+                Item::Rest(brackets) => match brackets.feed(&bytes[self.at..]) {
+                    Some(len) => {
+                        self.at += len;
+                        self.item = Item::Between;
+                    }
+                    None => {
+                        self.at = limit;
+                        return None;
+                    }
+                },
+                Item::List(brackets) => match brackets.feed(&bytes[self.at..]) {
+                    Some(len) => self.end = Some(self.at + len),
+                    None => {
+                        self.at = limit;
+                        return None;
+                    }
+                },
+            }
+        }
+        self.end
+    }
+
+    /// The calls the heads of the list's first items name, with their
+    /// argument text (cut short where the text ends): what a stream of
+    /// the list announces. `json` starts with the list's `[`.
+    pub fn heads(json: &str, keys: EnvelopeKeys) -> Vec<LiveCall> {
+        let mut live = Live::default();
+        ListScan::new(0, keys).read(json, json.len(), true, &mut live);
+        live.calls
+    }
+}
+
+/// A bracket scanner already inside `open`.
+fn opened(open: &[u8]) -> Brackets {
+    let mut brackets = Brackets::new(false);
+    let _ = brackets.feed(open);
+    brackets
 }
 
 /// Where a JSON object starts in `body` at or after `from`, past
