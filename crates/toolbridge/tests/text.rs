@@ -165,6 +165,31 @@ fn listed_envelopes_are_named_by_what_precedes_their_arguments() {
     );
 }
 
+/// Llama's JSON calls follow the same rule, each `;`-separated call alone.
+#[test]
+fn llama3_json_calls_are_named_by_what_precedes_their_parameters() {
+    let text = "<|python_tag|>{\"name\": \"a\", \"parameters\": {\"x\": 1}, \"id\": \"q\"}; {\"parameters\": {}, \"name\": \"b\"}; {\"name\": \"c\", \"parameters\": {}}<|eom_id|>";
+    assert_eq!(
+        read(text, Family::Llama3, None),
+        [
+            r#"call_0 a {"x":1}"#,
+            "  loss: the envelope's id \"q\" was not used: a call keeps the first id its envelope gives before its arguments, as a stream announces it when the arguments begin (at /id)",
+            "call_1 b {}",
+            "call_2 c {}",
+            "prose: \"\"",
+        ]
+    );
+    let text = "<|python_tag|>{\"name\": \"a\", \"parameters\": {\"x\": 1}, \"k\": ]}<|eom_id|>";
+    assert_eq!(
+        read(text, Family::Llama3, None),
+        [
+            r#"call_0 a {"x":1}"#,
+            "  change: the call's envelope does not read as JSON (invalid JSON: \"k\" has no value (at /k, line 1, column 44)); the call is read from its name and argument object (at /)",
+            "prose: \"}\"",
+        ]
+    );
+}
+
 #[test]
 fn a_call_in_a_closed_reasoning_block_is_not_a_call_in_an_unclosed_one_it_is() {
     let closed = "<think>I could call <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think>No call needed.";

@@ -41,6 +41,8 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Llama3, "Sure. <function=get_weather>{\"city\": \"Rome\"}</function> Anything else?", false),
     (Family::Llama3, "<function=read={\"path\": \"a.txt\"}</function>", false),
     (Family::Llama3, "Done <|eot_id|> and more <|eom_id|>\n", false),
+    (Family::Llama3, "<|python_tag|>{\"name\": \"a\", \"parameters\": {\"x\": 1}}; {\"parameters\": {}, \"name\": \"b\"}; {\"name\": \"c\", \"parameters\": {}}<|eom_id|>", false),
+    (Family::Llama3, "<|python_tag|>{\"name\": \"a\", \"parameters\": {\"x\": 1}, \"k\": ]}; {\"name\": \"b\", \"parameters\": {\"y\": \"}\"}}<|eom_id|>", false),
     (Family::Mistral, "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lyon\"}, \"id\": \"abc123DEF\"}, {\"name\": \"now\", \"arguments\": {}}]", false),
     (Family::Mistral, "Sure.[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{\"city\": \"Nice\"}[TOOL_CALLS]now[ARGS]{}", false),
     (Family::Mistral, "[TOOL_CALLS]add{\"a\": 1, \"b\": 2}", false),
@@ -630,6 +632,18 @@ fn arguments_stream_before_the_call_closes() {
             "<tool_call>{\"id\": \"c7\", \"name\": \"get_weather\", \"arguments\": {\"city\": \"Os",
             "lo\"}}</tool_call>",
             ("c7", "get_weather"),
+        ),
+        (
+            Family::Llama3,
+            "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Os",
+            "lo\"}}<|eom_id|>",
+            ("call_0", "get_weather"),
+        ),
+        (
+            Family::Llama3,
+            "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Os",
+            "lo\"}}",
+            ("call_0", "get_weather"),
         ),
         (
             Family::Granite,

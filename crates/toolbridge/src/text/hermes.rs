@@ -62,57 +62,25 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// is that call, named as its head says (see [`envelope`](super::envelope)),
 /// as a stream announced it.
 fn block(body: &str, json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
-    let head = match envelope::head(body, EnvelopeKeys::Plain) {
-        Found::Head(head) => Some(head),
-        Found::More | Found::Whole => None,
-    };
     let json = json.trim();
-    let exact = match &head {
-        Some(head) => out.call_exact_envelope_as(json, notes, &head.name, head.id.as_deref()),
-        None => out.call_exact_envelope(json, notes),
-    };
-    let Err(mut notes) = exact else {
+    if let Found::Head(head) = envelope::head(body, EnvelopeKeys::Plain) {
+        out.call_headed(json, &body[head.at..], &head, notes);
+        return;
+    }
+    let Err(mut notes) = out.call_exact_envelope(json, notes) else {
         return;
     };
     let why = match repair(json, None, out.limits) {
         Ok(envelope) => {
-            let mut value = envelope.value;
-            match &head {
-                Some(head) if value.is_object() => {
-                    notes.extend(envelope.notes);
-                    head.name(&mut value, &mut notes);
-                    let named = out.call_envelope(value, notes);
-                    debug_assert!(named.is_ok(), "an object with a name is an envelope");
-                    return;
-                }
-                Some(_) => not_an_envelope(&value),
-                None => {
-                    notes.extend(envelope.notes);
-                    match out.call_envelope(value, notes) {
-                        Ok(()) => return,
-                        Err(value) => {
-                            notes = Vec::new();
-                            not_an_envelope(&value)
-                        }
-                    }
-                }
+            notes.extend(envelope.notes);
+            match out.call_envelope(envelope.value, notes) {
+                Ok(()) => return,
+                Err(value) => not_an_envelope(&value),
             }
         }
         Err(err) => err.to_string(),
     };
-    match head {
-        // The envelope named the call before its arguments: it is that call,
-        // whatever became of the JSON around them.
-        Some(head) => {
-            let arguments = out.json_at(&body[head.at..]).map_or("", |json| json.text);
-            notes.push(recovered(
-                "broken-envelope",
-                format!("the call's envelope does not read as JSON ({why}); the call is read from its name and argument object"),
-            ));
-            out.call_text(&head.name, head.id.as_deref(), arguments, notes);
-        }
-        None => out.not_a_call(OPEN, markup, &why),
-    }
+    out.not_a_call(OPEN, markup, &why);
 }
 
 fn not_an_envelope(value: &serde_json::Value) -> String {

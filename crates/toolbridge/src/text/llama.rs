@@ -10,10 +10,12 @@
 
 use crate::call::repair;
 
+use super::envelope::{self, EnvelopeKeys, Found};
 use super::pythonic;
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
-    after_spaces, could_be, first_of, Brackets, End, Live, LiveJson, Region, Spaces, Streaming,
+    after_spaces, could_be, first_of, opened, Brackets, End, Live, LiveCall, LiveJson, Region, Spaces,
+    Streaming,
 };
 use super::tags::Finder;
 
@@ -66,25 +68,32 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 
 /// Calls `{"name", "parameters"}` separated by `;`, at the start of
 /// `text`; returns how much of `text` they took (0: none, the text is prose).
+/// A JSON that names its tool before its parameters is that call, named as
+/// its head says (see [`envelope`](super::envelope)), as a stream announced it.
 fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
     let mut taken = 0;
     while let Some(json) = json_at(&text[taken..]).filter(|json| json.text.starts_with('{')) {
-        let exact = !json.truncated && out.call_exact_envelope(json.text, Vec::new()).is_ok();
-        if !exact {
-            let Ok(envelope) = repair(json.text, None, out.limits) else {
-                break;
-            };
-            if !is_call(&envelope.value) {
-                break;
+        let mut notes = Vec::new();
+        if json.truncated {
+            notes.push(recovered(
+                "truncated-call",
+                "the text ends inside the call's JSON",
+            ));
+        }
+        if let Found::Head(head) = envelope::head(json.text, EnvelopeKeys::Plain) {
+            out.call_headed(json.text, &json.text[head.at..], &head, notes);
+        } else {
+            let exact = !json.truncated && out.call_exact_envelope(json.text, Vec::new()).is_ok();
+            if !exact {
+                let Ok(envelope) = repair(json.text, None, out.limits) else {
+                    break;
+                };
+                if !is_call(&envelope.value) {
+                    break;
+                }
+                notes.extend(envelope.notes);
+                let _ = out.call_envelope(envelope.value, notes);
             }
-            let mut notes = envelope.notes;
-            if json.truncated {
-                notes.insert(
-                    0,
-                    recovered("truncated-call", "the text ends inside the call's JSON"),
-                );
-            }
-            let _ = out.call_envelope(envelope.value, notes);
         }
         taken = text.len() - json.rest.len();
         let after = json.rest.trim_start();
@@ -210,11 +219,14 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     }
 }
 
-/// JSON calls separated by `;`, from `at`.
+/// JSON calls separated by `;`, from `at`. A call whose JSON names its
+/// tool before its parameters is announced then, and its parameters stream
+/// (see [`envelope`](super::envelope)); once a JSON has no such head, the
+/// calls after it come whole when the region ends.
 struct JsonCalls {
     at: usize,
-    /// The JSON being read: where it starts, and its brackets.
-    json: Option<(usize, Brackets)>,
+    /// The JSON being read.
+    json: Option<Reading>,
     scanned: usize,
     /// After a JSON: where it ended (a `;` may follow).
     after: Option<usize>,
@@ -222,6 +234,20 @@ struct JsonCalls {
     read_one: bool,
     /// Whether the tag holds a built-in call or code instead of JSON.
     builtin: bool,
+    /// Whether every JSON so far had a head (so the next may stream).
+    heads: bool,
+}
+
+/// Where a [`JsonCalls`] is in one JSON.
+enum Reading {
+    /// The head of the JSON starting here.
+    Head(usize),
+    /// The call's parameters, streaming.
+    Arguments(LiveJson),
+    /// The rest of a call's JSON, to its closing bracket.
+    Rest(Brackets),
+    /// A JSON without a head, starting here, to its closing bracket.
+    Whole(usize, Brackets),
 }
 
 impl JsonCalls {
@@ -233,6 +259,7 @@ impl JsonCalls {
             after: None,
             read_one: false,
             builtin: false,
+            heads: true,
         }
     }
 
@@ -248,13 +275,22 @@ impl JsonCalls {
             None => End::More,
         }
     }
+
+    /// A JSON call ended at `end`.
+    fn ended(&mut self, end: usize) {
+        self.json = None;
+        self.read_one = true;
+        self.after = Some(end);
+        self.scanned = end;
+    }
 }
 
 impl Region for JsonCalls {
-    fn read(&mut self, text: &str, done: bool, _: &mut Live, out: &Out<'_>) -> End {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
         if self.builtin {
             return self.builtin_end(text, done);
         }
+        let more = |done: bool| if done { End::Call(text.len()) } else { End::More };
         loop {
             if let Some(end) = self.after {
                 match after_spaces(text, self.scanned.max(end), &[";"], done) {
@@ -273,7 +309,10 @@ impl Region for JsonCalls {
             match &mut self.json {
                 None => match after_spaces(text, self.scanned.max(self.at), &["{"], done) {
                     (Spaces::Tag(at), _) => {
-                        self.json = Some((at, Brackets::new(false)));
+                        self.json = Some(match self.heads {
+                            true => Reading::Head(at),
+                            false => Reading::Whole(at, Brackets::new(false)),
+                        });
                         self.scanned = at;
                     }
                     // No JSON call right after the tag: a built-in tool's
@@ -289,31 +328,60 @@ impl Region for JsonCalls {
                         return End::More;
                     }
                 },
-                Some((start, brackets)) => match brackets.feed(&text.as_bytes()[self.scanned..]) {
-                    Some(len) => {
-                        let end = self.scanned + len;
-                        let first_after_tag = self.at == PYTHON_TAG.len() && !self.read_one;
-                        let json = &text[*start..end];
-                        if first_after_tag
-                            && !repair(json, None, out.limits).is_ok_and(|read| is_call(&read.value))
-                        {
-                            // JSON that is no call: code for the interpreter,
-                            // read up to the end-of-message token as the parser does.
-                            self.json = None;
-                            self.builtin = true;
-                            self.scanned = self.at;
-                            return self.builtin_end(text, done);
+                Some(Reading::Head(start)) => {
+                    let start = *start;
+                    match envelope::head(&text[start..], EnvelopeKeys::Plain) {
+                        Found::More if !done => return End::More,
+                        Found::Head(head) => {
+                            live.calls.push(LiveCall::default());
+                            let json = LiveJson::start(live, head.name, head.id, start + head.at);
+                            self.json = Some(Reading::Arguments(json));
                         }
-                        self.json = None;
-                        self.read_one = true;
-                        self.after = Some(end);
-                        self.scanned = end;
+                        Found::More | Found::Whole => {
+                            self.heads = false;
+                            self.json = Some(Reading::Whole(start, Brackets::new(false)));
+                        }
                     }
+                }
+                Some(Reading::Arguments(json)) => match json.read(text, text.len(), live) {
+                    Some(end) => {
+                        self.scanned = end;
+                        self.json = Some(Reading::Rest(opened(b"{")));
+                    }
+                    None => return more(done),
+                },
+                Some(Reading::Rest(brackets)) => match brackets.feed(&text.as_bytes()[self.scanned..]) {
+                    // A JSON with a head is a call (the parser reads it so).
+                    Some(len) => self.ended(self.scanned + len),
                     None => {
                         self.scanned = text.len();
-                        return if done { End::Call(text.len()) } else { End::More };
+                        return more(done);
                     }
                 },
+                Some(Reading::Whole(start, brackets)) => {
+                    match brackets.feed(&text.as_bytes()[self.scanned..]) {
+                        Some(len) => {
+                            let end = self.scanned + len;
+                            let first_after_tag = self.at == PYTHON_TAG.len() && !self.read_one;
+                            let json = &text[*start..end];
+                            if first_after_tag
+                                && !repair(json, None, out.limits).is_ok_and(|read| is_call(&read.value))
+                            {
+                                // JSON that is no call: code for the interpreter,
+                                // read up to the end-of-message token as the parser does.
+                                self.json = None;
+                                self.builtin = true;
+                                self.scanned = self.at;
+                                return self.builtin_end(text, done);
+                            }
+                            self.ended(end);
+                        }
+                        None => {
+                            self.scanned = text.len();
+                            return more(done);
+                        }
+                    }
+                }
             }
         }
     }

@@ -13,7 +13,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 use crate::tool::Tool;
 
-use super::envelope::{unused_id, EnvelopeKeys};
+use super::envelope::{unused_id, EnvelopeHead, EnvelopeKeys};
 use super::tags::{scan_tags, Finder};
 use super::Family;
 
@@ -161,6 +161,40 @@ impl<'a> Out<'a> {
         }
         self.call_text(name, id, envelope.arguments, notes);
         Ok(())
+    }
+
+    /// The call an envelope names by its head (see
+    /// [`envelope`](super::envelope)): read as it stands, else repaired and
+    /// named by the head, else — the JSON around the arguments broken — from
+    /// the head's name and the argument object at the start of `arguments`
+    /// (the text from the head's `at`), noted. Always a call: a stream
+    /// announced it when its arguments began.
+    pub fn call_headed(&mut self, json: &str, arguments: &str, head: &EnvelopeHead, notes: Vec<Note>) {
+        let exact = self.call_exact_envelope_as(json, notes, &head.name, head.id.as_deref());
+        let Err(mut notes) = exact else {
+            return;
+        };
+        let why = match repair(json, None, self.limits) {
+            Ok(envelope) if envelope.value.is_object() => {
+                notes.extend(envelope.notes);
+                let mut value = envelope.value;
+                head.name(&mut value, &mut notes);
+                let named = self.call_envelope(value, notes);
+                debug_assert!(named.is_ok(), "an object with a name is an envelope");
+                return;
+            }
+            Ok(envelope) => format!("{} is not an object", excerpt(&envelope.value.to_string())),
+            Err(err) => err.to_string(),
+        };
+        let arguments = self.json_at(arguments).map_or("", |json| json.text);
+        notes.push(recovered(
+            "broken-envelope",
+            format!(
+                "the call's envelope does not read as JSON ({why}); the call is read from its name \
+                 and argument object"
+            ),
+        ));
+        self.call_text(&head.name, head.id.as_deref(), arguments, notes);
     }
 
     /// The calls of a JSON list of envelopes that reads as it stands (see

@@ -491,7 +491,7 @@ impl ListScan {
 }
 
 /// A bracket scanner already inside `open`.
-fn opened(open: &[u8]) -> Brackets {
+pub(in crate::text) fn opened(open: &[u8]) -> Brackets {
     let mut brackets = Brackets::new(false);
     let _ = brackets.feed(open);
     brackets
