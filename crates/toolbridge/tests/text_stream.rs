@@ -745,6 +745,52 @@ fn arguments_stream_before_the_call_closes() {
     }
 }
 
+/// Families whose values are not JSON send each argument, typed by the
+/// schema, as canonical JSON once its closing tag arrives.
+#[test]
+fn typed_arguments_stream_one_by_one_before_the_call_closes() {
+    let tools = weather();
+    let cases = [(
+        Family::Glm,
+        "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n<arg_key>tags</arg_key><arg_value>[\"a\"",
+        "]</arg_value>\n</tool_call>",
+        "{\"city\":\"Oslo\",\"days\":3",
+    )];
+    for (family, before, after, sent) in cases {
+        let mut stream = TextStream::new(Some(family), Some(&tools));
+        let mut events = Vec::new();
+        for piece in deltas(before, 5) {
+            stream.push(piece, &mut events).unwrap();
+        }
+        let started = CallEvent::Started {
+            index: 0,
+            id: "call_0".into(),
+            name: "get_weather".into(),
+            choice: None,
+        };
+        assert_eq!(events.first(), Some(&started), "{family}");
+        assert_eq!(sent_text(&events), [sent], "{family}");
+        for piece in deltas(after, 5) {
+            stream.push(piece, &mut events).unwrap();
+        }
+        stream.finish(&mut events).unwrap();
+        let text = format!("{before}{after}");
+        let (calls, _) = whole(&text, family, true);
+        assert_eq!(sent_text(&events), [json_text(&calls[0])], "{family}");
+        assert_eq!(replacements(&events), 0, "{family}");
+        let Some(CallEvent::Finished { call, .. }) = events.last() else {
+            panic!("{family}: the call finishes last")
+        };
+        assert_eq!(call, &calls[0], "{family}");
+        check_events(&events);
+    }
+}
+
+/// The canonical JSON of a call's arguments.
+fn json_text(call: &ToolCall) -> String {
+    serde_json::to_string(call.arguments.as_ref().unwrap()).unwrap()
+}
+
 /// Arguments streamed whole that the parse reads from other text (here
 /// with text after the JSON, which repair drops) are not replaced when the
 /// value read is the value streamed.

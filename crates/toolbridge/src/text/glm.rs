@@ -10,8 +10,10 @@ use serde_json::{Map, Value};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
+use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
-use super::stream::markup::{Region, Streaming, Until};
+use super::stream::markup::{could_be, End, Live, LiveCall, Region, Streaming, Until};
+use super::tags::{find_tag, floor, scan_tags};
 use super::typed;
 
 const OPEN: &str = "<tool_call>";
@@ -119,7 +121,10 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
 }
 
 /// Streamed: a call runs from `<tool_call>` to `</tool_call>`, or to the
-/// next `<tool_call>` when its closing tag is missing.
+/// next `<tool_call>` when its closing tag is missing. The call is
+/// announced once its first `<arg_key>` ends the name, and each argument
+/// is sent as canonical JSON as its `</arg_value>` arrives, typed by the
+/// schema as the parse types it.
 pub(super) const STREAM: Streaming = Streaming {
     opens: &[OPEN],
     bare: None,
@@ -127,5 +132,148 @@ pub(super) const STREAM: Streaming = Streaming {
 };
 
 fn region(_: Option<usize>) -> Box<dyn Region> {
-    Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]))
+    Box::new(Call {
+        until: Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
+        name: Name::Looking(OPEN.len()),
+        arguments: Arguments::default(),
+    })
+}
+
+/// One call being read.
+struct Call {
+    until: Until,
+    name: Name,
+    arguments: Arguments,
+}
+
+/// Where the call's name is.
+enum Name {
+    /// Not ended yet: the first `<arg_key>` is looked for from here.
+    Looking(usize),
+    /// Announced.
+    Known,
+    /// No name the parse would read as one: the call comes whole.
+    Never,
+}
+
+impl Region for Call {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        let end = self.until.end(text, done);
+        let limit = match end {
+            End::Call(len) => text[..len].strip_suffix(CLOSE).map_or(len, str::len),
+            End::More | End::Prose(_) => text.len(),
+        };
+        let text = &text[..limit];
+        if let Name::Looking(from) = self.name {
+            let from = from.min(text.len());
+            self.name = match find_tag(&text[from..], KEY) {
+                Some(key) => {
+                    // As the parse reads it: the text before the first <arg_key>.
+                    let name = text[OPEN.len()..from + key].trim();
+                    if name.is_empty() || name.contains(['{', '<', '\n']) {
+                        Name::Never
+                    } else {
+                        live.current().open_canonical(name);
+                        self.arguments.at = from + key;
+                        Name::Known
+                    }
+                }
+                None if text.len() - OPEN.len() > HEAD_WINDOW => Name::Never,
+                None => Name::Looking(floor(text, text.len().saturating_sub(KEY.len())).max(OPEN.len())),
+            };
+        }
+        if let (Name::Known, Some(call)) = (&self.name, live.calls.last_mut()) {
+            self.arguments.read(text, call, out);
+        }
+        end
+    }
+}
+
+/// The arguments of the call being read, sent as each `</arg_value>`
+/// arrives.
+#[derive(Default)]
+struct Arguments {
+    /// Where the next `<arg_key>` is looked for.
+    at: usize,
+    /// The argument being read: its key and where its value starts.
+    open: Option<(String, usize)>,
+    /// How far its value was looked at for its end.
+    scanned: usize,
+    /// Whether the rest is left to the parse at the close (markup it reads
+    /// its own way, or a key too long to look at again and again).
+    stopped: bool,
+}
+
+impl Arguments {
+    /// Looks at the key at `key_at` again when more text comes, unless it
+    /// has run on too long.
+    fn wait(&mut self, key_at: usize, text: &str) {
+        self.at = key_at;
+        self.stopped = text.len() - key_at > HEAD_WINDOW;
+    }
+
+    /// Adds to `call` the arguments whose `</arg_value>` is in `text`, each
+    /// byte looked at once.
+    fn read(&mut self, text: &str, call: &mut LiveCall, out: &Out<'_>) {
+        let properties = call
+            .name
+            .as_deref()
+            .and_then(|name| out.schema(name))
+            .and_then(|schema| schema.get("properties"));
+        // A close tag arriving cuts `text` back: the places looked at may
+        // have run into its start.
+        self.at = self.at.min(text.len());
+        self.scanned = self.scanned.min(text.len());
+        while !self.stopped {
+            let Some((key, value_start)) = &self.open else {
+                let Some(key_at) = find_tag(&text[self.at..], KEY).map(|at| self.at + at) else {
+                    self.at = floor(text, text.len().saturating_sub(KEY.len())).max(self.at);
+                    return;
+                };
+                let key_start = key_at + KEY.len();
+                let Some(key_len) = text[key_start..].find(KEY_END) else {
+                    self.wait(key_at, text);
+                    return;
+                };
+                let after = key_start + key_len + KEY_END.len();
+                let rest = &text[after..];
+                let value_at = after + (rest.len() - rest.trim_start().len());
+                if !text[value_at..].starts_with(VALUE) {
+                    if could_be(&text[value_at..], VALUE) || value_at == text.len() {
+                        self.wait(key_at, text);
+                    } else {
+                        // No value: the parse reads the rest at the close.
+                        self.stopped = true;
+                    }
+                    return;
+                }
+                let key = text[key_start..key_start + key_len].trim().to_string();
+                self.open = Some((key, value_at + VALUE.len()));
+                self.scanned = value_at + VALUE.len();
+                continue;
+            };
+            let value_start = *value_start;
+            // Its value ends at </arg_value>; at the next <arg_key> the
+            // closing tag is missing, and the parse reads it at the close.
+            let (value_end, which) = match scan_tags(text, self.scanned.max(value_start), &[VALUE_END, KEY]) {
+                Ok(found) => found,
+                Err(resume) => {
+                    self.scanned = resume;
+                    return;
+                }
+            };
+            if which == 1 {
+                self.stopped = true;
+                return;
+            }
+            let raw = &text[value_start..value_end];
+            let raw = raw.strip_prefix('\n').unwrap_or(raw);
+            let raw = raw.strip_suffix('\n').unwrap_or(raw);
+            let property = properties.and_then(|p| p.get(key));
+            let value = typed::value(key, raw, property, out.limits, &mut Vec::new());
+            call.push_parameter(key, &value);
+            self.open = None;
+            self.at = value_end + VALUE_END.len();
+        }
+    }
 }

@@ -9,7 +9,6 @@
 
 use serde_json::{Map, Value};
 
-use crate::json;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
@@ -243,10 +242,7 @@ impl Region for Call {
                 };
                 let name = text[name_start..name_start + len].trim();
                 if !name.is_empty() {
-                    let call = live.current();
-                    call.name = Some(name.to_string());
-                    call.canonical = true;
-                    call.arguments.push('{');
+                    live.current().open_canonical(name);
                 }
                 self.params.at = name_start + len + 1;
                 self.body = Some(name_start + len + 1);
@@ -300,13 +296,13 @@ struct Params {
     open: Option<(String, usize)>,
     /// How far its value was looked at for its end.
     scanned: usize,
-    count: usize,
 }
 
 impl Params {
     /// Reads the parameters that closed before `end`, each in one look.
     fn read(&mut self, text: &str, end: usize, call: &mut LiveCall, out: &Out<'_>) {
         let Some(name) = call.name.as_deref() else { return };
+        let properties = out.schema(name).and_then(|schema| schema.get("properties"));
         loop {
             let Some((key, value_start)) = &self.open else {
                 let start = match scan_tags(&text[..end], self.at, &[PARAMETER]) {
@@ -343,19 +339,9 @@ impl Params {
                 }
             };
             let raw = strip_line_breaks(&text[value_start..value_end]);
-            let property = out
-                .schema(name)
-                .and_then(|schema| schema.get("properties"))
-                .and_then(|p| p.get(key));
+            let property = properties.and_then(|p| p.get(key));
             let value = typed::value(key, raw, property, out.limits, &mut Vec::new());
-            if self.count > 0 {
-                call.arguments.push(',');
-            }
-            call.arguments
-                .push_str(&json::compact(&Value::String(key.clone())));
-            call.arguments.push(':');
-            call.arguments.push_str(&json::compact(&value));
-            self.count += 1;
+            call.push_parameter(key, &value);
             self.open = None;
             self.at = if which == 0 {
                 value_end + PARAMETER_END.len()

@@ -116,6 +116,27 @@ pub(in crate::text) struct LiveCall {
     pub canonical: bool,
 }
 
+impl LiveCall {
+    /// Opens the call `name`, its arguments the canonical JSON of the
+    /// parameters read so far (families whose values are not JSON).
+    pub fn open_canonical(&mut self, name: &str) {
+        self.name = Some(name.to_string());
+        self.canonical = true;
+        self.arguments.push('{');
+    }
+
+    /// Adds a parameter, read whole, to the canonical JSON of the arguments.
+    pub fn push_parameter(&mut self, key: &str, value: &serde_json::Value) {
+        if self.arguments.len() > 1 {
+            self.arguments.push(',');
+        }
+        self.arguments
+            .push_str(&crate::json::compact(&serde_json::Value::String(key.to_string())));
+        self.arguments.push(':');
+        self.arguments.push_str(&crate::json::compact(value));
+    }
+}
+
 impl Live {
     /// The call being written, after opening one if there is none.
     pub fn current(&mut self) -> &mut LiveCall {
