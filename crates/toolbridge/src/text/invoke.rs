@@ -11,9 +11,10 @@ use serde_json::{Map, Value};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
+use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
-use super::stream::markup::{Region, Token, Until};
-use super::tags::{find_tag, scan_tags};
+use super::stream::markup::{End, Live, LiveCall, Region, Token, Until};
+use super::tags::{find_tag, floor, scan_tags};
 use super::typed;
 
 /// One family's spelling of the markup.
@@ -194,16 +195,147 @@ fn trim_value(raw: &str) -> &str {
 /// Streamed: a call runs from its invoke element to `invoke_end` (without
 /// it, to a block token or the next invoke); a block token is a region of
 /// its own, which the parser removes. `opens` is the invoke prefix, then
-/// the block tokens.
+/// the block tokens. The call is announced once the invoke element's `>`
+/// ends its name, and each parameter goes out as canonical JSON, typed as
+/// the parse types it, when its `parameter_end` arrives.
 pub(super) fn region(markup: &'static Markup, opened_by: Option<usize>) -> Box<dyn Region> {
     match opened_by {
-        Some(0) => Box::new(Until::new(
-            markup.invoke.len(),
-            std::slice::from_ref(&markup.invoke_end),
-            std::slice::from_ref(&markup.invoke),
-            markup.blocks,
-        )),
+        Some(0) => Box::new(Invoke {
+            markup,
+            until: Until::new(
+                markup.invoke.len(),
+                std::slice::from_ref(&markup.invoke_end),
+                std::slice::from_ref(&markup.invoke),
+                markup.blocks,
+            ),
+            name: Name::Looking,
+            parameters: Parameters::default(),
+        }),
         Some(token) => Box::new(Token(markup.blocks[token - 1].len())),
         None => unreachable!("the invoke markup has no bare form"),
+    }
+}
+
+/// One invoke element being read.
+struct Invoke {
+    markup: &'static Markup,
+    until: Until,
+    name: Name,
+    parameters: Parameters,
+}
+
+/// Where the call's name is.
+enum Name {
+    Looking,
+    Known,
+    /// No name the parse would read as one: the call comes whole.
+    Never,
+}
+
+impl Region for Invoke {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        let end = self.until.end(text, done);
+        let limit = match end {
+            End::Call(len) => text[..len]
+                .strip_suffix(self.markup.invoke_end)
+                .map_or(len, str::len),
+            End::More | End::Prose(_) => text.len(),
+        };
+        let text = &text[..limit];
+        let open = self.markup.invoke.len();
+        if let Name::Looking = self.name {
+            // As the parse reads it: the name attribute, ended by the element's `>`.
+            let body = &text[open..];
+            let (name, rest) = attribute(body);
+            self.name = match rest.find('>') {
+                Some(head_end) if !name.trim().is_empty() => {
+                    live.current().open_canonical(name.trim());
+                    self.parameters.at = text.len() - rest.len() + head_end + 1;
+                    Name::Known
+                }
+                Some(_) => Name::Never,
+                None if body.len() > HEAD_WINDOW => Name::Never,
+                None => Name::Looking,
+            };
+        }
+        if let (Name::Known, Some(call)) = (&self.name, live.calls.last_mut()) {
+            self.parameters.read(text, call, out, self.markup);
+        }
+        end
+    }
+}
+
+/// The parameters of the call being read, sent as each one closes.
+#[derive(Default)]
+struct Parameters {
+    /// Where the next parameter element is looked for.
+    at: usize,
+    /// The parameter being read: its key, whether DSML marks it a string,
+    /// and where its value starts.
+    open: Option<(String, Option<bool>, usize)>,
+    /// How far its value was looked at for its end.
+    scanned: usize,
+    /// Whether the rest is left to the parse at the close.
+    stopped: bool,
+}
+
+impl Parameters {
+    /// Adds to `call` the parameters whose end tag is in `text`, each byte
+    /// looked at once.
+    fn read(&mut self, text: &str, call: &mut LiveCall, out: &Out<'_>, markup: &Markup) {
+        let properties = call
+            .name
+            .as_deref()
+            .and_then(|name| out.schema(name))
+            .and_then(|schema| schema.get("properties"));
+        // A close tag arriving cuts `text` back: the places looked at may
+        // have run into its start.
+        self.at = self.at.min(text.len());
+        self.scanned = self.scanned.min(text.len());
+        while !self.stopped {
+            let Some((key, string, value_start)) = &self.open else {
+                let Some(start) = find_tag(&text[self.at..], markup.parameter).map(|at| self.at + at) else {
+                    self.at = floor(text, text.len().saturating_sub(markup.parameter.len())).max(self.at);
+                    return;
+                };
+                let after = &text[start + markup.parameter.len()..];
+                let (key, attributes) = attribute(after);
+                let Some(head_end) = attributes.find('>') else {
+                    self.at = start;
+                    self.stopped = text.len() - start > HEAD_WINDOW;
+                    return;
+                };
+                let value_start = text.len() - attributes.len() + head_end + 1;
+                let string = string_attribute(&attributes[..head_end]);
+                self.open = Some((key.to_string(), string, value_start));
+                self.scanned = value_start;
+                continue;
+            };
+            let value_start = *value_start;
+            let tags = [markup.parameter_end, markup.parameter];
+            let (value_end, which) = match scan_tags(text, self.scanned.max(value_start), &tags) {
+                Ok(found) => found,
+                Err(resume) => {
+                    self.scanned = resume;
+                    return;
+                }
+            };
+            if which == 1 {
+                // The end tag is missing: the parse reads the rest at the close.
+                self.stopped = true;
+                return;
+            }
+            let raw = &text[value_start..value_end];
+            let property = properties.and_then(|properties| properties.get(key));
+            let mut notes = Vec::new();
+            let value = match (markup.values, string) {
+                (Values::StringAttribute, Some(true)) => Value::String(raw.to_string()),
+                (Values::StringAttribute, Some(false)) => json_value(key, raw, property, out, &mut notes),
+                _ => typed::value(key, trim_value(raw), property, out.limits, &mut notes),
+            };
+            call.push_parameter(key, &value);
+            self.open = None;
+            self.at = value_end + markup.parameter_end.len();
+        }
     }
 }
