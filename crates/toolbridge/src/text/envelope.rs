@@ -10,6 +10,9 @@
 //! parse notes it). Any other envelope (arguments first, arguments as a
 //! string, no name, markup that is not JSON) has no head and is read whole.
 
+use serde::de::{self, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::json::bracket_end;
@@ -23,6 +26,10 @@ use super::tags::floor;
 pub(super) enum EnvelopeKeys {
     /// `name` and `id`.
     Plain,
+    /// `name` and `id`, the id written after the arguments, as
+    /// mistral-common's `_prepare_function_call` writes it: it is the
+    /// call's id all the same (a Mistral list comes whole, not announced).
+    Mistral,
     /// Cohere's `tool_name` and `tool_call_id` where `name` and `id` are
     /// absent (Command R7B).
     Cohere,
@@ -41,7 +48,7 @@ impl EnvelopeKeys {
 
     /// `item` with its call named by the plain keys (`name`, `id`).
     pub(super) fn normalize(self, item: Value) -> Value {
-        if self == EnvelopeKeys::Plain {
+        if self != EnvelopeKeys::Cohere {
             return item;
         }
         let Value::Object(mut object) = item else {
@@ -55,6 +62,188 @@ impl EnvelopeKeys {
             }
         }
         Value::Object(object)
+    }
+}
+
+/// An envelope whose JSON reads as it stands: `{"name": "…", "arguments":
+/// {…}}` (or `"parameters"`), with an optional string `"id"` (or, with
+/// [`EnvelopeKeys::Cohere`], `tool_name` and `tool_call_id` in their
+/// place); other keys are ignored, as [`Out::call_envelope`] ignores them.
+/// Named by the module's rule: the first name and id written before the
+/// arguments (what its head says, when it has one), an id after them not
+/// used (but for [`EnvelopeKeys::Mistral`]).
+///
+/// [`Out::call_envelope`]: super::scan::Out::call_envelope
+pub(super) struct ExactEnvelope<'t> {
+    pub name: String,
+    pub id: Option<String>,
+    /// An id the envelope gives only after its arguments, not used.
+    pub unused_id: Option<String>,
+    /// The argument object's text, as written.
+    pub arguments: &'t str,
+}
+
+/// An envelope as JSON reads it, its arguments unread: each key's value
+/// (`[plain, Cohere's]`), and the order that matters.
+#[derive(Default)]
+struct RawEnvelope<'t> {
+    names: [Option<String>; 2],
+    ids: [Option<String>; 2],
+    arguments: [Option<&'t RawValue>; 2],
+    /// Which name, and which id, came first before the arguments.
+    first_name: Option<usize>,
+    first_id: Option<usize>,
+    /// Which ids came after the arguments.
+    late_ids: [bool; 2],
+}
+
+/// The keys of an envelope that matter.
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "snake_case")]
+enum Field {
+    Name,
+    ToolName,
+    Id,
+    ToolCallId,
+    Arguments,
+    Parameters,
+    #[serde(other)]
+    Other,
+}
+
+impl<'de: 't, 't> Deserialize<'de> for RawEnvelope<'t> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(RawVisitor(std::marker::PhantomData))
+    }
+}
+
+struct RawVisitor<'t>(std::marker::PhantomData<&'t ()>);
+
+impl<'de: 't, 't> Visitor<'de> for RawVisitor<'t> {
+    type Value = RawEnvelope<'t>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("a call envelope object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawEnvelope<'t>, A::Error> {
+        let mut raw = RawEnvelope::default();
+        let mut after_arguments = false;
+        // A key given twice is not an envelope as it stands (repair reads it).
+        fn once<T, E: de::Error>(slot: &Option<T>, key: &'static str) -> Result<(), E> {
+            match slot {
+                Some(_) => Err(E::duplicate_field(key)),
+                None => Ok(()),
+            }
+        }
+        while let Some(field) = map.next_key::<Field>()? {
+            let (names, ids) = (["name", "tool_name"], ["id", "tool_call_id"]);
+            match field {
+                Field::Name | Field::ToolName => {
+                    let which = usize::from(matches!(field, Field::ToolName));
+                    once(&raw.names[which], names[which])?;
+                    raw.names[which] = Some(map.next_value()?);
+                    if !after_arguments {
+                        raw.first_name.get_or_insert(which);
+                    }
+                }
+                Field::Id | Field::ToolCallId => {
+                    let which = usize::from(matches!(field, Field::ToolCallId));
+                    once(&raw.ids[which], ids[which])?;
+                    raw.ids[which] = Some(map.next_value()?);
+                    if after_arguments {
+                        raw.late_ids[which] = true;
+                    } else {
+                        raw.first_id.get_or_insert(which);
+                    }
+                }
+                Field::Arguments | Field::Parameters => {
+                    let which = usize::from(matches!(field, Field::Parameters));
+                    once(&raw.arguments[which], ["arguments", "parameters"][which])?;
+                    raw.arguments[which] = Some(map.next_value()?);
+                    after_arguments = true;
+                }
+                Field::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(raw)
+    }
+}
+
+impl<'t> ExactEnvelope<'t> {
+    /// `json` read as an envelope, or `None` when it is not one as it stands
+    /// (repair or another reading is needed).
+    pub(super) fn read(json: &'t str) -> Option<ExactEnvelope<'t>> {
+        ExactEnvelope::of(serde_json::from_str(json).ok()?, EnvelopeKeys::Plain)
+    }
+
+    /// The items of a list of envelopes that reads as it stands, each an
+    /// envelope as it stands; `None` when any part needs repair or another
+    /// reading, or the list is empty.
+    pub(super) fn list(json: &'t str, keys: EnvelopeKeys) -> Option<Vec<ExactEnvelope<'t>>> {
+        // One read of the list, each item's arguments skipped over (read
+        // once they are known to be a call's).
+        let items: Vec<RawEnvelope<'t>> = serde_json::from_str(json).ok()?;
+        if items.is_empty() {
+            return None;
+        }
+        items
+            .into_iter()
+            .map(|item| ExactEnvelope::of(item, keys))
+            .collect()
+    }
+
+    /// The envelope, when its arguments are one object under one key.
+    fn of(raw: RawEnvelope<'t>, keys: EnvelopeKeys) -> Option<ExactEnvelope<'t>> {
+        let arguments = match raw.arguments {
+            [Some(one), None] | [None, Some(one)] if one.get().starts_with('{') => one.get(),
+            _ => return None,
+        };
+        let RawEnvelope {
+            names: [name, tool_name],
+            ids: [id, tool_call_id],
+            first_name,
+            first_id,
+            late_ids,
+            ..
+        } = raw;
+        Some(match keys {
+            EnvelopeKeys::Plain => ExactEnvelope {
+                name: name?,
+                unused_id: id.clone().filter(|_| late_ids[0]),
+                id: id.filter(|_| !late_ids[0]),
+                arguments,
+            },
+            EnvelopeKeys::Mistral => ExactEnvelope {
+                name: name?,
+                id,
+                unused_id: None,
+                arguments,
+            },
+            EnvelopeKeys::Cohere => {
+                let name = match first_name {
+                    Some(1) => tool_name?,
+                    _ => name.or(tool_name)?,
+                };
+                let late = [&id, &tool_call_id]
+                    .into_iter()
+                    .zip(late_ids)
+                    .find_map(|(id, late)| id.clone().filter(|_| late));
+                let id = match first_id {
+                    Some(0) => id,
+                    Some(_) => tool_call_id,
+                    None => None,
+                };
+                ExactEnvelope {
+                    name,
+                    id,
+                    unused_id: late,
+                    arguments,
+                }
+            }
+        })
     }
 }
 

@@ -64,7 +64,9 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 fn block(body: &str, json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
     let json = json.trim();
     if let Found::Head(head) = envelope::head(body, EnvelopeKeys::Plain) {
-        out.call_headed(json, &body[head.at..], &head, notes);
+        // The head skips JSON whitespace to the `{` where `json` starts too.
+        let lead = body.len() - body.trim_start().len();
+        out.call_headed(json, head.at - lead, &head, notes);
         return;
     }
     let Err(mut notes) = out.call_exact_envelope(json, notes) else {

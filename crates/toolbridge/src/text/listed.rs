@@ -57,17 +57,18 @@ pub(super) fn listed_calls(
                 )),
             }
         }
-        let heads = match json.text.starts_with('[') {
-            true => ListScan::heads(json.text, keys),
-            false => Vec::new(),
-        };
-        let named = named(&heads);
         if !json.truncated {
-            match out.call_exact_list(json.text, notes, keys, &named) {
+            match out.call_exact_list(json.text, notes, keys) {
                 Ok(()) => continue,
                 Err(given_back) => notes = given_back,
             }
         }
+        // Read as it stands, a list names its calls as their heads do; read
+        // otherwise, the calls a stream announced are named by their heads.
+        let heads = match json.text.starts_with('[') {
+            true => ListScan::heads(json.text, keys),
+            false => Vec::new(),
+        };
         let repaired = match repair(json.text, None, out.limits) {
             Ok(repaired) => repaired,
             Err(err) => {
@@ -125,14 +126,6 @@ pub(super) fn listed_calls(
         calls_of_items(items, per_item, out);
     }
     out.prose.push_str(&text[pos..]);
-}
-
-/// The names and ids of `heads`, for [`Out::call_exact_list`].
-pub(super) fn named(heads: &[LiveCall]) -> Vec<(&str, Option<&str>)> {
-    heads
-        .iter()
-        .map(|head| (head.name.as_deref().unwrap_or_default(), head.id.as_deref()))
-        .collect()
 }
 
 /// Names the first `items` (read whole, keys normalised) by the `heads` a

@@ -81,7 +81,7 @@ fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
             ));
         }
         if let Found::Head(head) = envelope::head(json.text, EnvelopeKeys::Plain) {
-            out.call_headed(json.text, &json.text[head.at..], &head, notes);
+            out.call_headed(json.text, head.at, &head, notes);
         } else {
             let exact = !json.truncated && out.call_exact_envelope(json.text, Vec::new()).is_ok();
             if !exact {

@@ -124,9 +124,10 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
 fn list(json: &str, out: &mut Out<'_>, note: Option<super::Note>) -> bool {
     // Mistral writes a call's id after its arguments (mistral-common's
     // `_prepare_function_call` adds `id` last): the list comes whole, each
-    // call under its own id, rather than announced as its arguments begin.
+    // call under its own id, rather than announced as its arguments begin
+    // (see `EnvelopeKeys::Mistral`).
     let notes = note.into_iter().collect();
-    let Err(mut first) = out.call_exact_list(json, notes, EnvelopeKeys::Plain, &[]) else {
+    let Err(mut first) = out.call_exact_list(json, notes, EnvelopeKeys::Mistral) else {
         return true;
     };
     let Ok(repaired) = repair(json, None, out.limits) else {

@@ -3,8 +3,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::call::{fit_parsed, repair, ArgumentsError, ArgumentsErrorKind, ToolCall};
@@ -13,7 +11,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 use crate::tool::Tool;
 
-use super::envelope::{unused_id, EnvelopeHead, EnvelopeKeys};
+use super::envelope::{unused_id, EnvelopeHead, EnvelopeKeys, ExactEnvelope};
 use super::tags::{scan_tags, Finder};
 use super::Family;
 
@@ -135,7 +133,8 @@ impl<'a> Out<'a> {
     pub fn call_exact_envelope(&mut self, json: &str, notes: Vec<Note>) -> Result<(), Vec<Note>> {
         match ExactEnvelope::read(json) {
             Some(envelope) => {
-                self.call_text(&envelope.name, envelope.id.as_deref(), envelope.arguments, notes);
+                let arguments = envelope.arguments;
+                self.call_exact(envelope, arguments, notes);
                 Ok(())
             }
             None => Err(notes),
@@ -143,35 +142,53 @@ impl<'a> Out<'a> {
     }
 
     /// [`call_exact_envelope`](Out::call_exact_envelope) for an envelope
-    /// whose head (see [`envelope`](super::envelope)) names the call `name`
-    /// and `id`: the call keeps them, and an id the envelope gives only
-    /// after its arguments is noted.
-    pub fn call_exact_envelope_as(
-        &mut self,
-        json: &str,
-        mut notes: Vec<Note>,
-        name: &str,
-        id: Option<&str>,
-    ) -> Result<(), Vec<Note>> {
-        let Some(envelope) = ExactEnvelope::read(json) else {
-            return Err(notes);
+    /// whose argument object is at byte `at` of `json`: when a stream's
+    /// partial parser read that object already, the envelope around it is
+    /// read with `{}` in its place, not read again.
+    fn call_exact_envelope_at(&mut self, json: &str, at: usize, notes: Vec<Note>) -> Result<(), Vec<Note>> {
+        let streamed = self
+            .next_streamed()
+            .and_then(|index| self.streamed.get(index))
+            .filter(|streamed| {
+                streamed.value.as_ref().is_some_and(Value::is_object)
+                    && json
+                        .get(at..)
+                        .is_some_and(|rest| rest.starts_with(&streamed.text))
+            })
+            .map(|streamed| streamed.text.len());
+        let Some(len) = streamed else {
+            return self.call_exact_envelope(json, notes);
         };
-        if let Some(given) = envelope.id.as_deref().filter(|&given| Some(given) != id) {
-            notes.push(unused_id(given));
+        let mut shell = String::with_capacity(json.len() - len + 2);
+        shell.push_str(&json[..at]);
+        shell.push_str("{}");
+        shell.push_str(&json[at + len..]);
+        match ExactEnvelope::read(&shell) {
+            Some(envelope) => {
+                self.call_exact(envelope, &json[at..at + len], notes);
+                Ok(())
+            }
+            None => Err(notes),
         }
-        self.call_text(name, id, envelope.arguments, notes);
-        Ok(())
+    }
+
+    /// The call of an envelope read as it stands, its arguments `arguments`.
+    fn call_exact(&mut self, envelope: ExactEnvelope<'_>, arguments: &str, mut notes: Vec<Note>) {
+        if let Some(unused) = &envelope.unused_id {
+            notes.push(unused_id(unused));
+        }
+        self.call_text(&envelope.name, envelope.id.as_deref(), arguments, notes);
     }
 
     /// The call an envelope names by its head (see
-    /// [`envelope`](super::envelope)): read as it stands, else repaired and
-    /// named by the head, else — the JSON around the arguments broken — from
-    /// the head's name and the argument object at the start of `arguments`
-    /// (the text from the head's `at`), noted. Always a call: a stream
-    /// announced it when its arguments began.
-    pub fn call_headed(&mut self, json: &str, arguments: &str, head: &EnvelopeHead, notes: Vec<Note>) {
-        let exact = self.call_exact_envelope_as(json, notes, &head.name, head.id.as_deref());
-        let Err(mut notes) = exact else {
+    /// [`envelope`](super::envelope)), its argument object at byte `at` of
+    /// `json`: read as it stands, else repaired and named by the head, else
+    /// — the JSON around the arguments broken — from the head's name and
+    /// that object, noted. Always a call: a stream announced it when its
+    /// arguments began.
+    pub fn call_headed(&mut self, json: &str, at: usize, head: &EnvelopeHead, notes: Vec<Note>) {
+        // Read as it stands, the envelope names the call as its head does.
+        let Err(mut notes) = self.call_exact_envelope_at(json, at, notes) else {
             return;
         };
         let why = match repair(json, None, self.limits) {
@@ -186,7 +203,7 @@ impl<'a> Out<'a> {
             Ok(envelope) => format!("{} is not an object", excerpt(&envelope.value.to_string())),
             Err(err) => err.to_string(),
         };
-        let arguments = self.json_at(arguments).map_or("", |json| json.text);
+        let arguments = self.json_at(&json[at..]).map_or("", |json| json.text);
         notes.push(recovered(
             "broken-envelope",
             format!(
@@ -200,33 +217,19 @@ impl<'a> Out<'a> {
     /// The calls of a JSON list of envelopes that reads as it stands (see
     /// [`ExactEnvelope::list`]), `notes` going to the first; anything else
     /// gives `notes` back, as [`call_exact_envelope`](Out::call_exact_envelope) does.
-    ///
-    /// The first items are named as `heads` (name and id) say: the heads a
-    /// stream announced them by (see [`envelope`](super::envelope)); an id
-    /// an item gives only after its arguments is noted.
     pub fn call_exact_list(
         &mut self,
         json: &str,
         notes: Vec<Note>,
         keys: EnvelopeKeys,
-        heads: &[(&str, Option<&str>)],
     ) -> Result<(), Vec<Note>> {
         let Some(items) = ExactEnvelope::list(json, keys) else {
             return Err(notes);
         };
         let mut first = notes;
-        for (index, envelope) in items.into_iter().enumerate() {
-            let mut notes = std::mem::take(&mut first);
-            let (name, id) = match heads.get(index) {
-                Some(&(name, id)) => {
-                    if let Some(given) = envelope.id.as_deref().filter(|&given| Some(given) != id) {
-                        notes.push(unused_id(given));
-                    }
-                    (name, id)
-                }
-                None => (envelope.name.as_str(), envelope.id.as_deref()),
-            };
-            self.call_text(name, id, envelope.arguments, notes);
+        for envelope in items {
+            let arguments = envelope.arguments;
+            self.call_exact(envelope, arguments, std::mem::take(&mut first));
         }
         Ok(())
     }
@@ -433,70 +436,6 @@ impl<'a> Out<'a> {
                 ),
             ));
         }
-    }
-}
-
-/// An envelope whose JSON reads as it stands: `{"name": "…", "arguments":
-/// {…}}` (or `"parameters"`), with an optional string `"id"` (or, with
-/// [`EnvelopeKeys::Cohere`], `tool_name` and `tool_call_id` in their
-/// place); other keys are ignored, as [`Out::call_envelope`] ignores them.
-struct ExactEnvelope<'t> {
-    name: String,
-    id: Option<String>,
-    /// The argument object's text, as written.
-    arguments: &'t str,
-}
-
-/// An envelope as JSON reads it, its arguments unread.
-#[derive(Deserialize)]
-struct RawEnvelope<'t> {
-    name: Option<String>,
-    tool_name: Option<String>,
-    id: Option<String>,
-    tool_call_id: Option<String>,
-    #[serde(borrow)]
-    arguments: Option<&'t RawValue>,
-    #[serde(borrow)]
-    parameters: Option<&'t RawValue>,
-}
-
-impl<'t> ExactEnvelope<'t> {
-    /// `json` read as an envelope, or `None` when it is not one as it stands
-    /// (repair or another reading is needed).
-    fn read(json: &'t str) -> Option<ExactEnvelope<'t>> {
-        ExactEnvelope::of(serde_json::from_str(json).ok()?, EnvelopeKeys::Plain)
-    }
-
-    /// The items of a list of envelopes that reads as it stands, each an
-    /// envelope as it stands; `None` when any part needs repair or another
-    /// reading, or the list is empty.
-    fn list(json: &'t str, keys: EnvelopeKeys) -> Option<Vec<ExactEnvelope<'t>>> {
-        // One read of the list, each item's arguments skipped over (read
-        // once they are known to be a call's).
-        let items: Vec<RawEnvelope<'t>> = serde_json::from_str(json).ok()?;
-        if items.is_empty() {
-            return None;
-        }
-        items
-            .into_iter()
-            .map(|item| ExactEnvelope::of(item, keys))
-            .collect()
-    }
-
-    /// The envelope, when its arguments are one object under one key.
-    fn of(envelope: RawEnvelope<'t>, keys: EnvelopeKeys) -> Option<ExactEnvelope<'t>> {
-        let arguments = match (envelope.arguments, envelope.parameters) {
-            (Some(raw), None) | (None, Some(raw)) if raw.get().starts_with('{') => raw.get(),
-            _ => return None,
-        };
-        let (name, id) = match keys {
-            EnvelopeKeys::Plain => (envelope.name?, envelope.id),
-            EnvelopeKeys::Cohere => (
-                envelope.name.or(envelope.tool_name)?,
-                envelope.id.or(envelope.tool_call_id),
-            ),
-        };
-        Some(ExactEnvelope { name, id, arguments })
     }
 }
 

@@ -62,7 +62,11 @@ impl Sink {
     /// The events for what the open region's reader knows now: `Started`
     /// once a call's name is known, then its argument text as it grows.
     pub fn live(&mut self, live: &Live, out: &Out<'_>) {
-        for (at, call) in live.calls.iter().enumerate() {
+        // Only a region's last call grows: the ones before the last started
+        // sent all their text when the next one started (a list of a
+        // thousand calls stays linear).
+        let from = self.started.len().saturating_sub(1);
+        for (at, call) in live.calls.iter().enumerate().skip(from) {
             if at == self.started.len() {
                 let Some(name) = &call.name else { break };
                 if out.calls.len() + at >= out.limits.max_tools {
