@@ -19,7 +19,7 @@ use toolbridge::text::{parse, Family, TextStream};
 
 mod documents;
 
-use documents::{deltas, ADVERSARIAL, ADVERSARIAL_FAMILIES};
+use documents::{deltas, ADVERSARIAL, ADVERSARIAL_FAMILIES, MANY_CALLS};
 
 const SIZE: usize = 100_000;
 
@@ -223,6 +223,20 @@ fn bench(c: &mut Criterion) {
     for family in ADVERSARIAL_FAMILIES {
         for (label, size) in [("10KB", 10_000), ("100KB", 100_000)] {
             let text = unit.repeat(size / unit.len() + 1);
+            let pieces = deltas(&text, 3);
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_function(BenchmarkId::new(family.to_string(), label), |b| {
+                b.iter(|| streamed(black_box(&pieces), family))
+            });
+        }
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("text/many-calls");
+    group.sample_size(10);
+    for (family, open, call) in MANY_CALLS {
+        for (label, size) in [("10KB", 10_000), ("100KB", 100_000)] {
+            let text = format!("{open}{}", call.repeat(size / call.len() + 1));
             let pieces = deltas(&text, 3);
             group.throughput(Throughput::Bytes(text.len() as u64));
             group.bench_function(BenchmarkId::new(family.to_string(), label), |b| {

@@ -14,7 +14,7 @@ use toolbridge::{Pointer, Tool};
 #[path = "../benches/documents/mod.rs"]
 mod documents;
 
-use documents::{deltas, ADVERSARIAL, ADVERSARIAL_FAMILIES};
+use documents::{deltas, ADVERSARIAL, ADVERSARIAL_FAMILIES, MANY_CALLS};
 
 /// (family, text, whether the tools of `weather` type it).
 const FIXTURES: &[(Family, &str, bool)] = &[
@@ -282,6 +282,21 @@ proptest! {
         prop_assert_eq!(&got.calls, &expected.0);
         prop_assert_eq!(&got.prose, &expected.1);
         check_events(&got.events);
+    }
+}
+
+/// A region of many calls under one id streams to the whole-text parse:
+/// each call announced as it begins, its id made unique as the parse makes it.
+#[test]
+fn many_calls_in_one_region_stream_as_whole() {
+    for (family, open, call) in MANY_CALLS {
+        let text = format!("{open}{}", call.repeat(200));
+        let streamed = stream(&deltas(&text, 3), Some(family), None);
+        let (calls, prose) = whole(&text, family, false);
+        assert_eq!(calls.len(), 200, "{family}");
+        assert_eq!(streamed.calls, calls, "{family}");
+        assert_eq!(streamed.prose, prose.trim(), "{family}");
+        check_events(&streamed.events);
     }
 }
 

@@ -95,3 +95,25 @@ pub const ADVERSARIAL_FAMILIES: [Family; 8] = [
     Family::DeepSeek,
     Family::Harmony,
 ];
+
+/// One region holding many calls under one id (a list, Llama's `;`-joined
+/// calls): (family, the region's opening, the call repeated). Each call is
+/// announced as it begins, so they must stream in time linear in their
+/// number (`text/many-calls/…`) and to the whole-text parse.
+pub const MANY_CALLS: [(Family, &str, &str); 3] = [
+    (
+        Family::Granite,
+        "<|tool_call|>[",
+        "{\"name\": \"f\", \"id\": \"0\", \"arguments\": {\"a\": \"x\"}}, ",
+    ),
+    (
+        Family::CommandR7b,
+        "<|START_ACTION|>[",
+        "{\"tool_call_id\": \"0\", \"tool_name\": \"f\", \"parameters\": {}}, ",
+    ),
+    (
+        Family::Llama3,
+        "<|python_tag|>",
+        "{\"name\": \"f\", \"parameters\": {\"a\": 1}}; ",
+    ),
+];

@@ -355,20 +355,21 @@ impl<'a> Out<'a> {
         self.add(name, id, arguments, raw, notes, false);
     }
 
-    /// The id a call sent as `base` gets: `base`, or `base_2`, `base_3`, …
-    /// when an earlier call has it (or `taken` says it is taken: the ids a
-    /// stream announced for calls not added yet).
-    pub fn unique_id(&self, base: &str, taken: impl Fn(&str) -> bool) -> String {
-        self.unique_suffix(base, &taken).1
-    }
-
-    /// [`unique_id`](Out::unique_id), with the suffix it took (`None` for
-    /// `base` itself).
-    fn unique_suffix(&self, base: &str, taken: &impl Fn(&str) -> bool) -> (Option<usize>, String) {
+    /// The id a call sent as `base` gets, and the suffix it took (`None`
+    /// for `base` itself): `base`, or `base_2`, `base_3`, … when an earlier
+    /// call has it or `taken` says it is taken (the ids a stream announced
+    /// for calls not added yet), trying no suffix below `from` (every lower
+    /// one is taken).
+    pub fn unique_id(
+        &self,
+        base: &str,
+        from: usize,
+        taken: impl Fn(&str) -> bool,
+    ) -> (Option<usize>, String) {
         if !self.ids.contains(base) && !taken(base) {
             return (None, base.to_string());
         }
-        let mut suffix = self.suffixes.get(base).copied().unwrap_or(2);
+        let mut suffix = self.suffixes.get(base).copied().unwrap_or(2).max(from);
         loop {
             let unique = format!("{base}_{suffix}");
             if !self.ids.contains(&unique) && !taken(&unique) {
@@ -395,7 +396,7 @@ impl<'a> Out<'a> {
         }
         let sent = id.filter(|id| !id.is_empty());
         let base = sent.map_or_else(|| format!("call_{}", self.calls.len()), str::to_string);
-        let (suffix, unique) = self.unique_suffix(&base, &|_| false);
+        let (suffix, unique) = self.unique_id(&base, 2, |_| false);
         if let Some(suffix) = suffix {
             self.suffixes.insert(base.clone(), suffix + 1);
         }
@@ -588,7 +589,7 @@ mod tests {
         }
         let ids: Vec<&str> = out.calls.iter().map(|call| call.id.as_str()).collect();
         assert_eq!(ids, ["x", "x_2", "x_3", "x_4", "x_5", "x_2_2", "y"]);
-        assert_eq!(out.unique_id("x", |id| id == "x_6"), "x_7");
+        assert_eq!(out.unique_id("x", 2, |id| id == "x_6").1, "x_7");
     }
 
     #[test]

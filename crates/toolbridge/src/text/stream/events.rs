@@ -2,6 +2,8 @@
 //! its reader sees them ([`Live`]) and as the family's parser finally reads
 //! them.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
 use crate::call::{
@@ -31,6 +33,11 @@ pub(super) struct Sink {
     /// The index of the next call started.
     next: usize,
     started: Vec<Started>,
+    /// The ids of the open region's started calls, and for an id sent
+    /// more than once the suffix to try first: a region of many calls under
+    /// one id stays linear.
+    announced: HashSet<String>,
+    suffixes: HashMap<String, usize>,
     limits: Limits,
 }
 
@@ -40,6 +47,8 @@ impl Sink {
             events: Vec::new(),
             next: 0,
             started: Vec::new(),
+            announced: HashSet::new(),
+            suffixes: HashMap::new(),
             limits: limits.clone(),
         }
     }
@@ -78,8 +87,13 @@ impl Sink {
                     Some(id) => id.to_string(),
                     None => format!("call_{}", out.calls.len() + at),
                 };
-                let started = &self.started;
-                let id = out.unique_id(&base, |id| started.iter().any(|state| state.id == id));
+                let announced = &self.announced;
+                let from = self.suffixes.get(&base).copied().unwrap_or(2);
+                let (suffix, id) = out.unique_id(&base, from, |id| announced.contains(id));
+                if let Some(suffix) = suffix {
+                    self.suffixes.insert(base, suffix + 1);
+                }
+                self.announced.insert(id.clone());
                 self.events.push(CallEvent::Started {
                     index: self.next,
                     id: id.clone(),
@@ -147,6 +161,8 @@ impl Sink {
             call.arguments = std::mem::take(&mut streamed.text);
         }
         let mut started = std::mem::take(&mut self.started).into_iter();
+        self.announced.clear();
+        self.suffixes.clear();
         for at in before..out.calls.len() {
             let call = &out.calls[at];
             let state = started.next();
@@ -270,6 +286,8 @@ impl Sink {
     /// with an error.
     pub fn orphans(&mut self, _live: Live, _out: &Out<'_>) {
         let rest = std::mem::take(&mut self.started);
+        self.announced.clear();
+        self.suffixes.clear();
         self.finish_orphans(rest);
     }
 
