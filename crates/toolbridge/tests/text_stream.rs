@@ -32,6 +32,10 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Hunyuan, "<tool_calls>[{\"name\": \"a\", \"arguments\": {}} {\"name\": \"b\", \"arguments\": {\"q\": \"\\u00e9\"}}]</tool_calls> done", false),
     (Family::CommandR7b, "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"a\", \"parameters\": {}}, {\"tool_call_id\": \"1\", \"name\": \"b\", \"tool_name\": \"c\", \"parameters\": {\"k\": 2}}]<|END_ACTION|>", false),
     (Family::Phi4Mini, "functools[{\"name\": \"a\", \"arguments\": {\"x\": 1}}, {\"name\": \"a\", \"arguments\": {\"x\": 2}}]", false),
+    // A block token inside an unclosed invoke element ends it: nothing past it names the call (cargo-fuzz).
+    (Family::MiniMax, "<invoke name=<minimax:tool_call>] then <invoke name=\"f\"><parameter name=\"a\">1</parameter></invoke>", false),
+    (Family::MiniMax, "<invoke name=\"f\"><parameter name=\"a\">1<minimax:tool_call></parameter></invoke>", false),
+    (Family::DeepSeekDsml, "<｜DSML｜invoke name=\"g\"><｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter><｜DSML｜tool_calls>", false),
     (Family::Qwen3Coder, "I'll look.\n<tool_call>\n<function=get_weather>\n<parameter=city>\n1984\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=metric>\nTrue\n</parameter>\n<parameter=ratio>\n0.5\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>\n</tool_call>", true),
     (Family::Qwen3Coder, "<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</function>\n</tool_call>\n<tool_call>\n<function=now>\n</function>\n</tool_call>", false),
     (Family::Qwen3Coder, "<tool_call><function=get_weather><parameter=days>2.0</parameter><parameter=ratio>lots</parameter></function></tool_call>", true),

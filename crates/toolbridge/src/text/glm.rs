@@ -159,10 +159,7 @@ enum Name {
 impl Region for Call {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
         let end = self.until.end(text, done);
-        let limit = match end {
-            End::Call(len) => text[..len].strip_suffix(CLOSE).map_or(len, str::len),
-            End::More | End::Prose(_) => text.len(),
-        };
+        let limit = self.until.body_end(text, end);
         let text = &text[..limit];
         if let Name::Looking(from) = self.name {
             let from = from.min(text.len());

@@ -235,12 +235,7 @@ enum Name {
 impl Region for Invoke {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
         let end = self.until.end(text, done);
-        let limit = match end {
-            End::Call(len) => text[..len]
-                .strip_suffix(self.markup.invoke_end)
-                .map_or(len, str::len),
-            End::More | End::Prose(_) => text.len(),
-        };
+        let limit = self.until.body_end(text, end);
         let text = &text[..limit];
         let open = self.markup.invoke.len();
         if let Name::Looking = self.name {

@@ -194,6 +194,23 @@ impl Until {
         }
     }
 
+    /// Where the region's body ends so far, given where the region ends
+    /// ([`end`](Until::end)): before the closing token once it came; while
+    /// the region is open, before a cut (when the closing token never comes,
+    /// the parser ends the call there) or at the end of `text`.
+    pub fn body_end(&self, text: &str, end: End) -> usize {
+        match end {
+            End::Call(len) | End::Prose(len) => {
+                let region = &text[..len];
+                self.closes
+                    .iter()
+                    .find_map(|close| region.strip_suffix(close))
+                    .map_or(len, str::len)
+            }
+            End::More => self.cut.unwrap_or(text.len()),
+        }
+    }
+
     /// Where the region ends, looking only at the text not looked at yet
     /// (from where a token cut by a delta may start).
     pub fn end(&mut self, text: &str, done: bool) -> End {
@@ -277,17 +294,7 @@ impl Region for HeadJson {
             return end;
         }
         // The body: after the opening token, before the closing one.
-        let limit = match end {
-            End::More => text.len(),
-            End::Call(len) | End::Prose(len) => {
-                let region = &text[..len];
-                self.until
-                    .closes
-                    .iter()
-                    .find_map(|close| region.strip_suffix(close))
-                    .map_or(len, str::len)
-            }
-        };
+        let limit = self.until.body_end(text, end);
         let open = self.until.open.min(limit);
         let head = self.head;
         self.arguments.read(text, limit, live, || {
