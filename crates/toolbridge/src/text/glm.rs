@@ -268,7 +268,7 @@ impl Arguments {
             let raw = raw.strip_suffix('\n').unwrap_or(raw);
             let property = properties.and_then(|p| p.get(key));
             let value = typed::value(key, raw, property, out.limits, &mut Vec::new());
-            call.push_parameter(key, &value);
+            call.push_parameter(key, value);
             self.open = None;
             self.at = value_end + VALUE_END.len();
         }

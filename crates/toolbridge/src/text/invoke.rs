@@ -328,7 +328,7 @@ impl Parameters {
                 (Values::StringAttribute, Some(false)) => json_value(key, raw, property, out, &mut notes),
                 _ => typed::value(key, trim_value(raw), property, out.limits, &mut notes),
             };
-            call.push_parameter(key, &value);
+            call.push_parameter(key, value);
             self.open = None;
             self.at = value_end + markup.parameter_end.len();
         }

@@ -341,7 +341,7 @@ impl Params {
             let raw = strip_line_breaks(&text[value_start..value_end]);
             let property = properties.and_then(|p| p.get(key));
             let value = typed::value(key, raw, property, out.limits, &mut Vec::new());
-            call.push_parameter(key, &value);
+            call.push_parameter(key, value);
             self.open = None;
             self.at = if which == 0 {
                 value_end + PARAMETER_END.len()

@@ -4,10 +4,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::call::{
-    changes_of, fast_path_depth, ArgumentsError, ArgumentsErrorKind, CallEvent, PartialJson, ToolCall,
+    changes_of, fast_path_depth, ArgumentsError, ArgumentsErrorKind, CallEvent, Change, PartialJson, ToolCall,
 };
 use crate::json;
 use crate::limits::Limits;
@@ -25,6 +25,8 @@ struct Started {
     sent: usize,
     partial: PartialJson,
     canonical: bool,
+    /// For canonical arguments, the parameters sent so far.
+    built: Map<String, Value>,
 }
 
 /// Where events go, and the calls of the open region already started.
@@ -70,12 +72,12 @@ impl Sink {
 
     /// The events for what the open region's reader knows now: `Started`
     /// once a call's name is known, then its argument text as it grows.
-    pub fn live(&mut self, live: &Live, out: &Out<'_>) {
+    pub fn live(&mut self, live: &mut Live, out: &Out<'_>) {
         // Only a region's last call grows: the ones before the last started
         // sent all their text when the next one started (a list of a
         // thousand calls stays linear).
         let from = self.started.len().saturating_sub(1);
-        for (at, call) in live.calls.iter().enumerate().skip(from) {
+        for (at, call) in live.calls.iter_mut().enumerate().skip(from) {
             if at == self.started.len() {
                 let Some(name) = &call.name else { break };
                 if out.calls.len() + at >= out.limits.max_tools {
@@ -107,6 +109,7 @@ impl Sink {
                     sent: 0,
                     partial: PartialJson::with_limits(self.limits.clone()),
                     canonical: call.canonical,
+                    built: Map::new(),
                 });
                 self.next += 1;
             }
@@ -115,12 +118,30 @@ impl Sink {
             };
             if call.arguments.len() > started.sent {
                 let text = call.arguments[started.sent..].to_string();
-                started.sent = call.arguments.len();
                 // A piece of argument text mostly changes one value: room for
                 // one change, without the growth a first push would go through.
                 let mut changes = Vec::with_capacity(1);
-                // Text that stops being JSON sends no changes; the finished call says what was wrong.
-                let _ = started.partial.feed(&text, &mut changes);
+                if started.canonical {
+                    // The parameters as they were written: their changes are
+                    // known without reading the JSON back.
+                    if started.sent == 0 {
+                        changes.push(Change::Set {
+                            at: Pointer::root(),
+                            value: Value::Object(Map::new()),
+                        });
+                    }
+                    for (key, value) in call.parameters.drain(..) {
+                        started.built.insert(key.clone(), value.clone());
+                        changes.push(Change::Set {
+                            at: Pointer::root().key(&key),
+                            value,
+                        });
+                    }
+                } else {
+                    // Text that stops being JSON sends no changes; the finished call says what was wrong.
+                    let _ = started.partial.feed(&text, &mut changes);
+                }
+                started.sent = call.arguments.len();
                 self.events.push(CallEvent::ArgumentsDelta {
                     index: started.index,
                     text,
@@ -202,9 +223,19 @@ impl Sink {
                         sent: 0,
                         partial: PartialJson::with_limits(self.limits.clone()),
                         canonical: true,
+                        built: Map::new(),
                     }
                 }
             };
+            if state.canonical && state.sent > 0 {
+                self.settle_canonical(&state, call);
+                let call = take_call(out, at);
+                self.events.push(CallEvent::Finished {
+                    index: state.index,
+                    call,
+                });
+                continue;
+            }
             // The model's own text for JSON arguments, the canonical JSON otherwise
             // (its rest sent only when what was sent is its start).
             let sent = live
@@ -267,6 +298,31 @@ impl Sink {
             let text = std::mem::take(&mut out.prose);
             self.event(CallEvent::Text { text });
         }
+    }
+
+    /// The end of canonical arguments streamed parameter by parameter:
+    /// the closing brace when the parse read the parameters that were sent,
+    /// a replacement otherwise (a value typed differently, a parameter the
+    /// parse dropped or read on from a missing tag).
+    fn settle_canonical(&mut self, state: &Started, call: &ToolCall) {
+        let Ok(value) = &call.arguments else {
+            return;
+        };
+        if matches!(value, Value::Object(map) if *map == state.built) {
+            self.events.push(CallEvent::ArgumentsDelta {
+                index: state.index,
+                text: "}".into(),
+                changes: Vec::new(),
+            });
+            return;
+        }
+        let mut changes = Vec::new();
+        changes_of(value, Pointer::root(), &mut changes);
+        self.events.push(CallEvent::ArgumentsReplaced {
+            index: state.index,
+            text: json::compact(value),
+            changes,
+        });
     }
 
     /// Sends `Started` for a call read whole; its index.

@@ -114,6 +114,10 @@ pub(in crate::text) struct LiveCall {
     /// far (families whose values are not JSON) rather than the model's
     /// own JSON text.
     pub canonical: bool,
+    /// The parameters added to a canonical `arguments` and not yet sent as
+    /// changes (the stream sends them as they are, without reading the
+    /// JSON it wrote back).
+    pub parameters: Vec<(String, serde_json::Value)>,
 }
 
 impl LiveCall {
@@ -126,14 +130,15 @@ impl LiveCall {
     }
 
     /// Adds a parameter, read whole, to the canonical JSON of the arguments.
-    pub fn push_parameter(&mut self, key: &str, value: &serde_json::Value) {
+    pub fn push_parameter(&mut self, key: &str, value: serde_json::Value) {
         if self.arguments.len() > 1 {
             self.arguments.push(',');
         }
         self.arguments
             .push_str(&crate::json::compact(&serde_json::Value::String(key.to_string())));
         self.arguments.push(':');
-        self.arguments.push_str(&crate::json::compact(value));
+        self.arguments.push_str(&crate::json::compact(&value));
+        self.parameters.push((key.to_string(), value));
     }
 }
 
