@@ -12,8 +12,8 @@ use crate::pointer::Pointer;
 
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
-use super::stream::markup::{could_be, End, Live, LiveCall, Region, Streaming, Until};
-use super::tags::{find_tag, floor, scan_tags};
+use super::stream::markup::{could_be, value_end, End, Live, LiveCall, Region, Streaming, Until, ValueEnd};
+use super::tags::{find_tag, floor};
 use super::typed;
 
 const OPEN: &str = "<tool_call>";
@@ -250,19 +250,14 @@ impl Arguments {
                 continue;
             };
             let value_start = *value_start;
-            // Its value ends at </arg_value>; at the next <arg_key> the
-            // closing tag is missing, and the parse reads it at the close.
-            let (value_end, which) = match scan_tags(text, self.scanned.max(value_start), &[VALUE_END, KEY]) {
-                Ok(found) => found,
-                Err(resume) => {
-                    self.scanned = resume;
+            let value_end = match value_end(text, &mut self.scanned, value_start, VALUE_END, KEY) {
+                ValueEnd::At(at) => at,
+                ValueEnd::More => return,
+                ValueEnd::Missing => {
+                    self.stopped = true;
                     return;
                 }
             };
-            if which == 1 {
-                self.stopped = true;
-                return;
-            }
             let raw = &text[value_start..value_end];
             let raw = raw.strip_prefix('\n').unwrap_or(raw);
             let raw = raw.strip_suffix('\n').unwrap_or(raw);

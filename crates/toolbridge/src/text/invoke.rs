@@ -13,7 +13,7 @@ use crate::pointer::Pointer;
 
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
-use super::stream::markup::{End, Live, LiveCall, Region, Token, Until};
+use super::stream::markup::{value_end, End, Live, LiveCall, Region, Token, Until, ValueEnd};
 use super::tags::{find_tag, floor, scan_tags};
 use super::typed;
 
@@ -307,19 +307,21 @@ impl Parameters {
                 continue;
             };
             let value_start = *value_start;
-            let tags = [markup.parameter_end, markup.parameter];
-            let (value_end, which) = match scan_tags(text, self.scanned.max(value_start), &tags) {
-                Ok(found) => found,
-                Err(resume) => {
-                    self.scanned = resume;
+            let end = value_end(
+                text,
+                &mut self.scanned,
+                value_start,
+                markup.parameter_end,
+                markup.parameter,
+            );
+            let value_end = match end {
+                ValueEnd::At(at) => at,
+                ValueEnd::More => return,
+                ValueEnd::Missing => {
+                    self.stopped = true;
                     return;
                 }
             };
-            if which == 1 {
-                // The end tag is missing: the parse reads the rest at the close.
-                self.stopped = true;
-                return;
-            }
             let raw = &text[value_start..value_end];
             let property = properties.and_then(|properties| properties.get(key));
             let mut notes = Vec::new();

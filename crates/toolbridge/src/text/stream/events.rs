@@ -276,13 +276,7 @@ impl Sink {
                     _ => state.partial.value() != Some(value) || !state.partial.is_complete(),
                 };
                 if replaced {
-                    let mut changes = Vec::new();
-                    changes_of(value, Pointer::root(), &mut changes);
-                    self.events.push(CallEvent::ArgumentsReplaced {
-                        index: state.index,
-                        text: json::compact(value),
-                        changes,
-                    });
+                    self.replace(state.index, value);
                 }
             }
             let call = take_call(out, at);
@@ -316,10 +310,15 @@ impl Sink {
             });
             return;
         }
+        self.replace(state.index, value);
+    }
+
+    /// Sends the arguments `value` in place of what was streamed for call `index`.
+    fn replace(&mut self, index: usize, value: &Value) {
         let mut changes = Vec::new();
         changes_of(value, Pointer::root(), &mut changes);
         self.events.push(CallEvent::ArgumentsReplaced {
-            index: state.index,
+            index,
             text: json::compact(value),
             changes,
         });

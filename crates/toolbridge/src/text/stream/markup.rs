@@ -142,6 +142,38 @@ impl LiveCall {
     }
 }
 
+/// Where a parameter's value ends, looked for in a region's text as it
+/// arrives ([`value_end`]).
+pub(in crate::text) enum ValueEnd {
+    /// Not yet; look again from where the scan stopped.
+    More,
+    /// At its end tag, here.
+    At(usize),
+    /// The next parameter's tag came first: the end tag is missing, and the
+    /// parse reads the rest at the close.
+    Missing,
+}
+
+/// Where the value starting at `start` ends: at `end_tag`, unless `next`
+/// comes first. `scanned` keeps where to look again, so each byte is looked
+/// at once however the text arrives.
+pub(in crate::text) fn value_end(
+    text: &str,
+    scanned: &mut usize,
+    start: usize,
+    end_tag: &str,
+    next: &str,
+) -> ValueEnd {
+    match scan_tags(text, (*scanned).max(start), &[end_tag, next]) {
+        Ok((at, 0)) => ValueEnd::At(at),
+        Ok(_) => ValueEnd::Missing,
+        Err(resume) => {
+            *scanned = resume;
+            ValueEnd::More
+        }
+    }
+}
+
 impl Live {
     /// The call being written, after opening one if there is none.
     pub fn current(&mut self) -> &mut LiveCall {
