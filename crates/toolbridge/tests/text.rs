@@ -190,6 +190,20 @@ fn llama3_json_calls_are_named_by_what_precedes_their_parameters() {
     );
 }
 
+/// A Gemma 4 call that names its tool and opens its arguments is a call (a
+/// stream announces it then), its arguments an error when they do not read.
+#[test]
+fn gemma4_arguments_that_do_not_read_are_the_calls_error() {
+    let text = "<|tool_call>call:f{a:[1,2}<tool_call|>";
+    assert_eq!(
+        read(text, Family::Gemma4, None),
+        [
+            "call_0 f error: arguments are not valid JSON: , or ] was expected at byte 7 of the arguments",
+            "prose: \"\"",
+        ]
+    );
+}
+
 #[test]
 fn a_call_in_a_closed_reasoning_block_is_not_a_call_in_an_unclosed_one_it_is() {
     let closed = "<think>I could call <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think>No call needed.";

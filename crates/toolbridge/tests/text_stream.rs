@@ -36,6 +36,8 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::MiniMax, "<invoke name=<minimax:tool_call>] then <invoke name=\"f\"><parameter name=\"a\">1</parameter></invoke>", false),
     (Family::MiniMax, "<invoke name=\"f\"><parameter name=\"a\">1<minimax:tool_call></parameter></invoke>", false),
     (Family::DeepSeekDsml, "<｜DSML｜invoke name=\"g\"><｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter><｜DSML｜tool_calls>", false),
+    (Family::Gemma4, "<|tool_call>call:get_weather{city:<|\"|>Oslo, {old} [town]<|\"|>,days:3,tags:[<|\"|>a<|\"|>,<|\"|>b}<|\"|>],ratio:{x:[1,{y:2}]}}<tool_call|>", true),
+    (Family::Gemma4, "<|tool_call>call:f{a:1,b:[1,2}<tool_call|><|tool_call>call:g{a:<|\"|>x", false),
     (Family::Qwen3Coder, "I'll look.\n<tool_call>\n<function=get_weather>\n<parameter=city>\n1984\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=metric>\nTrue\n</parameter>\n<parameter=ratio>\n0.5\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>\n</tool_call>", true),
     (Family::Qwen3Coder, "<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</function>\n</tool_call>\n<tool_call>\n<function=now>\n</function>\n</tool_call>", false),
     (Family::Qwen3Coder, "<tool_call><function=get_weather><parameter=days>2.0</parameter><parameter=ratio>lots</parameter></function></tool_call>", true),
@@ -774,6 +776,11 @@ fn typed_arguments_stream_one_by_one_before_the_call_closes() {
         "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n<arg_key>tags</arg_key><arg_value>[\"a\"",
         "]</arg_value>\n</tool_call>",
         "{\"city\":\"Oslo\",\"days\":3",
+    ), (
+        Family::Gemma4,
+        "<|tool_call>call:get_weather{city:<|\"|>Oslo, {old}<|\"|>,days:3,tags:[<|\"|>a<|\"|>",
+        "]}<tool_call|>",
+        "{\"city\":\"Oslo, {old}\",\"days\":3",
     ), (
         Family::MiniMax,
         "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Oslo</parameter>\n<parameter name=\"days\">3</parameter>\n<parameter name=\"tags\">[\"a\"",

@@ -10,9 +10,12 @@
 
 use serde_json::{Map, Number, Value};
 
+use crate::call::{ArgumentsError, ArgumentsErrorKind};
+
+use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
-use super::stream::markup::{Region, Streaming, Token, Until};
-use super::tags::Finder;
+use super::stream::markup::{could_be, End, Live, LiveCall, Region, Streaming, Token, Until};
+use super::tags::{floor, Finder};
 
 const OPEN: &str = "<|tool_call>";
 const CLOSE: &str = "<tool_call|>";
@@ -120,7 +123,13 @@ fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>)
             out.call_value(name, None, Value::Object(arguments), notes);
         }
         Ok(_) => out.not_a_call(OPEN, whole, "the arguments are not an object"),
-        Err(why) => out.not_a_call(OPEN, whole, &why),
+        // The call named its tool and opened its arguments: a stream
+        // announced it then, so it is a call whose arguments do not read.
+        Err(why) => {
+            let raw = &body[brace..];
+            let error = ArgumentsError::new(ArgumentsErrorKind::InvalidJson, why, raw.to_string());
+            out.push(name, None, Err(error), Some(raw.to_string()), notes);
+        }
     }
 }
 
@@ -324,7 +333,8 @@ impl Reader<'_> {
 }
 
 /// Streamed: a call runs from `<|tool_call>` to `<tool_call|>` (or the next
-/// `<|tool_call>`); a thought channel from `<|channel>` to `<channel|>` is
+/// `<|tool_call>`), announced once its `{` ends the name, each argument
+/// sent as its `,` or the closing `}` arrives; a thought channel from `<|channel>` to `<channel|>` is
 /// a region too, so a call inside it stays in it; `<|tool_response>` is a
 /// region of its own, which the parser removes.
 pub(super) const STREAM: Streaming = Streaming {
@@ -335,9 +345,150 @@ pub(super) const STREAM: Streaming = Streaming {
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     match opened_by {
-        Some(0) => Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[])),
+        Some(0) => Box::new(Call {
+            until: Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
+            arguments: None,
+            stopped: false,
+        }),
         Some(1) => Box::new(Until::new(CHANNEL.len(), &[CHANNEL_END], &[], &[])),
         Some(_) => Box::new(Token(RESPONSE.len())),
         None => unreachable!("Gemma 4 has no bare markup"),
+    }
+}
+
+/// One call being read.
+struct Call {
+    until: Until,
+    /// Once the name is known: the arguments read so far.
+    arguments: Option<Pairs>,
+    /// The call comes whole (no name the parse would read, or arguments
+    /// the stream's reader stopped at).
+    stopped: bool,
+}
+
+/// Where the arguments of a call being read are: `key:value` pairs of the
+/// top object, each sent once its end (a `,` or the `}`) arrives.
+struct Pairs {
+    /// The next byte to look at.
+    at: usize,
+    /// Where the pair being read starts.
+    start: usize,
+    /// Brackets open inside the top object.
+    depth: usize,
+    /// Inside a `<|"|>` string.
+    quoted: bool,
+}
+
+impl Region for Call {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        let end = self.until.end(text, done);
+        if self.stopped {
+            return end;
+        }
+        let text = &text[..self.until.body_end(text, end)];
+        if self.arguments.is_none() {
+            // As the parse reads it: `call:NAME` up to the first `{`.
+            let body = &text[OPEN.len()..];
+            let Some(brace) = body.find('{') else {
+                self.stopped = body.len() > HEAD_WINDOW;
+                return end;
+            };
+            let head = body[..brace].trim_start();
+            let name = head.strip_prefix("call:").unwrap_or(head).trim();
+            if name.is_empty() {
+                self.stopped = true;
+                return end;
+            }
+            live.current().open_canonical(name);
+            let at = OPEN.len() + brace + 1;
+            self.arguments = Some(Pairs {
+                at,
+                start: at,
+                depth: 0,
+                quoted: false,
+            });
+        }
+        if let (Some(pairs), Some(call)) = (&mut self.arguments, live.calls.last_mut()) {
+            self.stopped = !pairs.read(text, call, out);
+        }
+        end
+    }
+}
+
+impl Pairs {
+    /// Sends the pairs that ended in `text`; false when the stream stops
+    /// reading them (the object closed, or a pair its reader cannot read).
+    fn read(&mut self, text: &str, call: &mut LiveCall, out: &Out<'_>) -> bool {
+        let bytes = text.as_bytes();
+        self.at = self.at.min(text.len());
+        while self.at < text.len() {
+            if self.quoted {
+                match text[self.at..].find(QUOTE) {
+                    Some(at) => {
+                        self.at += at + QUOTE.len();
+                        self.quoted = false;
+                    }
+                    None => {
+                        self.at = floor(text, text.len().saturating_sub(QUOTE.len() - 1)).max(self.at);
+                        return true;
+                    }
+                }
+                continue;
+            }
+            let rest = &text[self.at..];
+            if rest.starts_with(QUOTE) {
+                self.quoted = true;
+                self.at += QUOTE.len();
+                continue;
+            }
+            if could_be(rest, QUOTE) {
+                return true;
+            }
+            match bytes[self.at] {
+                b'{' | b'[' => self.depth += 1,
+                b']' => self.depth = self.depth.saturating_sub(1),
+                b'}' if self.depth > 0 => self.depth -= 1,
+                b'}' => {
+                    // The arguments closed: their last pair, then the rest is the parse's.
+                    self.pair(&text[self.start..self.at], call, out);
+                    return false;
+                }
+                b',' if self.depth == 0 => {
+                    if !self.pair(&text[self.start..self.at], call, out) {
+                        return false;
+                    }
+                    self.start = self.at + 1;
+                }
+                _ => {}
+            }
+            self.at += 1;
+        }
+        true
+    }
+
+    /// Sends one `key:value` pair, read as the parse reads values; false
+    /// when it does not read.
+    fn pair(&self, pair: &str, call: &mut LiveCall, out: &Out<'_>) -> bool {
+        if pair.trim().is_empty() {
+            return true;
+        }
+        let object = format!("{{{pair}}}");
+        let mut reader = Reader {
+            text: &object,
+            pos: 0,
+            depth: 0,
+            max_depth: out.limits.max_depth,
+            truncated: false,
+            bare: Vec::new(),
+        };
+        match reader.value() {
+            Ok(Value::Object(map)) if !reader.truncated && map.len() == 1 => {
+                for (key, value) in map {
+                    call.push_parameter(&key, value);
+                }
+                true
+            }
+            _ => false,
+        }
     }
 }
