@@ -38,6 +38,8 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::DeepSeekDsml, "<｜DSML｜invoke name=\"g\"><｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter><｜DSML｜tool_calls>", false),
     (Family::Gemma4, "<|tool_call>call:get_weather{city:<|\"|>Oslo, {old} [town]<|\"|>,days:3,tags:[<|\"|>a<|\"|>,<|\"|>b}<|\"|>],ratio:{x:[1,{y:2}]}}<tool_call|>", true),
     (Family::Gemma4, "<|tool_call>call:f{a:1,b:[1,2}<tool_call|><|tool_call>call:g{a:<|\"|>x", false),
+    // Multi-byte characters in the arguments of a call being read (cargo-fuzz).
+    (Family::Gemma4, "<|tool_call>ALLS]{\"]o?9 ɍ(<[0TOOL( é,x:<|\"|>ü<|\"|>}", false),
     (Family::Qwen3Coder, "I'll look.\n<tool_call>\n<function=get_weather>\n<parameter=city>\n1984\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=metric>\nTrue\n</parameter>\n<parameter=ratio>\n0.5\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>\n</tool_call>", true),
     (Family::Qwen3Coder, "<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</function>\n</tool_call>\n<tool_call>\n<function=now>\n</function>\n</tool_call>", false),
     (Family::Qwen3Coder, "<tool_call><function=get_weather><parameter=days>2.0</parameter><parameter=ratio>lots</parameter></function></tool_call>", true),

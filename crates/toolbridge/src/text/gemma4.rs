@@ -14,7 +14,7 @@ use crate::call::{ArgumentsError, ArgumentsErrorKind};
 
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
-use super::stream::markup::{could_be, End, Live, LiveCall, Region, Streaming, Token, Until};
+use super::stream::markup::{End, Live, LiveCall, Region, Streaming, Token, Until};
 use super::tags::{floor, Finder};
 
 const OPEN: &str = "<|tool_call>";
@@ -435,13 +435,14 @@ impl Pairs {
                 }
                 continue;
             }
-            let rest = &text[self.at..];
-            if rest.starts_with(QUOTE) {
+            // Bytes, not text: the scan steps through multi-byte characters.
+            let rest = &bytes[self.at..];
+            if rest.starts_with(QUOTE.as_bytes()) {
                 self.quoted = true;
                 self.at += QUOTE.len();
                 continue;
             }
-            if could_be(rest, QUOTE) {
+            if rest.len() < QUOTE.len() && QUOTE.as_bytes().starts_with(rest) {
                 return true;
             }
             match bytes[self.at] {
