@@ -84,14 +84,7 @@ fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>)
         out.not_a_call(OPEN, whole, "it names no tool");
         return;
     }
-    let mut reader = Reader {
-        text: &body[brace..],
-        pos: 0,
-        depth: 0,
-        max_depth: out.limits.max_depth,
-        truncated: false,
-        bare: Vec::new(),
-    };
+    let mut reader = Reader::new(&body[brace..], out.limits.max_depth);
     match reader.value() {
         Ok(Value::Object(arguments)) => {
             if reader.truncated {
@@ -144,7 +137,19 @@ struct Reader<'t> {
     bare: Vec<String>,
 }
 
-impl Reader<'_> {
+impl<'t> Reader<'t> {
+    /// A reader of `text` from its start, nesting at most `max_depth` deep.
+    fn new(text: &'t str, max_depth: usize) -> Reader<'t> {
+        Reader {
+            text,
+            pos: 0,
+            depth: 0,
+            max_depth,
+            truncated: false,
+            bare: Vec::new(),
+        }
+    }
+
     fn rest(&self) -> &str {
         &self.text[self.pos..]
     }
@@ -474,14 +479,7 @@ impl Pairs {
             return true;
         }
         let object = format!("{{{pair}}}");
-        let mut reader = Reader {
-            text: &object,
-            pos: 0,
-            depth: 0,
-            max_depth: out.limits.max_depth,
-            truncated: false,
-            bare: Vec::new(),
-        };
+        let mut reader = Reader::new(&object, out.limits.max_depth);
         match reader.value() {
             Ok(Value::Object(map)) if !reader.truncated && map.len() == 1 => {
                 for (key, value) in map {
