@@ -400,7 +400,9 @@ impl Region for Call {
             };
             let head = body[..brace].trim_start();
             let name = head.strip_prefix("call:").unwrap_or(head).trim();
-            if name.is_empty() {
+            // A thought channel opening before the `{` may end the call
+            // there, as the parse reads it once the channel closes.
+            if name.is_empty() || head.contains(CHANNEL) {
                 self.stopped = true;
                 return end;
             }
