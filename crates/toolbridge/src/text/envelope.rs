@@ -289,12 +289,10 @@ pub(super) fn head(text: &str, keys: EnvelopeKeys) -> Found {
     }
 }
 
-impl EnvelopeHead {
-    /// Names the envelope `value` (read whole, its keys normalised to
-    /// `name` and `id`) by this head: see [`name_by`].
-    pub(super) fn name(&self, value: &mut Value, notes: &mut Vec<Note>) {
-        name_by(value, &self.name, self.id.as_deref(), notes);
-    }
+/// Whether an envelope read whole (its keys normalised to `name` and
+/// `id`) is a call: an object with a string `name`.
+pub(super) fn is_call(envelope: &Value) -> bool {
+    envelope.get("name").is_some_and(Value::is_string)
 }
 
 /// Names the envelope `value` (read whole, its keys normalised to `name`

@@ -8,8 +8,7 @@ use crate::call::repair;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-use super::envelope::name_by;
-use super::envelope::EnvelopeKeys;
+use super::envelope::{is_call, name_by, EnvelopeKeys};
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{after_spaces, Brackets, End, ListScan, Live, LiveCall, Region, Spaces};
 use super::tags::Finder;
@@ -132,7 +131,7 @@ pub(super) fn listed_calls(
 /// stream announced them by, each noting on its call a name or id it gives
 /// differently; false when an item a head names is not an object the list
 /// holds (the list does not read as the stream saw it).
-pub(super) fn name_items(items: &mut [Value], heads: &[LiveCall], notes: &mut [Vec<Note>]) -> bool {
+fn name_items(items: &mut [Value], heads: &[LiveCall], notes: &mut [Vec<Note>]) -> bool {
     if items.len() < heads.len() {
         return false;
     }
@@ -146,16 +145,10 @@ pub(super) fn name_items(items: &mut [Value], heads: &[LiveCall], notes: &mut [V
     true
 }
 
-/// Whether an item of a list of calls read whole is a call: an object with
-/// a string `name`.
-pub(super) fn is_call(item: &Value) -> bool {
-    item.get("name").is_some_and(Value::is_string)
-}
-
 /// The calls of a list's items (read whole, keys normalised), each with
 /// its notes; an item that is no call is noted and left out (the list
 /// started with calls a stream announced, so it is not prose).
-pub(super) fn calls_of_items(items: Vec<Value>, notes: Vec<Vec<Note>>, out: &mut Out<'_>) {
+fn calls_of_items(items: Vec<Value>, notes: Vec<Vec<Note>>, out: &mut Out<'_>) {
     let mut carried = Vec::new();
     for (index, (item, mut notes)) in items.into_iter().zip(notes).enumerate() {
         notes.splice(0..0, std::mem::take(&mut carried));
@@ -180,7 +173,7 @@ pub(super) fn calls_of_items(items: Vec<Value>, notes: Vec<Vec<Note>>, out: &mut
 /// The calls the `heads` of a list name, from their names and argument
 /// text, for a list that does not read whole as the stream saw it
 /// (`why`); `notes` go to the first.
-pub(super) fn head_calls(heads: Vec<LiveCall>, notes: Vec<Note>, why: &str, out: &mut Out<'_>) {
+fn head_calls(heads: Vec<LiveCall>, notes: Vec<Note>, why: &str, out: &mut Out<'_>) {
     let mut first = notes;
     first.push(recovered(
         "broken-list",

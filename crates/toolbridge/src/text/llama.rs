@@ -10,7 +10,7 @@
 
 use crate::call::repair;
 
-use super::envelope::{self, EnvelopeKeys, Found};
+use super::envelope::{self, is_call, EnvelopeKeys, Found};
 use super::pythonic;
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
@@ -103,12 +103,6 @@ fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
         }
     }
     taken
-}
-
-/// Whether a JSON value read after the tag is a call: an object with a
-/// string `name`.
-fn is_call(value: &serde_json::Value) -> bool {
-    value.get("name").is_some_and(serde_json::Value::is_string)
 }
 
 /// `<function=NAME>{…}</function>` at the start of `text`, and its garbled

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::call::repair;
 
-use super::envelope::EnvelopeKeys;
+use super::envelope::{is_call, EnvelopeKeys};
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
     after_spaces, could_be, Brackets, End, Live, LiveJson, Region, Spaces, Streaming,
@@ -136,7 +136,6 @@ fn list(json: &str, out: &mut Out<'_>, note: Option<super::Note>) -> bool {
     let Value::Array(items) = repaired.value else {
         return false;
     };
-    let is_call = |item: &Value| item.get("name").is_some_and(Value::is_string);
     if items.is_empty() || !items.iter().all(is_call) {
         return false;
     }

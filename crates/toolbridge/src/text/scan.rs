@@ -11,7 +11,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 use crate::tool::Tool;
 
-use super::envelope::{unused_id, EnvelopeHead, EnvelopeKeys, ExactEnvelope};
+use super::envelope::{name_by, unused_id, EnvelopeHead, EnvelopeKeys, ExactEnvelope};
 use super::tags::{scan_tags, Finder};
 use super::Family;
 
@@ -133,8 +133,7 @@ impl<'a> Out<'a> {
     pub fn call_exact_envelope(&mut self, json: &str, notes: Vec<Note>) -> Result<(), Vec<Note>> {
         match ExactEnvelope::read(json) {
             Some(envelope) => {
-                let arguments = envelope.arguments;
-                self.call_exact(envelope, arguments, notes);
+                self.call_exact(envelope, notes);
                 Ok(())
             }
             None => Err(notes),
@@ -146,17 +145,12 @@ impl<'a> Out<'a> {
     /// partial parser read that object already, the envelope around it is
     /// read with `{}` in its place, not read again.
     fn call_exact_envelope_at(&mut self, json: &str, at: usize, notes: Vec<Note>) -> Result<(), Vec<Note>> {
-        let streamed = self
-            .next_streamed()
-            .and_then(|index| self.streamed.get(index))
-            .filter(|streamed| {
-                streamed.value.as_ref().is_some_and(Value::is_object)
-                    && json
-                        .get(at..)
-                        .is_some_and(|rest| rest.starts_with(&streamed.text))
-            })
+        let lent = json
+            .get(at..)
+            .and_then(|rest| self.lent(rest))
+            .filter(|streamed| streamed.value.as_ref().is_some_and(Value::is_object))
             .map(|streamed| streamed.text.len());
-        let Some(len) = streamed else {
+        let Some(len) = lent else {
             return self.call_exact_envelope(json, notes);
         };
         let mut shell = String::with_capacity(json.len() - len + 2);
@@ -164,20 +158,21 @@ impl<'a> Out<'a> {
         shell.push_str("{}");
         shell.push_str(&json[at + len..]);
         match ExactEnvelope::read(&shell) {
-            Some(envelope) => {
-                self.call_exact(envelope, &json[at..at + len], notes);
+            Some(mut envelope) => {
+                envelope.arguments = &json[at..at + len];
+                self.call_exact(envelope, notes);
                 Ok(())
             }
             None => Err(notes),
         }
     }
 
-    /// The call of an envelope read as it stands, its arguments `arguments`.
-    fn call_exact(&mut self, envelope: ExactEnvelope<'_>, arguments: &str, mut notes: Vec<Note>) {
+    /// The call of an envelope read as it stands.
+    fn call_exact(&mut self, envelope: ExactEnvelope<'_>, mut notes: Vec<Note>) {
         if let Some(unused) = &envelope.unused_id {
             notes.push(unused_id(unused));
         }
-        self.call_text(&envelope.name, envelope.id.as_deref(), arguments, notes);
+        self.call_text(&envelope.name, envelope.id.as_deref(), envelope.arguments, notes);
     }
 
     /// The call an envelope names by its head (see
@@ -195,7 +190,7 @@ impl<'a> Out<'a> {
             Ok(envelope) if envelope.value.is_object() => {
                 notes.extend(envelope.notes);
                 let mut value = envelope.value;
-                head.name(&mut value, &mut notes);
+                name_by(&mut value, &head.name, head.id.as_deref(), &mut notes);
                 let named = self.call_envelope(value, notes);
                 debug_assert!(named.is_ok(), "an object with a name is an envelope");
                 return;
@@ -228,8 +223,7 @@ impl<'a> Out<'a> {
         };
         let mut first = notes;
         for envelope in items {
-            let arguments = envelope.arguments;
-            self.call_exact(envelope, arguments, std::mem::take(&mut first));
+            self.call_exact(envelope, std::mem::take(&mut first));
         }
         Ok(())
     }
@@ -275,11 +269,7 @@ impl<'a> Out<'a> {
     /// holds that value and no more, so its end is known without a scan.
     pub fn json_at<'t>(&self, text: &'t str) -> Option<Json<'t>> {
         let trimmed = text.trim_start();
-        let streamed = self
-            .next_streamed()
-            .and_then(|at| self.streamed.get(at))
-            .filter(|streamed| streamed.value.is_some() && trimmed.starts_with(&streamed.text));
-        match streamed {
+        match self.lent(trimmed) {
             Some(streamed) => Some(Json {
                 text: &trimmed[..streamed.text.len()],
                 rest: &trimmed[streamed.text.len()..],
@@ -287,6 +277,15 @@ impl<'a> Out<'a> {
             }),
             None => json_at(text),
         }
+    }
+
+    /// The argument text a stream read whole for the call about to be
+    /// added (with the value its partial parser built), when `text` starts
+    /// with it.
+    fn lent(&self, text: &str) -> Option<&Streamed> {
+        self.next_streamed()
+            .and_then(|at| self.streamed.get(at))
+            .filter(|streamed| streamed.value.is_some() && text.starts_with(&streamed.text))
     }
 
     /// Where the call about to be added is in [`streamed`](Out::streamed).

@@ -204,8 +204,7 @@ impl Sink {
                     self.events
                         .push(CallEvent::ArgumentsDelta { index, text, changes });
                 }
-                let call = take_call(out, at);
-                self.events.push(CallEvent::Finished { index, call });
+                self.finish(index, out, at);
                 continue;
             }
             let live_text = state.as_ref().and_then(|state| {
@@ -229,11 +228,7 @@ impl Sink {
             };
             if state.canonical && state.sent > 0 {
                 self.settle_canonical(&state, call);
-                let call = take_call(out, at);
-                self.events.push(CallEvent::Finished {
-                    index: state.index,
-                    call,
-                });
+                self.finish(state.index, out, at);
                 continue;
             }
             // The model's own text for JSON arguments, the canonical JSON otherwise
@@ -279,11 +274,7 @@ impl Sink {
                     self.replace(state.index, value);
                 }
             }
-            let call = take_call(out, at);
-            self.events.push(CallEvent::Finished {
-                index: state.index,
-                call,
-            });
+            self.finish(state.index, out, at);
         }
         out.streamed.clear();
         let rest: Vec<Started> = started.collect();
@@ -311,6 +302,17 @@ impl Sink {
             return;
         }
         self.replace(state.index, value);
+    }
+
+    /// Sends `Finished` for call `index`, the parsed call at `at` moved out
+    /// into it (an empty one is left in its place, so that the count of
+    /// calls, which numbers ids and bounds them, stays).
+    fn finish(&mut self, index: usize, out: &mut Out<'_>, at: usize) {
+        let call = std::mem::replace(
+            &mut out.calls[at],
+            ToolCall::new(String::new(), String::new(), Value::Null),
+        );
+        self.events.push(CallEvent::Finished { index, call });
     }
 
     /// Sends the arguments `value` in place of what was streamed for call `index`.
@@ -369,12 +371,4 @@ fn canonical_text(call: &ToolCall) -> String {
         Ok(value) => json::compact(value),
         Err(err) => err.raw().to_string(),
     }
-}
-
-/// The call at `at`, moved out into its `Finished` event.
-fn take_call(out: &mut Out<'_>, at: usize) -> ToolCall {
-    std::mem::replace(
-        &mut out.calls[at],
-        ToolCall::new(String::new(), String::new(), Value::Null),
-    )
 }

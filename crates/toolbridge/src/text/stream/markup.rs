@@ -15,9 +15,6 @@
 
 use std::fmt;
 
-// How far into a call region's body a `HeadJson` head may run before the
-// call is left to come whole when the region ends: the envelope's rule
-// reads as far.
 use super::super::envelope::{self, EnvelopeKeys, Found, HEAD_WINDOW};
 use super::super::scan::Out;
 pub(in crate::text) use super::super::tags::{
@@ -342,6 +339,8 @@ impl Region for HeadJson {
                     id,
                     at: open + at,
                 },
+                // A head that never decides is looked at again only this
+                // far, as the envelope's rule reads it.
                 Head::More if body.len() > HEAD_WINDOW => Head::Whole,
                 undecided => undecided,
             }
@@ -428,7 +427,7 @@ impl LiveJson {
 }
 
 /// A JSON list of call envelopes as it arrives, from its `[` to its `]`
-/// (Mistral v0.3, Granite, Phi-4-mini, Hunyuan, Command R7B): each item
+/// (Granite, Phi-4-mini, Hunyuan, Command R7B): each item
 /// whose head names its tool (see [`envelope`](super::super::envelope))
 /// opens a call in [`Live`] and streams its arguments; once an item has no
 /// head, the items after it come whole when the region ends (the calls a
