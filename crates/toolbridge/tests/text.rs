@@ -388,14 +388,61 @@ fn pythonic_calls_with_python_literals() {
             "prose: \"\"",
         ]
     );
-    // Cut where no value can be closed: kept in the prose.
+    // Cut after a call's head (`name(key=`): a stream announced the call
+    // then, so it is a call whose arguments do not read.
     let cut = "[get_weather(city=";
+    assert_eq!(
+        read(cut, Family::Pythonic, None),
+        [
+            "call_0 get_weather error: arguments are not valid JSON: a Python literal was expected at byte 18 of the call list",
+            "  change: the text ends inside the list of calls; the open strings and brackets were closed (at /)",
+            "prose: \"\"",
+        ]
+    );
+    // Cut before a head: no call, the text stays prose.
+    let cut = "[get_weather(cit";
     let parsed = parse(cut, Family::Pythonic, None).unwrap();
     assert!(parsed.calls.is_empty());
     assert_eq!(parsed.prose, cut);
     assert_eq!(
         parsed.notes[0].to_string(),
-        "error: pythonic markup \"[get_weather(city=\" was kept in the prose: the call list ends early (cut off?) where a value was expected (at /)"
+        "error: pythonic markup \"[get_weather(cit\" was kept in the prose: the call list ends early (cut off?) where a keyword argument (name=value) was expected (at /)"
+    );
+}
+
+/// A pythonic list is a list of calls once its first item has a call's
+/// head, `name(` then `)` or `key=` (as a stream announces it): a later
+/// call whose arguments do not read is a call with that error, an item
+/// that is no call is noted and left out, and Python's trailing comma is
+/// allowed. A first item without a head keeps the list in the prose.
+#[test]
+fn pythonic_lists_are_calls_from_their_first_head() {
+    let text = "[get_weather(city='Paris'), now(when=soon), 42, get_weather(city='Oslo'),]";
+    assert_eq!(
+        read(text, Family::Pythonic, None),
+        [
+            r#"call_0 get_weather {"city":"Paris"}"#,
+            "call_1 now error: arguments are not valid JSON: a Python literal was expected at byte 41 of the call list",
+            r#"call_2 get_weather {"city":"Oslo"}"#,
+            "prose: \"\"",
+            "note: loss: item 2 of the list of calls, \"42\", is not a call (name(key=value, …)); it was left out (at /2)",
+        ]
+    );
+    let prose = "[see(above)] for the details.";
+    let parsed = parse(prose, Family::Pythonic, None).unwrap();
+    assert!(parsed.calls.is_empty());
+    assert_eq!(parsed.prose, prose);
+    // LFM2 reads the same list between its tokens; text after the list
+    // stays prose, noted, and the calls stay calls.
+    let lfm2 = "<|tool_call_start|>[now(), get_weather(city=\"Rome\")] done<|tool_call_end|>";
+    assert_eq!(
+        read(lfm2, Family::Lfm2, None),
+        [
+            "call_0 now {}",
+            "  change: \"done\" after the list of calls was kept in the prose (at /)",
+            r#"call_1 get_weather {"city":"Rome"}"#,
+            "prose: \"done\"",
+        ]
     );
 }
 

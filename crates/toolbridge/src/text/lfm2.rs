@@ -5,10 +5,8 @@
 //! the [`Pythonic`](super::Family::Pythonic) family reads them; ollama also
 //! takes one call without the list brackets, and so does this.
 
-use serde_json::Value;
-
 use super::pythonic;
-use super::scan::{delimited_calls, recovered, Out};
+use super::scan::{delimited_calls, excerpt, recovered, Out};
 use super::stream::markup::{Region, Streaming, Until};
 
 const OPEN: &str = "<|tool_call_start|>";
@@ -34,31 +32,28 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 fn calls(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>) {
     let trimmed = body.trim();
     let read = if trimmed.starts_with('[') {
-        pythonic::read_list(trimmed, out.limits.max_depth).map(|(calls, taken, truncated)| {
-            if truncated {
-                notes.push(recovered(
-                    "truncated-call",
-                    "the text ends inside the list of calls; the open strings and brackets were closed",
-                ));
-            }
-            (calls, taken)
-        })
+        pythonic::read_list(trimmed, out.limits.max_depth)
     } else {
-        pythonic::read_call(trimmed, out.limits.max_depth).map(|(call, taken)| {
+        pythonic::read_bare_call(trimmed, out.limits.max_depth).inspect(|_| {
             notes.push(recovered(
                 "missing-bracket",
                 "the call is not in a list ([…]); it was read as a list of one",
             ));
-            (vec![call], taken)
         })
     };
     match read {
-        Ok((calls, taken)) if trimmed[taken..].trim().is_empty() => {
-            for (name, arguments) in calls {
-                out.call_value(&name, None, Value::Object(arguments), std::mem::take(&mut notes));
+        Ok(list) => {
+            // A stream sent the calls before this text came: they stay calls.
+            let rest = trimmed[list.taken..].trim();
+            if !rest.is_empty() {
+                notes.push(recovered(
+                    "text-after-calls",
+                    format!("{} after the list of calls was kept in the prose", excerpt(rest)),
+                ));
             }
+            pythonic::add_calls(list, notes, out);
+            out.prose.push_str(rest);
         }
-        Ok(_) => out.not_a_call(OPEN, whole, "text follows the list of calls"),
         Err(why) => out.not_a_call(OPEN, whole, &why),
     }
 }

@@ -7,9 +7,12 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::scan::{recovered, Out};
+use super::scan::{excerpt, recovered, Out};
 use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
 use super::tags::Finder;
+use crate::call::{ArgumentsError, ArgumentsErrorKind};
+use crate::note::{Note, NoteKind};
+use crate::pointer::Pointer;
 
 const START: &str = "<|python_start|>";
 const END: &str = "<|python_end|>";
@@ -36,9 +39,7 @@ fn list_start(text: &str) -> Option<usize> {
 fn starts_list(text: &str) -> bool {
     text.trim_start().strip_prefix('[').is_some_and(|rest| {
         let rest = rest.trim_start();
-        let name = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-            .unwrap_or(rest.len());
+        let name = rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len());
         name > 0 && rest[name..].trim_start().starts_with('(')
     })
 }
@@ -92,89 +93,146 @@ fn list(text: &str, out: &mut Out<'_>) {
         None => (from, false),
     };
     match read_list(body, out.limits.max_depth) {
-        Ok((calls, taken, truncated)) => {
-            let mut notes = Vec::new();
-            if truncated {
-                notes.push(recovered(
-                    "truncated-call",
-                    "the text ends inside the list of calls; the open strings and brackets were closed",
-                ));
-            }
-            for (name, arguments) in calls {
-                out.call_value(&name, None, Value::Object(arguments), std::mem::take(&mut notes));
-            }
-            let mut rest = &body[taken..];
+        Ok(list) => {
+            let mut rest = &body[list.taken..];
             if tagged {
                 rest = rest.trim_start().strip_prefix(END).unwrap_or(rest);
             }
+            add_calls(list, Vec::new(), out);
             out.prose.push_str(rest);
         }
         Err(why) => out.not_a_call("[", from, &why),
     }
 }
 
+/// The calls of a list that was read, in order, `notes` on the first: a
+/// call whose arguments do not read is a call with that error (a stream
+/// announced it once its name and first argument came); an item that is
+/// no call is noted and left out (the list began with a call, so it is
+/// not prose).
+pub(super) fn add_calls(list: CallList, mut notes: Vec<super::Note>, out: &mut Out<'_>) {
+    if list.truncated {
+        notes.push(recovered(
+            "truncated-call",
+            "the text ends inside the list of calls; the open strings and brackets were closed",
+        ));
+    }
+    for (index, item) in list.items.into_iter().enumerate() {
+        match item {
+            Item::Call(name, arguments) => {
+                out.call_value(&name, None, Value::Object(arguments), std::mem::take(&mut notes));
+            }
+            Item::Broken { name, text, why } => {
+                let error = ArgumentsError::new(ArgumentsErrorKind::InvalidJson, why, text.clone());
+                out.push(&name, None, Err(error), Some(text), std::mem::take(&mut notes));
+            }
+            Item::NotACall(text) => out.notes.push(Note::new(
+                NoteKind::Dropped {
+                    keyword: "item".into(),
+                },
+                Pointer::root().key(&index.to_string()),
+                format!(
+                    "item {index} of the list of calls, {}, is not a call (name(key=value, …)); it was left out",
+                    excerpt(&text)
+                ),
+            )),
+        }
+    }
+    out.notes.extend(notes);
+}
+
 /// `text` cut off inside a list of calls, with its open string and
 /// brackets closed; `None` when it is not cut off.
 fn close_truncated(text: &str) -> Option<String> {
-    let mut open = Vec::new();
-    let mut quote = None;
-    let mut escaped = false;
-    for c in text.chars() {
-        match quote {
-            Some(_) if escaped => escaped = false,
-            Some(_) if c == '\\' => escaped = true,
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None => match c {
-                '"' | '\'' => quote = Some(c),
-                '[' => open.push(']'),
-                '(' => open.push(')'),
-                '{' => open.push('}'),
-                ']' | ')' | '}' => {
-                    open.pop();
-                }
-                _ => {}
-            },
-        }
-    }
-    if open.is_empty() {
+    let mut nesting = Nesting::default();
+    text.chars().for_each(|c| nesting.step(c));
+    if nesting.is_top() {
         return None;
     }
     let mut closed = text.strip_suffix('\\').unwrap_or(text).to_string();
-    if let Some(q) = quote {
+    if let Some(q) = nesting.quote {
         closed.push(q);
     }
-    closed.extend(open.iter().rev());
+    closed.extend(nesting.open.iter().rev());
     Some(closed)
 }
 
+/// One item of a list of calls, as read.
+#[derive(Debug, PartialEq)]
+pub(super) enum Item {
+    /// A call whose arguments read: its name and keyword arguments.
+    Call(String, Map<String, Value>),
+    /// A call whose head (`name(` then `)` or `key=`) was read but whose
+    /// arguments do not read: its name, its text and why.
+    Broken { name: String, text: String, why: String },
+    /// An item after the first that is no call: its text.
+    NotACall(String),
+}
+
+/// A list of calls read from the start of a text.
+#[derive(Debug)]
+pub(super) struct CallList {
+    pub items: Vec<Item>,
+    /// How many bytes of the text it took.
+    pub taken: usize,
+    /// Whether the text ended inside it (its open strings and brackets
+    /// were then closed).
+    pub truncated: bool,
+}
+
 /// The Python list of calls `[f(a=1), g()]` at the start of `text` (after
-/// whitespace), how many bytes it took, and whether the text ended inside
-/// it (then its open strings and brackets were closed), or why it is not
-/// one (LFM2 writes this list between its own tokens).
-pub(super) fn read_list(text: &str, max_depth: usize) -> Result<(Calls, usize, bool), String> {
-    let mut reader = Reader {
-        text,
-        pos: 0,
-        depth: 0,
-        max_depth,
-    };
-    match reader.calls() {
-        Ok(calls) => Ok((calls, reader.pos, false)),
-        Err(why) if reader.pos >= text.len() => {
+/// whitespace), or why it is not one: its first item is no call's head,
+/// or it is not a list (LFM2 writes this list between its own tokens).
+pub(super) fn read_list(text: &str, max_depth: usize) -> Result<CallList, String> {
+    read_closing(text, max_depth, |reader| reader.items())
+}
+
+/// One call `f(a=1)` at the start of `text`, not in a list (LFM2 as
+/// ollama reads it), as a list of one.
+pub(super) fn read_bare_call(text: &str, max_depth: usize) -> Result<CallList, String> {
+    read_closing(text, max_depth, |reader| {
+        reader.skip_space();
+        let start = reader.pos;
+        let name = reader.head()?;
+        match reader.arguments() {
+            Ok(arguments) => Ok(vec![Item::Call(name, arguments)]),
+            Err(why) if reader.at_end() => Err(why),
+            // Alone, the call runs to the end of the text.
+            Err(why) => {
+                let text = reader.text[start..].trim_end().to_string();
+                reader.pos = reader.text.len();
+                Ok(vec![Item::Broken { name, text, why }])
+            }
+        }
+    })
+}
+
+/// `read` over `text`; when the text ends inside what it reads, again over
+/// the text with its open strings and brackets closed.
+fn read_closing(
+    text: &str,
+    max_depth: usize,
+    read: impl Fn(&mut Reader<'_>) -> Result<Vec<Item>, String>,
+) -> Result<CallList, String> {
+    let mut reader = Reader::new(text, max_depth);
+    match read(&mut reader) {
+        Ok(items) => Ok(CallList {
+            items,
+            taken: reader.pos,
+            truncated: false,
+        }),
+        Err(why) if reader.at_end() => {
             let Some(closed) = close_truncated(text) else {
                 return Err(why);
             };
-            let mut reader = Reader {
-                text: &closed,
-                pos: 0,
-                depth: 0,
-                max_depth,
-            };
+            let mut reader = Reader::new(&closed, max_depth);
             // What was added is only closers: the list ends at the text's end.
-            reader
-                .calls()
-                .map(|calls| (calls, text.len(), true))
+            read(&mut reader)
+                .map(|items| CallList {
+                    items,
+                    taken: text.len(),
+                    truncated: true,
+                })
                 .map_err(|_| why)
         }
         Err(why) => Err(why),
@@ -184,14 +242,61 @@ pub(super) fn read_list(text: &str, max_depth: usize) -> Result<(Calls, usize, b
 /// One Python call `f(a=1)` at the start of `text` (after whitespace) and
 /// how many bytes it took (Llama 3's built-in `brave_search.call(…)`).
 pub(super) fn read_call(text: &str, max_depth: usize) -> Result<(Call, usize), String> {
-    let mut reader = Reader {
-        text,
-        pos: 0,
-        depth: 0,
-        max_depth,
-    };
+    let mut reader = Reader::new(text, max_depth);
     let call = reader.call()?;
     Ok((call, reader.pos))
+}
+
+/// Where an item of a list that starts at byte `from` of `text` ends: at
+/// the first `,` or `]` outside its strings and brackets, or the text's end.
+fn item_end(text: &str, from: usize) -> usize {
+    let mut nesting = Nesting::default();
+    for (at, c) in text[from..].char_indices() {
+        if nesting.is_top() && matches!(c, ',' | ']') {
+            return from + at;
+        }
+        nesting.step(c);
+    }
+    text.len()
+}
+
+/// The strings and brackets open at a place in Python text.
+#[derive(Default)]
+struct Nesting {
+    /// The closers of the open brackets.
+    open: Vec<char>,
+    quote: Option<char>,
+    escaped: bool,
+}
+
+impl Nesting {
+    fn is_top(&self) -> bool {
+        self.open.is_empty() && self.quote.is_none()
+    }
+
+    fn step(&mut self, c: char) {
+        match self.quote {
+            Some(_) if self.escaped => self.escaped = false,
+            Some(_) if c == '\\' => self.escaped = true,
+            Some(q) if c == q => self.quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => self.quote = Some(c),
+                '[' => self.open.push(']'),
+                '(' => self.open.push(')'),
+                '{' => self.open.push('}'),
+                ']' | ')' | '}' => {
+                    self.open.pop();
+                }
+                _ => {}
+            },
+        }
+    }
+}
+
+/// Whether `c` can be in a function's or an argument's name.
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '.' || c == '-'
 }
 
 /// A reader of Python literals, `depth` bounded by the limits.
@@ -205,12 +310,22 @@ struct Reader<'t> {
 /// One call: the function's name and its keyword arguments.
 pub(super) type Call = (String, Map<String, Value>);
 
-/// The calls of a list, in order.
-pub(super) type Calls = Vec<Call>;
-
 impl Reader<'_> {
+    fn new(text: &str, max_depth: usize) -> Reader<'_> {
+        Reader {
+            text,
+            pos: 0,
+            depth: 0,
+            max_depth,
+        }
+    }
+
     fn rest(&self) -> &str {
         &self.text[self.pos..]
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.text.len()
     }
 
     fn skip_space(&mut self) {
@@ -229,7 +344,7 @@ impl Reader<'_> {
     }
 
     fn fail<T>(&self, what: &str) -> Result<T, String> {
-        if self.pos >= self.text.len() {
+        if self.at_end() {
             Err(format!(
                 "the call list ends early (cut off?) where {what} was expected"
             ))
@@ -241,24 +356,78 @@ impl Reader<'_> {
         }
     }
 
-    fn calls(&mut self) -> Result<Calls, String> {
-        let mut calls = Vec::new();
+    /// The items of `[…]`. Only a first item that is no call's head makes
+    /// it no list of calls.
+    fn items(&mut self) -> Result<Vec<Item>, String> {
+        let mut items = Vec::new();
         if !self.eat('[') {
             return self.fail("[");
         }
         loop {
-            calls.push(self.call()?);
+            // Python allows a comma after the last item.
+            if !items.is_empty() && self.eat(']') {
+                return Ok(items);
+            }
+            self.skip_space();
+            let start = self.pos;
+            match self.head() {
+                Ok(name) => items.push(self.item(start, name)?),
+                Err(why) if items.is_empty() || self.at_end() => return Err(why),
+                Err(_) => items.push(self.not_a_call(start)?),
+            }
             if self.eat(']') {
-                return Ok(calls);
+                return Ok(items);
             }
             if !self.eat(',') {
-                return self.fail(", or ]");
+                // Text after a call that is not the next one: no call.
+                let start = self.pos;
+                items.push(self.not_a_call(start)?);
+                if self.eat(']') {
+                    return Ok(items);
+                }
+                if !self.eat(',') {
+                    return self.fail(", or ]");
+                }
             }
         }
     }
 
+    /// The call whose head, `name(`, was read from `start`: its arguments,
+    /// or why they do not read (the text cut off inside them is the
+    /// caller's to close: `Err`).
+    fn item(&mut self, start: usize, name: String) -> Result<Item, String> {
+        match self.arguments() {
+            Ok(arguments) => Ok(Item::Call(name, arguments)),
+            Err(why) if self.at_end() => Err(why),
+            Err(why) => {
+                self.pos = item_end(self.text, start);
+                if self.at_end() {
+                    return Err(why);
+                }
+                let text = self.text[start..self.pos].trim_end().to_string();
+                Ok(Item::Broken { name, text, why })
+            }
+        }
+    }
+
+    /// The item from `start` that is no call, up to its end.
+    fn not_a_call(&mut self, start: usize) -> Result<Item, String> {
+        self.pos = item_end(self.text, start);
+        if self.at_end() {
+            return self.fail(", or ]");
+        }
+        Ok(Item::NotACall(self.text[start..self.pos].trim_end().to_string()))
+    }
+
     /// One `name(key=value, …)`.
     fn call(&mut self) -> Result<Call, String> {
+        let name = self.head()?;
+        Ok((name, self.arguments()?))
+    }
+
+    /// A call's head: `name(` followed by `)` or `key=` (so `[see(above)]`
+    /// is no call). Leaves the reader after the `(`.
+    fn head(&mut self) -> Result<String, String> {
         let name = self.name();
         if name.is_empty() {
             return self.fail("a function name");
@@ -266,27 +435,43 @@ impl Reader<'_> {
         if !self.eat('(') {
             return self.fail("(");
         }
-        let mut arguments = Map::new();
-        while !self.eat(')') {
+        let open = self.pos;
+        if !self.eat(')') {
             let key = self.name();
             if key.is_empty() || !self.eat('=') {
                 return self.fail("a keyword argument (name=value)");
             }
-            let value = self.value()?;
+        }
+        self.pos = open;
+        Ok(name)
+    }
+
+    /// The keyword arguments after a call's `(`, to its `)`.
+    fn arguments(&mut self) -> Result<Map<String, Value>, String> {
+        let mut arguments = Map::new();
+        while !self.eat(')') {
+            let (key, value) = self.keyword()?;
             arguments.insert(key, value);
             if !self.eat(',') && !self.rest().trim_start().starts_with(')') {
                 return self.fail(", or )");
             }
         }
-        Ok((name, arguments))
+        Ok(arguments)
+    }
+
+    /// One `key=value`.
+    fn keyword(&mut self) -> Result<(String, Value), String> {
+        let key = self.name();
+        if key.is_empty() || !self.eat('=') {
+            return self.fail("a keyword argument (name=value)");
+        }
+        Ok((key, self.value()?))
     }
 
     fn name(&mut self) -> String {
         self.skip_space();
         let rest = self.rest();
-        let len = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '-'))
-            .unwrap_or(rest.len());
+        let len = rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len());
         let name = rest[..len].to_string();
         self.pos += len;
         name
@@ -427,9 +612,7 @@ fn bare(head: &str, done: bool) -> Option<bool> {
         return Some(false);
     };
     let rest = rest.trim_start();
-    let name = rest
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-        .unwrap_or(rest.len());
+    let name = rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len());
     let after = rest[name..].trim_start();
     if after.is_empty() && !done {
         return None;
