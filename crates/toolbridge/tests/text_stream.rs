@@ -434,7 +434,8 @@ fn pythonic_lists_after_the_first_stream_as_whole() {
             &["f", "g"][..],
             "then",
         ),
-        ("[.()) <|python_start|>[g(b=2)]", &["g"][..], "[.())"),
+        // A list that breaks off after a call keeps the call; the rest is prose.
+        ("[.()) <|python_start|>[g(b=2)]", &[".", "g"][..], ")"),
         (
             "ok <|python_start|>[f(a=1)]<|python_end|> then [g(b=2)]",
             &["f"][..],
@@ -771,7 +772,8 @@ fn arguments_stream_before_the_call_closes() {
 }
 
 /// Families whose values are not JSON send each argument, typed by the
-/// schema, as canonical JSON once its closing tag arrives.
+/// schema, as canonical JSON once its closing tag (or, in a Python call,
+/// its `,`) arrives.
 #[test]
 fn typed_arguments_stream_one_by_one_before_the_call_closes() {
     let tools = weather();
@@ -794,6 +796,16 @@ fn typed_arguments_stream_one_by_one_before_the_call_closes() {
         Family::DeepSeekDsml,
         "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">Oslo</｜DSML｜parameter>\n<｜DSML｜parameter name=\"days\" string=\"false\">3</｜DSML｜parameter>\n<｜DSML｜parameter name=\"tags\" string=\"false\">[\"a\"",
         "]</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+        "{\"city\":\"Oslo\",\"days\":3",
+    ), (
+        Family::Pythonic,
+        "<|python_start|>[get_weather(city='Oslo, (old)', days=3, tags=[\"a\"",
+        "])]<|python_end|>",
+        "{\"city\":\"Oslo, (old)\",\"days\":3",
+    ), (
+        Family::Lfm2,
+        "<|tool_call_start|>[get_weather(city=\"Oslo\", days=3, tags=['a'",
+        "])]<|tool_call_end|>",
         "{\"city\":\"Oslo\",\"days\":3",
     )];
     for (family, before, after, sent) in cases {
@@ -831,6 +843,60 @@ fn typed_arguments_stream_one_by_one_before_the_call_closes() {
         assert_eq!(call, &calls[0], "{family}");
         check_events(&events);
     }
+}
+
+/// A Python list of calls announces each call once its head is read
+/// (`name(` then `)` or `key=`), before the list closes; a call whose
+/// arguments then do not read finishes with that error, as the whole
+/// parse reads it, and `[see(above)]` is never announced.
+#[test]
+fn pythonic_calls_are_announced_as_their_heads_arrive() {
+    let before = "[now(), get_weather(city=\"Oslo\", days=";
+    let mut stream = TextStream::new(Some(Family::Pythonic), None);
+    let mut events = Vec::new();
+    for piece in deltas(before, 3) {
+        stream.push(piece, &mut events).unwrap();
+    }
+    let names: Vec<&str> = events
+        .iter()
+        .filter_map(|event| match event {
+            CallEvent::Started { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(names, ["now", "get_weather"]);
+    // A call's closing brace comes with the parse, when the list closes.
+    assert_eq!(sent_text(&events), ["{", "{\"city\":\"Oslo\""]);
+    for piece in deltas("soon)]", 3) {
+        stream.push(piece, &mut events).unwrap();
+    }
+    stream.finish(&mut events).unwrap();
+    let finished: Vec<String> = events
+        .iter()
+        .filter_map(|event| match event {
+            CallEvent::Finished { call, .. } => Some(match &call.arguments {
+                Ok(arguments) => format!("{} {arguments}", call.name),
+                Err(error) => format!("{} error: {error}", call.name),
+            }),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        finished,
+        [
+            "now {}",
+            "get_weather error: arguments are not valid JSON: a Python literal was expected at byte 42 of the call list",
+        ]
+    );
+    check_events(&events);
+
+    let mut stream = TextStream::new(Some(Family::Pythonic), None);
+    let mut events = Vec::new();
+    for piece in deltas("[see(above)] for more.", 2) {
+        stream.push(piece, &mut events).unwrap();
+    }
+    stream.finish(&mut events).unwrap();
+    assert!(events.iter().all(|event| matches!(event, CallEvent::Text { .. })));
 }
 
 /// The canonical JSON of a call's arguments.

@@ -6,8 +6,9 @@
 //! takes one call without the list brackets, and so does this.
 
 use super::pythonic;
+use super::pythonic::LiveCalls;
 use super::scan::{delimited_calls, excerpt, recovered, Out};
-use super::stream::markup::{Region, Streaming, Until};
+use super::stream::markup::{End, Live, Region, Streaming, Until};
 
 const OPEN: &str = "<|tool_call_start|>";
 const CLOSE: &str = "<|tool_call_end|>";
@@ -45,7 +46,7 @@ fn calls(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
         Ok(list) => {
             // A stream sent the calls before this text came: they stay calls.
             let rest = trimmed[list.taken..].trim();
-            if !rest.is_empty() {
+            if !rest.is_empty() && list.broken.is_none() {
                 notes.push(recovered(
                     "text-after-calls",
                     format!("{} after the list of calls was kept in the prose", excerpt(rest)),
@@ -60,7 +61,8 @@ fn calls(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
 
 /// Streamed: a call list runs from `<|tool_call_start|>` to
 /// `<|tool_call_end|>`, or to the next `<|tool_call_start|>` when its end
-/// token is missing.
+/// token is missing; its calls are announced and their arguments sent as
+/// the pythonic family's are ([`LiveCalls`]).
 pub(super) const STREAM: Streaming = Streaming {
     opens: &[OPEN],
     bare: None,
@@ -68,5 +70,23 @@ pub(super) const STREAM: Streaming = Streaming {
 };
 
 fn region(_: Option<usize>) -> Box<dyn Region> {
-    Box::new(Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]))
+    Box::new(CallList {
+        until: Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
+        calls: LiveCalls::new(OPEN.len(), None),
+    })
+}
+
+/// One pair of tokens being read.
+struct CallList {
+    until: Until,
+    calls: LiveCalls,
+}
+
+impl Region for CallList {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        let end = self.until.end(text, done);
+        let body = &text[..self.until.body_end(text, end)];
+        self.calls.read(body, done, live, out);
+        end
+    }
 }

@@ -1,0 +1,176 @@
+//! A list of calls read as it arrives.
+
+use super::read::Reader;
+use crate::text::envelope::HEAD_WINDOW;
+use crate::text::scan::Out;
+use crate::text::stream::markup::{Live, LiveCall};
+
+/// Calls in a list as they arrive (or LFM2's call alone): each announced
+/// once its head (`name(` then `)` or `key=`, as the parse reads a head) is
+/// read, each keyword argument sent once its `,` or the call's `)` arrives,
+/// read as the parse reads it. At an item it cannot read so, it stops: the
+/// calls after it come when the region closes, so the announced calls are
+/// the list's first ones, in order.
+pub(in crate::text) struct LiveCalls {
+    /// The next byte to look at.
+    at: usize,
+    /// Whether the calls are in a list (`None`: not known yet; LFM2 may
+    /// write a call alone).
+    listed: Option<bool>,
+    reading: Reading,
+}
+
+/// Where [`LiveCalls`] is.
+enum Reading {
+    /// Before the list's `[` (or the lone call).
+    Start,
+    /// At the head of an item.
+    Head,
+    /// Inside the arguments of the call last announced; the argument
+    /// being read starts at `start`.
+    Arguments {
+        start: usize,
+        depth: usize,
+        quote: Option<u8>,
+        escaped: bool,
+    },
+    /// After a call's `)`.
+    After,
+    Stopped,
+}
+
+impl LiveCalls {
+    /// Calls from byte `at` of a region's text: a list (`Some(true)`), or
+    /// a list or one call alone (`None`).
+    pub(in crate::text) fn new(at: usize, listed: Option<bool>) -> LiveCalls {
+        LiveCalls {
+            at,
+            listed,
+            reading: Reading::Start,
+        }
+    }
+
+    /// Reads on in `text` (the region's text up to where its calls end).
+    pub(in crate::text) fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) {
+        let bytes = text.as_bytes();
+        loop {
+            match &mut self.reading {
+                Reading::Stopped => return,
+                Reading::Start | Reading::After => {
+                    let Some(skipped) = bytes[self.at.min(bytes.len())..]
+                        .iter()
+                        .position(|byte| !byte.is_ascii_whitespace())
+                    else {
+                        self.at = bytes.len();
+                        return;
+                    };
+                    self.at += skipped;
+                    let byte = bytes[self.at];
+                    self.reading = match (&self.reading, byte, self.listed) {
+                        (Reading::Start, b'[', Some(true) | None) => {
+                            self.listed = Some(true);
+                            self.at += 1;
+                            Reading::Head
+                        }
+                        (Reading::Start, _, None) => {
+                            self.listed = Some(false);
+                            Reading::Head
+                        }
+                        (Reading::After, b',', Some(true)) => {
+                            self.at += 1;
+                            Reading::Head
+                        }
+                        _ => Reading::Stopped,
+                    };
+                }
+                Reading::Head => {
+                    let rest = &text[self.at..];
+                    let mut reader = Reader::new(rest, out.limits.max_depth);
+                    match reader.head() {
+                        Ok(name) => {
+                            live.calls.push(LiveCall::default());
+                            if let Some(call) = live.calls.last_mut() {
+                                call.open_canonical(&name);
+                            }
+                            self.at += reader.pos;
+                            self.reading = Reading::Arguments {
+                                start: self.at,
+                                depth: 0,
+                                quote: None,
+                                escaped: false,
+                            };
+                        }
+                        // A head is a name and a word: one that does not
+                        // come within the window is not waited for.
+                        Err(_) if reader.at_end() && !done && rest.len() <= HEAD_WINDOW => return,
+                        Err(_) => self.reading = Reading::Stopped,
+                    }
+                }
+                Reading::Arguments {
+                    start,
+                    depth,
+                    quote,
+                    escaped,
+                } => {
+                    let mut next = None;
+                    while next.is_none() && self.at < bytes.len() {
+                        let byte = bytes[self.at];
+                        self.at += 1;
+                        if let Some(open) = *quote {
+                            if *escaped {
+                                *escaped = false;
+                            } else if byte == b'\\' {
+                                *escaped = true;
+                            } else if byte == open {
+                                *quote = None;
+                            }
+                            continue;
+                        }
+                        match byte {
+                            b'"' | b'\'' => *quote = Some(byte),
+                            b'(' | b'[' | b'{' => *depth += 1,
+                            b')' | b']' | b'}' if *depth > 0 => *depth -= 1,
+                            b',' | b')' => {
+                                if !keyword(&text[*start..self.at - 1], live, out) {
+                                    next = Some(Reading::Stopped);
+                                } else if byte == b')' {
+                                    next = Some(match self.listed {
+                                        Some(true) => Reading::After,
+                                        _ => Reading::Stopped,
+                                    });
+                                }
+                                *start = self.at;
+                            }
+                            // A `]` or `}` that closes nothing: the parse says what it is.
+                            b']' | b'}' => next = Some(Reading::Stopped),
+                            _ => {}
+                        }
+                    }
+                    match next {
+                        Some(next) => self.reading = next,
+                        None => return,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Sends one `key=value` argument of the call last announced, read as the
+/// parse reads it (blank between a `(` or `,` and the `)`: nothing); false
+/// when it does not read.
+fn keyword(argument: &str, live: &mut Live, out: &Out<'_>) -> bool {
+    if argument.trim().is_empty() {
+        return true;
+    }
+    let mut reader = Reader::new(argument, out.limits.max_depth);
+    match reader.keyword() {
+        Ok((key, value)) if reader.rest().trim().is_empty() => {
+            if let Some(call) = live.calls.last_mut() {
+                call.push_parameter(&key, value);
+            }
+            true
+        }
+        _ => false,
+    }
+}
