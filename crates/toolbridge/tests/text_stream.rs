@@ -63,6 +63,13 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Pythonic, "<|python_start|>[search(query=\"caf\\u00e9\", limit=None, opts={'x': -1.5})]<|python_end|>", false),
     (Family::Pythonic, "[get_weather(city='Par", false),
     (Family::Pythonic, "  [f(a=')')] and then prose", false),
+    // Cut after an escaped backslash: the closed text keeps both (cargo-fuzz).
+    (Family::Pythonic, "[K(r=\"aarQQQQQQQn_tiC\\\\", false),
+    // A list broken after its calls, and inside a call's arguments.
+    (Family::Pythonic, "[now(), get_weather(city='Oslo', days=soon), 42, f(x=[1)]", false),
+    (Family::Pythonic, "[now(), get_weather(city=\"Oslo\\u12", false),
+    (Family::Lfm2, "<|tool_call_start|>[now(), get_weather(city=\"Oslo\")] so<|tool_call_end|> then", false),
+    (Family::Lfm2, "<|tool_call_start|>get_weather(city=\"Oslo\", days=3)<|tool_call_end|>", false),
     (Family::DeepSeek, "Let me see.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Berlin\"}\n```<｜tool▁call▁end｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>now\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", false),
     (Family::DeepSeek, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Kraków\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", false),
     (Family::DeepSeek, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Kra", false),

@@ -114,18 +114,31 @@ impl LiveCalls {
                 } => {
                     let mut next = None;
                     while next.is_none() && self.at < bytes.len() {
-                        let byte = bytes[self.at];
-                        self.at += 1;
                         if let Some(open) = *quote {
                             if *escaped {
                                 *escaped = false;
-                            } else if byte == b'\\' {
+                                self.at += 1;
+                                continue;
+                            }
+                            // A string's text runs to its quote or a backslash.
+                            let Some(run) = bytes[self.at..]
+                                .iter()
+                                .position(|&byte| byte == open || byte == b'\\')
+                            else {
+                                self.at = bytes.len();
+                                break;
+                            };
+                            self.at += run;
+                            if bytes[self.at] == b'\\' {
                                 *escaped = true;
-                            } else if byte == open {
+                            } else {
                                 *quote = None;
                             }
+                            self.at += 1;
                             continue;
                         }
+                        let byte = bytes[self.at];
+                        self.at += 1;
                         match byte {
                             b'"' | b'\'' => *quote = Some(byte),
                             b'(' | b'[' | b'{' => *depth += 1,

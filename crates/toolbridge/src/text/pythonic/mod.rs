@@ -83,8 +83,8 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// as far as the stream's [`List`] reader takes it; how much it took (at
 /// least one character).
 fn one_list(text: &str, out: &mut Out<'_>) -> usize {
-    let mut reader = region(None);
-    let len = match reader.read(text, true, &mut Live::default(), out) {
+    // Where the region ends, without reading its calls as a stream would.
+    let len = match List::new().end(text, true) {
         End::Call(len) | End::Prose(len) => len,
         End::More => text.len(),
     };
@@ -200,14 +200,7 @@ fn bare(head: &str, done: bool) -> Option<bool> {
 }
 
 fn region(_: Option<usize>) -> Box<dyn Region> {
-    Box::new(List {
-        start: None,
-        tagged: false,
-        brackets: Brackets::new(true),
-        scanned: 0,
-        end: None,
-        calls: LiveCalls::new(0, Some(true)),
-    })
+    Box::new(List::new())
 }
 
 /// The list being read.
@@ -223,6 +216,17 @@ struct List {
 }
 
 impl List {
+    fn new() -> List {
+        List {
+            start: None,
+            tagged: false,
+            brackets: Brackets::new(true),
+            scanned: 0,
+            end: None,
+            calls: LiveCalls::new(0, Some(true)),
+        }
+    }
+
     /// After the list of a tagged text: `<|python_end|>` may follow.
     fn after(&mut self, text: &str, end: usize, done: bool) -> End {
         match after_spaces(text, self.scanned.max(end), &[END], done) {
@@ -237,6 +241,17 @@ impl List {
 
     /// Where the region ends: see [`Region::read`].
     fn end(&mut self, text: &str, done: bool) -> End {
+        if self.start.is_none() {
+            let trimmed = text.trim_start();
+            let (body, tagged) = match trimmed.strip_prefix(START) {
+                Some(body) => (body.trim_start(), true),
+                None => (trimmed, false),
+            };
+            self.start = Some(text.len() - body.len());
+            self.scanned = text.len() - body.len();
+            self.tagged = tagged;
+            self.calls = LiveCalls::new(text.len() - body.len(), Some(true));
+        }
         if let Some(end) = self.end {
             return self.after(text, end, done);
         }
@@ -264,17 +279,6 @@ impl List {
 
 impl Region for List {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
-        if self.start.is_none() {
-            let trimmed = text.trim_start();
-            let (body, tagged) = match trimmed.strip_prefix(START) {
-                Some(body) => (body.trim_start(), true),
-                None => (trimmed, false),
-            };
-            self.start = Some(text.len() - body.len());
-            self.scanned = text.len() - body.len();
-            self.tagged = tagged;
-            self.calls = LiveCalls::new(text.len() - body.len(), Some(true));
-        }
         let end = self.end(text, done);
         let list_end = match end {
             End::Call(len) | End::Prose(len) => self.end.unwrap_or(len),

@@ -10,7 +10,12 @@ fn close_truncated(text: &str) -> Option<String> {
     if nesting.is_top() {
         return None;
     }
-    let mut closed = text.strip_suffix('\\').unwrap_or(text).to_string();
+    // A backslash that escapes nothing yet is dropped, not left to escape the quote.
+    let mut closed = if nesting.escaped {
+        text.strip_suffix('\\').unwrap_or(text).to_string()
+    } else {
+        text.to_string()
+    };
     if let Some(q) = nesting.quote {
         closed.push(q);
     }
@@ -39,8 +44,8 @@ pub(in crate::text) struct CallList {
     /// Whether the text ended inside it (its open strings and brackets
     /// were then closed).
     pub truncated: bool,
-    /// Why the list breaks off after its items, when it does (it then
-    /// ends after its last item; the rest is not the list's).
+    /// How the list breaks off, when it does (it then ends after its last
+    /// item; the rest is not the list's): the note's sentence.
     pub broken: Option<String>,
 }
 
@@ -60,7 +65,10 @@ pub(in crate::text) fn read_bare_call(text: &str, max_depth: usize) -> Result<Ca
         let name = reader.head()?;
         match reader.arguments() {
             Ok(arguments) => items.push(Item::Call(name, arguments)),
-            Err(why) if reader.at_end() => return Err(why),
+            Err(why) if reader.at_end() => {
+                reader.unfinished = Some((start, name));
+                return Err(why);
+            }
             // Alone, the call runs to the end of the text.
             Err(why) => {
                 let text = reader.text[start..].trim_end().to_string();
@@ -110,14 +118,36 @@ fn read_closing(
             }
         }
     }
+    // A call whose head was read is a call even when its text cannot be
+    // closed: a stream announced it.
+    let mut taken = reader.kept;
+    if let Some((start, name)) = reader.unfinished.take() {
+        items.push(Item::Broken {
+            name,
+            text: text[start..].trim_end().to_string(),
+            why: why.clone(),
+        });
+        taken = text.len();
+    }
     if items.is_empty() {
         return Err(why);
     }
+    let broken = if taken == text.len() {
+        format!(
+            "the list of calls breaks off in its item {}: {why}",
+            items.len() - 1
+        )
+    } else {
+        format!(
+            "the list of calls breaks off after its item {}: {why}; what follows was kept in the prose",
+            items.len() - 1
+        )
+    };
     Ok(CallList {
         items,
-        taken: reader.kept,
+        taken,
         truncated: false,
-        broken: Some(why),
+        broken: Some(broken),
     })
 }
 
@@ -187,6 +217,9 @@ pub(super) struct Reader<'t> {
     pub(super) pos: usize,
     /// Where the items read whole end (a list that breaks off ends there).
     kept: usize,
+    /// The call whose head was read but whose text ended before its
+    /// arguments did: where it starts, and its name.
+    unfinished: Option<(usize, String)>,
     depth: usize,
     max_depth: usize,
 }
@@ -200,6 +233,7 @@ impl Reader<'_> {
             text,
             pos: 0,
             kept: 0,
+            unfinished: None,
             depth: 0,
             max_depth,
         }
@@ -284,10 +318,14 @@ impl Reader<'_> {
     fn item(&mut self, start: usize, name: String) -> Result<Item, String> {
         match self.arguments() {
             Ok(arguments) => Ok(Item::Call(name, arguments)),
-            Err(why) if self.at_end() => Err(why),
+            Err(why) if self.at_end() => {
+                self.unfinished = Some((start, name));
+                Err(why)
+            }
             Err(why) => {
                 self.pos = item_end(self.text, start);
                 if self.at_end() {
+                    self.unfinished = Some((start, name));
                     return Err(why);
                 }
                 let text = self.text[start..self.pos].trim_end().to_string();
@@ -445,29 +483,37 @@ impl Reader<'_> {
     fn string(&mut self, quote: char) -> Result<String, String> {
         self.pos += 1;
         let mut value = String::new();
-        let mut chars = self.rest().char_indices();
-        while let Some((at, c)) = chars.next() {
-            match c {
-                _ if c == quote => {
-                    self.pos += at + 1;
-                    return Ok(value);
-                }
-                '\\' => match chars.next() {
-                    Some((_, 'n')) => value.push('\n'),
-                    Some((_, 't')) => value.push('\t'),
-                    Some((_, 'r')) => value.push('\r'),
-                    Some((_, '0')) => value.push('\0'),
-                    Some((_, 'u')) => {
-                        let hex: String = chars.by_ref().take(4).map(|(_, c)| c).collect();
-                        match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
-                            Some(c) => value.push(c),
-                            None => return self.fail("a \\u escape of four hex digits"),
-                        }
+        let rest = self.rest();
+        let bytes = rest.as_bytes();
+        // The quote is ASCII: the text runs to it or to a backslash, copied whole.
+        let stop = |byte: u8| u32::from(byte) == u32::from(quote) || byte == b'\\';
+        let mut at = 0;
+        while let Some(run) = bytes[at..].iter().position(|&byte| stop(byte)) {
+            value.push_str(&rest[at..at + run]);
+            at += run;
+            if bytes[at] != b'\\' {
+                self.pos += at + 1;
+                return Ok(value);
+            }
+            let mut chars = rest[at + 1..].char_indices();
+            let Some((_, escaped)) = chars.next() else {
+                break;
+            };
+            at += 1 + escaped.len_utf8();
+            match escaped {
+                'n' => value.push('\n'),
+                't' => value.push('\t'),
+                'r' => value.push('\r'),
+                '0' => value.push('\0'),
+                'u' => {
+                    let hex: String = chars.by_ref().take(4).map(|(_, c)| c).collect();
+                    at += hex.len();
+                    match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                        Some(c) => value.push(c),
+                        None => return self.fail("a \\u escape of four hex digits"),
                     }
-                    Some((_, other)) => value.push(other),
-                    None => break,
-                },
-                _ => value.push(c),
+                }
+                other => value.push(other),
             }
         }
         self.pos = self.text.len();
