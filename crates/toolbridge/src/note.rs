@@ -5,7 +5,10 @@
 //! Writers' pointers point into the canonical [`Tool`](crate::Tool); readers'
 //! pointers point into the document that was read.
 
+use std::borrow::Borrow;
 use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -59,92 +62,92 @@ pub enum NoteKind {
     /// A keyword or field was left out of the output.
     Dropped {
         /// The keyword or field name.
-        keyword: String,
+        keyword: SharedStr,
     },
     /// A keyword the target cannot enforce was written into the description.
     MovedToDescription {
         /// The keyword.
-        keyword: String,
+        keyword: SharedStr,
     },
     /// A field the target lacks was stored under `_meta` (MCP) or a similar slot.
     MovedToMeta {
         /// The key it was stored under.
-        key: String,
+        key: SharedStr,
     },
     /// An optional property was listed in `required` (strict mode).
     MadeRequired {
         /// The property name.
-        property: String,
+        property: SharedStr,
     },
     /// `null` was added to a property's type, so that "absent" can be sent as `null`.
     MadeNullable {
         /// The property name.
-        property: String,
+        property: SharedStr,
     },
     /// A name was changed to fit the target's rules.
     Renamed {
         /// The name before.
-        from: String,
+        from: SharedStr,
         /// The name after.
-        to: String,
+        to: SharedStr,
     },
     /// A `$ref` was replaced by the schema it points to.
     Inlined {
         /// The reference that was expanded.
-        reference: String,
+        reference: SharedStr,
     },
     /// A construct was expressed differently, with the same meaning.
     Rewritten {
         /// The keyword or construct that was rewritten.
-        keyword: String,
+        keyword: SharedStr,
     },
     /// A value was converted to another type.
     Coerced {
         /// The type before.
-        from: String,
+        from: SharedStr,
         /// The type after.
-        to: String,
+        to: SharedStr,
     },
     /// A value the input left out was filled in.
     Defaulted {
         /// The field that was filled in.
-        field: String,
+        field: SharedStr,
     },
     /// Sloppy but understandable input was accepted and normalised.
     Normalized {
         /// The field that was normalised.
-        field: String,
+        field: SharedStr,
     },
     /// A key this format does not define was kept as it is.
     Kept {
         /// The key.
-        key: String,
+        key: SharedStr,
     },
     /// Something the target needs but the tool lacks was written as a placeholder.
     Placeholder {
         /// The field that holds the placeholder.
-        field: String,
+        field: SharedStr,
     },
     /// The output exceeds a limit the target enforces; the target will reject it.
     OverLimit {
         /// The limit, as a short phrase (`"64 characters"`).
-        limit: String,
+        limit: SharedStr,
     },
     /// The target accepts the output, but some receivers of the same shape
     /// refuse it (Azure OpenAI and proxies with an OpenAI request).
     NotPortable {
         /// Who refuses it, as a short phrase (`"Azure OpenAI"`).
-        refused_by: String,
+        refused_by: SharedStr,
     },
     /// The output uses something the target rejects and toolbridge cannot rewrite.
     Unsupported {
         /// The keyword or feature.
-        keyword: String,
+        keyword: SharedStr,
     },
     /// Malformed input (a model's argument JSON) was repaired.
     Repaired {
         /// The repair, a short kebab-case name (`trailing-comma`, `truncated`, …).
-        fix: String,
+        fix: SharedStr,
     },
 }
 
@@ -182,12 +185,12 @@ pub struct Note {
     /// Where: in the canonical tool (writers) or in the input document (readers).
     pub at: Pointer,
     /// A plain sentence saying what happened and why.
-    pub message: String,
+    pub message: SharedStr,
 }
 
 impl Note {
     /// A note of `kind` at `at`.
-    pub fn new(kind: NoteKind, at: Pointer, message: impl Into<String>) -> Note {
+    pub fn new(kind: NoteKind, at: Pointer, message: impl Into<SharedStr>) -> Note {
         Note {
             kind,
             at,
@@ -247,7 +250,7 @@ impl Notes {
     }
 
     /// Adds a note.
-    pub fn push(&mut self, kind: NoteKind, at: Pointer, message: impl Into<String>) {
+    pub fn push(&mut self, kind: NoteKind, at: Pointer, message: impl Into<SharedStr>) {
         self.notes.push(Note::new(kind, at, message));
     }
 
@@ -370,5 +373,122 @@ mod tests {
             serde_json::json!({"kind": "dropped", "keyword": "minimum", "level": "loss",
                 "at": "/inputSchema", "message": "gemini has no minimum"})
         );
+    }
+}
+
+/// A string that is cloned without copying: a note's words. A Toolbox
+/// writes the notes it may give once, and every call they apply to gets a
+/// clone (a reference count, not an allocation).
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SharedStr(Arc<str>);
+
+impl SharedStr {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for SharedStr {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for SharedStr {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for SharedStr {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for SharedStr {
+    fn from(text: String) -> SharedStr {
+        SharedStr(text.into())
+    }
+}
+
+impl From<&String> for SharedStr {
+    fn from(text: &String) -> SharedStr {
+        SharedStr(text.as_str().into())
+    }
+}
+
+impl From<&str> for SharedStr {
+    fn from(text: &str) -> SharedStr {
+        SharedStr(text.into())
+    }
+}
+
+impl From<std::borrow::Cow<'_, str>> for SharedStr {
+    fn from(text: std::borrow::Cow<'_, str>) -> SharedStr {
+        SharedStr(text.into())
+    }
+}
+
+impl From<SharedStr> for String {
+    fn from(text: SharedStr) -> String {
+        text.0.to_string()
+    }
+}
+
+impl PartialEq<str> for SharedStr {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for SharedStr {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for SharedStr {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<SharedStr> for str {
+    fn eq(&self, other: &SharedStr) -> bool {
+        self == &*other.0
+    }
+}
+
+impl PartialEq<SharedStr> for &str {
+    fn eq(&self, other: &SharedStr) -> bool {
+        *self == &*other.0
+    }
+}
+
+impl PartialEq<SharedStr> for String {
+    fn eq(&self, other: &SharedStr) -> bool {
+        **self == *other.0
+    }
+}
+
+impl fmt::Display for SharedStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for SharedStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl Serialize for SharedStr {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
     }
 }

@@ -492,8 +492,8 @@ fn write_all(tools: &[&Tool], to: Format, opts: &WriteOptions) -> Written {
         } else {
             notes.push(
                 NoteKind::Renamed {
-                    from: tool.name.clone(),
-                    to: target_name.to_string(),
+                    from: tool.name.to_string().into(),
+                    to: target_name.into(),
                 },
                 Pointer::root().key("name"),
                 format!(

@@ -357,7 +357,7 @@ fn defuns_read_as_a_document_and_keep_only_picks_one_tool() {
     );
     let tool = read.tools[0].as_ref().unwrap();
     assert_eq!(tool.value.name, "my_add");
-    let notes: Vec<String> = tool.notes.iter().map(|note| note.message.clone()).collect();
+    let notes: Vec<String> = tool.notes.iter().map(|note| note.message.to_string()).collect();
     assert_eq!(
         notes,
         ["the type of `step` is assumed to be string: no (declare (type …)), cl-check-type, default or docstring says"]

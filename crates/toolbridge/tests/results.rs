@@ -137,7 +137,7 @@ fn bedrock_maps_an_id_outside_its_pattern_with_a_note() {
         written.notes[0].kind,
         NoteKind::Renamed {
             from: "call 0".into(),
-            to: wire
+            to: wire.into()
         }
     );
     assert_eq!(written.notes[0].at.as_str(), "/0");

@@ -148,7 +148,7 @@ pub(super) async fn run(
     if stderr.truncated {
         notes.push(Note::new(
             NoteKind::OverLimit {
-                limit: format!("{} bytes", limits.max_stderr_bytes),
+                limit: format!("{} bytes", limits.max_stderr_bytes).into(),
             },
             Pointer::root().key("stderr"),
             format!("stderr was cut to its first {} bytes", limits.max_stderr_bytes),

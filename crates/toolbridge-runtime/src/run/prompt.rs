@@ -45,15 +45,12 @@ pub(super) fn run(
     for segment in segments(&run.template) {
         let piece = match segment {
             Segment::Literal(text) => text.to_string(),
-            Segment::Placeholder(name) => {
-                match arguments.get(name) {
-                    Some(value) => render_value(value),
-                    None if property(name).is_some() => {
-                        if !notes.iter().any(|note| note.at == Pointer::root().key(name)) {
-                            notes.push(Note::new(
-                            NoteKind::Defaulted {
-                                field: name.to_string(),
-                            },
+            Segment::Placeholder(name) => match arguments.get(name) {
+                Some(value) => render_value(value),
+                None if property(name).is_some() => {
+                    if !notes.iter().any(|note| note.at == Pointer::root().key(name)) {
+                        notes.push(Note::new(
+                            NoteKind::Defaulted { field: name.into() },
                             Pointer::root().key(name),
                             if property(name).is_some_and(|p| p.get("default").is_some()) {
                                 format!(
@@ -61,24 +58,25 @@ pub(super) fn run(
                                      Toolbox, which did not check these arguments); rendered empty"
                                 )
                             } else {
-                                format!("the variable {name:?} was not given and has no default; rendered empty")
+                                format!(
+                                    "the variable {name:?} was not given and has no default; rendered empty"
+                                )
                             },
                         ));
-                        }
-                        String::new()
                     }
-                    None => {
-                        if !notes.iter().any(|note| note.at == Pointer::root().key(name)) {
-                            notes.push(Note::new(
-                            NoteKind::Kept { key: name.to_string() },
+                    String::new()
+                }
+                None => {
+                    if !notes.iter().any(|note| note.at == Pointer::root().key(name)) {
+                        notes.push(Note::new(
+                            NoteKind::Kept { key: name.into() },
                             Pointer::root().key(name),
                             format!("the placeholder {{{{{name}}}}} names no declared variable; kept in the prompt as written"),
                         ));
-                        }
-                        format!("{{{{{name}}}}}")
                     }
+                    format!("{{{{{name}}}}}")
                 }
-            }
+            },
         };
         if out.len() + piece.len() > max {
             return Output::error(format!(

@@ -48,8 +48,8 @@ impl Ids {
             if let Some(sent) = sent.filter(|id| !id.is_empty()) {
                 notes.push(Note::new(
                     NoteKind::Renamed {
-                        from: sent.to_string(),
-                        to: id.clone(),
+                        from: sent.into(),
+                        to: id.as_str().into(),
                     },
                     at.clone(),
                     format!(

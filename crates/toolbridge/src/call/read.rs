@@ -110,7 +110,7 @@ impl<'o> Collector<'o> {
     }
 
     /// Notes something about the response as a whole (a call left out).
-    pub fn note(&mut self, kind: NoteKind, at: Pointer, message: impl Into<String>) {
+    pub fn note(&mut self, kind: NoteKind, at: Pointer, message: impl Into<crate::note::SharedStr>) {
         self.notes.push(kind, at, message);
     }
 

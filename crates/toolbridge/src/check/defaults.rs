@@ -147,9 +147,7 @@ fn apply_transform(
         TransformAction::Remove => {
             if let Some(removed) = arguments.remove(name) {
                 notes.push(Note::new(
-                    NoteKind::Dropped {
-                        keyword: name.to_string(),
-                    },
+                    NoteKind::Dropped { keyword: name.into() },
                     at,
                     format!(
                         "`{name}` ({}) was removed by the tool's transform",
@@ -193,9 +191,7 @@ fn apply_transform(
     let (kind, message) = match arguments.get(name) {
         Some(before) if *before == value => return,
         Some(before) => (
-            NoteKind::Rewritten {
-                keyword: name.to_string(),
-            },
+            NoteKind::Rewritten { keyword: name.into() },
             format!(
                 "`{name}` was {} by the tool's transform: {} became {}",
                 if action == TransformAction::Override {
@@ -208,9 +204,7 @@ fn apply_transform(
             ),
         ),
         None => (
-            NoteKind::Defaulted {
-                field: name.to_string(),
-            },
+            NoteKind::Defaulted { field: name.into() },
             format!(
                 "`{name}` was not given; the tool's transform set {}",
                 compact(&value)
@@ -270,15 +264,13 @@ pub(super) fn apply_statics(tool: &Tool, arguments: &mut Map<String, Value>, not
             ))),
             Some(value) => match arguments.insert(name.clone(), value.clone()) {
                 None => notes.push(Note::new(
-                    NoteKind::Defaulted { field: name.clone() },
+                    NoteKind::Defaulted { field: name.into() },
                     at,
                     format!("the static parameter `{name}` was set to {}", compact(value)),
                 )),
                 Some(sent) if sent == *value => {}
                 Some(sent) => notes.push(Note::new(
-                    NoteKind::Rewritten {
-                        keyword: name.clone(),
-                    },
+                    NoteKind::Rewritten { keyword: name.into() },
                     at,
                     format!(
                         "the model sent {} for the static parameter `{name}`; the configured {} was used",

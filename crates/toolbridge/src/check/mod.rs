@@ -352,8 +352,8 @@ impl Toolbox {
             let name = &entries[index].tool.name;
             let note = Note::new(
                 NoteKind::Renamed {
-                    from: sent.to_string(),
-                    to: name.clone(),
+                    from: sent.into(),
+                    to: name.into(),
                 },
                 Pointer::root(),
                 format!("the call named `{sent}`, the name the tool was written under; it is `{name}`"),
@@ -777,7 +777,7 @@ fn undeclared(
             ));
         } else {
             notes.push(Note::new(
-                NoteKind::Kept { key: key.clone() },
+                NoteKind::Kept { key: key.into() },
                 Pointer::root().key(key),
                 format!("`{key}` is not a declared parameter; it was passed on as sent"),
             ));

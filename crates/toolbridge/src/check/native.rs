@@ -464,7 +464,7 @@ fn convert(value: &Value, ty: &RType, at: &Pointer, notes: &mut Vec<Note>) -> Re
                         format!("ellmer drops `{key}`: the object type declares no such property")
                     };
                     notes.push(Note::new(
-                        NoteKind::Dropped { keyword: key.clone() },
+                        NoteKind::Dropped { keyword: key.into() },
                         at.key(key),
                         message,
                     ));

@@ -120,6 +120,9 @@ pub(super) struct Restore {
     rest: Option<Inverse>,
     /// The note's text up to the places.
     prefix: String,
+    /// For each place a `null` may stand for an absent argument at, the
+    /// note when that place alone changed (the common case), written once.
+    single: Vec<(Pointer, Note)>,
 }
 
 impl Restore {
@@ -144,14 +147,27 @@ impl Restore {
             }
             None => (Vec::new(), inverse.clone()),
         };
+        let prefix = format!(
+            "the arguments were put back into the canonical schema's shape, undoing how the \
+             tool was written as `{}` (at ",
+            inverse.written_name
+        );
+        let single = inverse
+            .rewrites
+            .iter()
+            .filter_map(|rewrite| match rewrite {
+                Rewrite::NullMeansAbsent { at } if !at.steps().any(|step| step == "**") => Some((
+                    at.clone(),
+                    restored(at.clone(), format!("{prefix}{})", shown(at))),
+                )),
+                _ => None,
+            })
+            .collect();
         Restore {
             absent,
             rest: (!rest.rewrites.is_empty()).then_some(rest),
-            prefix: format!(
-                "the arguments were put back into the canonical schema's shape, undoing how the \
-                 tool was written as `{}` (at ",
-                inverse.written_name
-            ),
+            prefix,
+            single,
         }
     }
 
@@ -235,14 +251,21 @@ impl Restore {
         }
     }
 
-    /// The note for the places that changed, the first being where it is.
+    /// The note for the places that changed, the first being where it is
+    /// (for one place a null may stand at, the note written beforehand).
     fn note(&self, mut places: impl Iterator<Item = Pointer>) -> Option<Note> {
         const LISTED: usize = 8;
         let first = places.next()?;
+        let second = places.next();
+        if second.is_none() {
+            if let Some((_, note)) = self.single.iter().find(|(at, _)| *at == first) {
+                return Some(note.clone());
+            }
+        }
         let mut message = String::with_capacity(self.prefix.len() + 64);
         message.push_str(&self.prefix);
         message.push_str(shown(&first));
-        for (count, place) in places.enumerate() {
+        for (count, place) in second.into_iter().chain(places).enumerate() {
             if count + 1 == LISTED {
                 message.push_str(", …");
                 break;
@@ -251,14 +274,20 @@ impl Restore {
             message.push_str(shown(&place));
         }
         message.push(')');
-        Some(Note::new(
-            NoteKind::Normalized {
-                field: "arguments".into(),
-            },
-            first,
-            message,
-        ))
+        Some(restored(first, message))
     }
+}
+
+/// The note that arguments were put back into the canonical shape, at
+/// `first`, the first place that changed.
+fn restored(first: Pointer, message: String) -> Note {
+    Note::new(
+        NoteKind::Normalized {
+            field: "arguments".into(),
+        },
+        first,
+        message,
+    )
 }
 
 /// A place as notes show it (the root as `/`).
@@ -375,9 +404,7 @@ impl Fill {
     /// (`its schema's default`, `the tool's default`).
     pub(super) fn new(name: &str, value: Value, source: &str) -> Fill {
         let note = Note::new(
-            NoteKind::Defaulted {
-                field: name.to_string(),
-            },
+            NoteKind::Defaulted { field: name.into() },
             Pointer::root().key(name),
             format!("`{name}` was not given; {source} {} was used", compact(&value)),
         );

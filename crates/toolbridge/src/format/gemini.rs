@@ -178,13 +178,13 @@ fn tool_object_declarations<'a>(entry: Node<'a>, notes: &mut Notes) -> Result<Ve
             }
         } else if BUILT_IN_TOOLS.contains(&key.as_str()) {
             notes.push(
-                NoteKind::Normalized { field: key.clone() },
+                NoteKind::Normalized { field: key.into() },
                 member.at.clone(),
                 format!("{key:?} is a Gemini built-in tool, not a function declaration; skipped"),
             );
         } else {
             notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped { keyword: key.into() },
                 member.at.clone(),
                 format!("{key:?} is not a function declaration list; left out"),
             );
@@ -380,7 +380,7 @@ pub(crate) fn check_set(declarations: &[&Value], _opts: &WriteOptions, notes: &m
     if declarations.len() > MAX_DECLARATIONS {
         notes.push(
             NoteKind::OverLimit {
-                limit: format!("{MAX_DECLARATIONS} function declarations"),
+                limit: format!("{MAX_DECLARATIONS} function declarations").into(),
             },
             Pointer::root(),
             format!(

@@ -205,7 +205,9 @@ fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Result<Value> {
     let mut move_to_meta = |field: &str, value: Value, at: Pointer, what: String, notes: &mut Notes| {
         let key = format!("{META_PREFIX}{field}");
         notes.push(
-            NoteKind::MovedToMeta { key: key.clone() },
+            NoteKind::MovedToMeta {
+                key: key.as_str().into(),
+            },
             at,
             format!("MCP has no {what}; stored under _meta[{key:?}]"),
         );

@@ -188,8 +188,8 @@ impl Format {
             if wire != sent {
                 notes.push(Note::new(
                     NoteKind::Renamed {
-                        from: sent.to_string(),
-                        to: wire.clone(),
+                        from: sent.into(),
+                        to: wire.as_str().into(),
                     },
                     Pointer::root().index(index),
                     format!("{self} does not take the call id {sent:?}; the result is sent as {wire:?} (echo the call under the same id)"),

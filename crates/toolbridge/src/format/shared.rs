@@ -145,7 +145,7 @@ pub(crate) fn note_uncarried(tool: &Tool, carried: &[&str], format: Format, note
                 for field in fields.keys() {
                     notes.push(
                         NoteKind::Dropped {
-                            keyword: field.clone(),
+                            keyword: field.into(),
                         },
                         at.key(owner).key(field),
                         format!("{field:?} (a field of {owner}) has no place in {}", format.id()),
@@ -162,13 +162,7 @@ pub(crate) fn note_uncarried(tool: &Tool, carried: &[&str], format: Format, note
         } else {
             format!("the unknown key {key:?} has no place in {}", format.id())
         };
-        notes.push(
-            NoteKind::Dropped {
-                keyword: key.to_string(),
-            },
-            at,
-            message,
-        );
+        notes.push(NoteKind::Dropped { keyword: key.into() }, at, message);
     }
 }
 
@@ -181,7 +175,7 @@ pub(crate) fn merge_vendor(tool: &Tool, format: Format, out: &mut Map<String, Va
     for (key, value) in fields {
         if out.contains_key(key) {
             notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped { keyword: key.into() },
                 Pointer::root().key("vendor").key(format.id()).key(key),
                 format!("{key:?} is already written from the canonical tool; the vendor copy was left out"),
             );
@@ -213,7 +207,9 @@ pub(crate) fn keep_unknown(
         let at = node.at.key(&key);
         if defined.contains(&key.as_str()) {
             notes.push(
-                NoteKind::Kept { key: key.clone() },
+                NoteKind::Kept {
+                    key: key.as_str().into(),
+                },
                 at,
                 format!(
                     "{key:?} has no canonical field; kept for writing {} again",
@@ -223,7 +219,9 @@ pub(crate) fn keep_unknown(
             vendor.insert(key, value);
         } else if extra.contains_key(&key) {
             notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped {
+                    keyword: key.as_str().into(),
+                },
                 at,
                 format!(
                     "{} defines no {key:?} field, and the entry has two; the first was kept",
@@ -232,7 +230,9 @@ pub(crate) fn keep_unknown(
             );
         } else {
             notes.push(
-                NoteKind::Kept { key: key.clone() },
+                NoteKind::Kept {
+                    key: key.as_str().into(),
+                },
                 at,
                 format!(
                     "{} defines no {key:?} field; kept on the tool (toolbridge and MCP files carry it), \
@@ -271,7 +271,7 @@ fn merge_into(fields: &Map<String, Value>, out: &mut Map<String, Value>, at: &Po
                 merge_into(inner, written, &at.key(key), notes)
             }
             (Some(_), _) => notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped { keyword: key.into() },
                 at.key(key),
                 format!("{key:?} is already written from the canonical tool; the vendor copy was left out"),
             ),

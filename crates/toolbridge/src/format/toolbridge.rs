@@ -69,7 +69,7 @@ pub(crate) fn read(entry: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Resu
             None => String::new(),
         };
         notes.push(
-            NoteKind::Kept { key: key.clone() },
+            NoteKind::Kept { key: key.into() },
             entry.at.key(key),
             format!("{key:?} is not a toolbridge field; kept as it is{hint}"),
         );
@@ -102,9 +102,7 @@ pub(crate) fn with_annotation_defaults<'t>(
     for (name, _, default) in crate::tool::HINTS {
         if given.hint(name).is_none() {
             notes.push(
-                NoteKind::Defaulted {
-                    field: name.to_string(),
-                },
+                NoteKind::Defaulted { field: name.into() },
                 Pointer::root().key("annotations").key(name),
                 format!("{name} was absent; wrote MCP's default {default}"),
             );

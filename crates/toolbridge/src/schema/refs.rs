@@ -179,7 +179,7 @@ impl<'a> Ctx<'a> {
         };
         self.note(
             NoteKind::Inlined {
-                reference: reference.to_string(),
+                reference: reference.into(),
             },
             place.note.clone(),
             format!("{reference:?} was inlined because {why}"),
@@ -191,7 +191,7 @@ impl<'a> Ctx<'a> {
             for (keyword, _) in merge_into(&mut merged, &target_schema) {
                 self.note(
                     NoteKind::Dropped {
-                        keyword: keyword.clone(),
+                        keyword: keyword.as_str().into(),
                     },
                     place.note.clone(),
                     format!(

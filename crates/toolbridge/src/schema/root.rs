@@ -193,7 +193,7 @@ pub(super) fn merge_root(
             };
             notes.push(
                 NoteKind::MovedToDescription {
-                    keyword: keyword.clone(),
+                    keyword: keyword.into(),
                 },
                 at.clone(),
                 format!(

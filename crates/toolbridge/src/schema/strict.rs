@@ -100,7 +100,7 @@ pub(crate) fn check_openai_strict_limits(schema: &Value, at: &Pointer, notes: &m
             if strings > OPENAI_LARGE_ENUM && enum_chars > OPENAI_LARGE_ENUM_CHARS {
                 notes.push(
                     NoteKind::OverLimit {
-                        limit: format!("{OPENAI_LARGE_ENUM_CHARS} characters in an enum of more than {OPENAI_LARGE_ENUM} values"),
+                        limit: format!("{OPENAI_LARGE_ENUM_CHARS} characters in an enum of more than {OPENAI_LARGE_ENUM} values").into(),
                     },
                     at.clone(),
                     format!(
@@ -113,7 +113,7 @@ pub(crate) fn check_openai_strict_limits(schema: &Value, at: &Pointer, notes: &m
     if let Some((level, place)) = deepest {
         notes.push(
             NoteKind::OverLimit {
-                limit: format!("{OPENAI_MAX_NESTING} levels of nesting"),
+                limit: format!("{OPENAI_MAX_NESTING} levels of nesting").into(),
             },
             at.clone(),
             format!(
@@ -133,7 +133,7 @@ pub(crate) fn check_openai_strict_limits(schema: &Value, at: &Pointer, notes: &m
         if count > limit {
             notes.push(
                 NoteKind::OverLimit {
-                    limit: format!("{limit} {what}"),
+                    limit: format!("{limit} {what}").into(),
                 },
                 at.clone(),
                 format!("the schema has {count} {what}; OpenAI strict mode allows {limit}"),
@@ -188,7 +188,7 @@ pub(crate) fn check_anthropic_strict_budget(schemas: &[&Value], notes: &mut Note
         if count > limit {
             notes.push(
                 NoteKind::OverLimit {
-                    limit: format!("{limit} {what}"),
+                    limit: format!("{limit} {what}").into(),
                 },
                 Pointer::root(),
                 format!(
@@ -213,7 +213,7 @@ pub(crate) fn check_cohere_strict_fields(schemas: &[&Value], notes: &mut Notes) 
     if fields > COHERE_MAX_FIELDS {
         notes.push(
             NoteKind::OverLimit {
-                limit: format!("{COHERE_MAX_FIELDS} fields"),
+                limit: format!("{COHERE_MAX_FIELDS} fields").into(),
             },
             Pointer::root(),
             format!("the tools have {fields} fields in all; Cohere strict_tools allows {COHERE_MAX_FIELDS} per request"),
@@ -560,7 +560,7 @@ mod tests {
         let limits: Vec<String> = notes
             .iter()
             .map(|note| match &note.kind {
-                NoteKind::OverLimit { limit } => limit.clone(),
+                NoteKind::OverLimit { limit } => limit.to_string(),
                 other => panic!("{other:?}"),
             })
             .collect();

@@ -337,7 +337,7 @@ pub(super) trait Rules<'a> {
             } else {
                 ctx.note(
                     NoteKind::Dropped {
-                        keyword: keyword.clone(),
+                        keyword: keyword.as_str().into(),
                     },
                     place.note.clone(),
                     format!("the allOf branches disagree on {keyword:?}; the first value was kept"),
@@ -597,7 +597,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Adds a note.
-    pub(super) fn note(&mut self, kind: NoteKind, at: Pointer, message: impl Into<String>) {
+    pub(super) fn note(&mut self, kind: NoteKind, at: Pointer, message: impl Into<crate::note::SharedStr>) {
         self.notes.push(kind, at, message);
     }
 
@@ -610,7 +610,7 @@ impl<'a> Ctx<'a> {
             Value::Bool(accepts) => {
                 self.note(
                     NoteKind::Rewritten {
-                        keyword: accepts.to_string(),
+                        keyword: accepts.to_string().into(),
                     },
                     place.note.clone(),
                     format!(
@@ -679,7 +679,7 @@ impl<'a> Ctx<'a> {
         for keyword in moved.keys() {
             self.note(
                 NoteKind::MovedToDescription {
-                    keyword: keyword.clone(),
+                    keyword: keyword.into(),
                 },
                 place.note.clone(),
                 format!(
@@ -764,9 +764,7 @@ impl<'a> Ctx<'a> {
     /// Notes that keyword `key` was left out.
     pub(super) fn dropped(&mut self, key: &str, place: &Place, why: &str) {
         self.note(
-            NoteKind::Dropped {
-                keyword: key.to_string(),
-            },
+            NoteKind::Dropped { keyword: key.into() },
             place.at(key),
             format!("{key:?} was dropped: {why}"),
         );

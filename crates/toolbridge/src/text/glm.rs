@@ -70,7 +70,9 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
         let after = after[key_end + KEY_END.len()..].trim_start();
         let Some(value_text) = after.strip_prefix(VALUE) else {
             notes.push(Note::new(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped {
+                    keyword: key.as_str().into(),
+                },
                 Pointer::root().key("arguments").key(&key),
                 format!("the argument {key:?} has no <arg_value>; it was left out"),
             ));
@@ -105,7 +107,7 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
     if !untyped.is_empty() {
         notes.push(Note::new(
             NoteKind::Kept {
-                key: untyped.join(", "),
+                key: untyped.join(", ").into(),
             },
             Pointer::root().key("arguments"),
             format!("no schema types {}; kept as strings", untyped.join(", ")),

@@ -133,7 +133,9 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         };
         if arguments.insert(key.clone(), value).is_some() {
             notes.push(Note::new(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped {
+                    keyword: key.as_str().into(),
+                },
                 Pointer::root().key("arguments").key(&key),
                 format!("the parameter {key:?} was given twice; the last value was kept"),
             ));
@@ -143,7 +145,7 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
     if !untyped.is_empty() {
         notes.push(Note::new(
             NoteKind::Kept {
-                key: untyped.join(", "),
+                key: untyped.join(", ").into(),
             },
             Pointer::root().key("arguments"),
             format!("no schema types {}; kept as strings", untyped.join(", ")),

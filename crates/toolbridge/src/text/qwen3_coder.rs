@@ -119,7 +119,9 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
             let value = typed::value(&key, raw, property, out.limits, &mut notes);
             if arguments.insert(key.clone(), value).is_some() {
                 notes.push(Note::new(
-                    NoteKind::Dropped { keyword: key.clone() },
+                    NoteKind::Dropped {
+                        keyword: key.as_str().into(),
+                    },
                     Pointer::root().key("arguments").key(&key),
                     format!("the parameter {key:?} was given twice; the last value was kept"),
                 ));
@@ -128,7 +130,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         if !untyped.is_empty() {
             notes.push(Note::new(
                 NoteKind::Kept {
-                    key: untyped.join(", "),
+                    key: untyped.join(", ").into(),
                 },
                 Pointer::root().key("arguments"),
                 format!(

@@ -402,8 +402,8 @@ impl<'a> Out<'a> {
         if unique != base {
             notes.push(Note::new(
                 NoteKind::Renamed {
-                    from: base.clone(),
-                    to: unique.clone(),
+                    from: base.as_str().into(),
+                    to: unique.as_str().into(),
                 },
                 Pointer::root().key("id"),
                 format!("an earlier call has the id {base:?} too; this call's id is {unique:?}"),
@@ -427,7 +427,7 @@ impl<'a> Out<'a> {
         if self.refused > 0 {
             self.notes.push(Note::new(
                 NoteKind::OverLimit {
-                    limit: format!("{} calls", self.limits.max_tools),
+                    limit: format!("{} calls", self.limits.max_tools).into(),
                 },
                 Pointer::root(),
                 format!(
@@ -484,7 +484,7 @@ pub(super) fn delimited_calls<'t>(
 }
 
 /// A note that markup was garbled and read anyway (`fix` names the variant).
-pub(super) fn recovered(fix: &str, message: impl Into<String>) -> Note {
+pub(super) fn recovered(fix: &str, message: impl Into<crate::note::SharedStr>) -> Note {
     Note::new(NoteKind::Repaired { fix: fix.into() }, Pointer::root(), message)
 }
 

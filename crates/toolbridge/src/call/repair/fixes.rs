@@ -331,7 +331,7 @@ impl Fixes {
                 }
                 Note::new(
                     NoteKind::Repaired {
-                        fix: fix.kind.name().to_string(),
+                        fix: fix.kind.name().into(),
                     },
                     fix.at,
                     message,

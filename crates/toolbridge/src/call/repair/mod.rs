@@ -383,7 +383,7 @@ mod tests {
             .notes
             .iter()
             .map(|note| match &note.kind {
-                NoteKind::Repaired { fix } => fix.clone(),
+                NoteKind::Repaired { fix } => fix.to_string(),
                 other => panic!("{other:?}"),
             })
             .collect();

@@ -79,9 +79,7 @@ fn expand<'a>(entry: Node<'a>, notes: &mut Notes) -> Option<Result<Vec<Node<'a>>
         format!("the system tool{name} is defined by the model provider, not here; skipped")
     };
     notes.push(
-        NoteKind::Normalized {
-            field: (*key).to_string(),
-        },
+        NoteKind::Normalized { field: (*key).into() },
         entry.at.key(key),
         message,
     );

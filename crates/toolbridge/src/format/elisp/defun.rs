@@ -93,7 +93,7 @@ pub(crate) fn read_defun_tools(
             Err(err) if only.is_some() => return Err(err),
             Err(err) => notes.push(Note::new(
                 NoteKind::Dropped {
-                    keyword: symbol.to_string(),
+                    keyword: symbol.into(),
                 },
                 Pointer::root(),
                 format!("({head} {symbol} …) was left out: {}", err.detail()),

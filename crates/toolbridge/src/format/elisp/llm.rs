@@ -140,7 +140,7 @@ fn note_serialisation(input_schema: &Value, notes: &mut Notes) {
                 format!("written, but llm.el sends only type, description, enum, items and properties of an argument, so {key:?} does not reach the model")
             };
             notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped { keyword: key.into() },
                 prop_at.key(key),
                 message,
             );
@@ -163,13 +163,13 @@ fn note_empty_objects(value: &Value, at: &Pointer, notes: &mut Notes) {
     for (key, child) in object {
         match child {
             Value::Object(inner) if inner.is_empty() => notes.push(
-                NoteKind::Unsupported { keyword: key.clone() },
+                NoteKind::Unsupported { keyword: key.into() },
                 at.key(key),
                 "an empty object is the empty plist nil, which llm.el sends as null inside :items and :properties",
             ),
             Value::Object(_) => note_empty_objects(child, &at.key(key), notes),
             Value::Null => notes.push(
-                NoteKind::Unsupported { keyword: key.clone() },
+                NoteKind::Unsupported { keyword: key.into() },
                 at.key(key),
                 "null is written :null, which llm.el sends as the string \":null\" inside :items and :properties (its converter turns symbols into their names)",
             ),

@@ -91,7 +91,7 @@ impl<'t> ToolReader<'t> {
             let expanded = format!("{long}{}", &token[short.len()..]);
             self.note(
                 NoteKind::Normalized {
-                    field: last_token(at),
+                    field: last_token(at).into(),
                 },
                 at.clone(),
                 span,
@@ -150,9 +150,7 @@ impl<'t> ToolReader<'t> {
             };
             if pairs.iter().any(|pair| pair.key == key) {
                 self.note(
-                    NoteKind::Dropped {
-                        keyword: key.to_string(),
-                    },
+                    NoteKind::Dropped { keyword: key.into() },
                     at.key(key),
                     key_form.span,
                     format!(
@@ -312,7 +310,7 @@ impl<'t> ToolReader<'t> {
             };
             self.note(
                 NoteKind::Kept {
-                    key: pair.key.clone(),
+                    key: pair.key.to_string().into(),
                 },
                 base.key(&pair.key),
                 pair.value.span,
@@ -543,7 +541,7 @@ impl<'t> ToolReader<'t> {
                         if optional && !pair.value.is_t() {
                             self.note(
                                 NoteKind::Coerced {
-                                    from: pair.value.describe(),
+                                    from: pair.value.describe().into(),
                                     to: "true".into(),
                                 },
                                 key_at,
@@ -689,7 +687,7 @@ impl<'t> ToolReader<'t> {
                     return Ok(Value::Object(object));
                 }
                 self.note(
-                    NoteKind::Normalized { field: last_token(at) },
+                    NoteKind::Normalized { field: last_token(at).into() },
                     at.clone(),
                     datum.span,
                     "a list where a vector belongs: json-serialize cannot send a list that is not a plist; read as an array (write [ … ])",
@@ -733,7 +731,7 @@ impl<'t> ToolReader<'t> {
 
     fn note_inner_quote(&mut self, inner: &Sexp, at: &Pointer, span: Span) {
         self.note(
-            NoteKind::Normalized { field: last_token(at) },
+            NoteKind::Normalized { field: last_token(at).into() },
             at.clone(),
             span,
             format!(

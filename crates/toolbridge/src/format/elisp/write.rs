@@ -108,7 +108,7 @@ pub(crate) fn write_as(
             let at = Pointer::root().key("vendor").key(format.id()).key(key);
             if SLOTS.contains(&key.as_str()) {
                 notes.push(
-                    NoteKind::Dropped { keyword: key.clone() },
+                    NoteKind::Dropped { keyword: key.into() },
                     at,
                     format!(":{key} is written from the canonical tool; the vendor copy was left out"),
                 );
@@ -176,7 +176,7 @@ impl ToolWriter<'_> {
             if language != "elisp" {
                 notes.push(
                     NoteKind::Dropped {
-                        keyword: language.clone(),
+                        keyword: language.into(),
                     },
                     handler_at.key(language),
                     format!("the {language:?} handler has no place in {package}, which runs Emacs Lisp"),
@@ -243,7 +243,7 @@ impl ToolWriter<'_> {
                 Err(why) => {
                     notes.push(
                         NoteKind::Rewritten {
-                            keyword: last_token(at),
+                            keyword: last_token(at).into(),
                         },
                         at.clone(),
                         format!("the value is kept as Emacs Lisp source but does not read as one form ({why}); wrote it as a string"),
@@ -299,7 +299,7 @@ impl ToolWriter<'_> {
                     }
                 }
                 _ => notes.push(
-                    NoteKind::Dropped { keyword: key.clone() },
+                    NoteKind::Dropped { keyword: key.into() },
                     at.key(key),
                     format!("{package} builds the argument object itself from :args; it has no place for {key:?} there"),
                 ),
@@ -356,7 +356,7 @@ impl ToolWriter<'_> {
             match property {
                 Value::Bool(false) => {
                     notes.push(
-                        NoteKind::Dropped { keyword: name.clone() },
+                        NoteKind::Dropped { keyword: name.into() },
                         prop_at,
                         "the schema false (no value allowed) has no argument plist; the property was left out",
                     );
@@ -370,7 +370,7 @@ impl ToolWriter<'_> {
                     for (key, value) in &argument {
                         if key == "name" || key == "optional" {
                             notes.push(
-                                NoteKind::Dropped { keyword: key.clone() },
+                                NoteKind::Dropped { keyword: key.into() },
                                 prop_at.key(key),
                                 format!(
                                     "an argument plist uses :{key} itself ({package} strips it before sending), so the schema keyword {key:?} has no place"
@@ -454,7 +454,7 @@ impl ToolWriter<'_> {
                 } else if let Some(unsigned) = number.as_u64() {
                     notes.push(
                         NoteKind::Unsupported {
-                            keyword: last_token(at),
+                            keyword: last_token(at).into(),
                         },
                         at.clone(),
                         format!("{unsigned} is beyond the 64-bit signed integers json-serialize can send"),

@@ -85,7 +85,7 @@ pub(crate) fn read_message(message: &Node<'_>, expect: Expect, collector: &mut C
                 Some(other) => {
                     collector.note(
                         NoteKind::Dropped {
-                            keyword: other.to_string(),
+                            keyword: other.into(),
                         },
                         entry.at.clone(),
                         format!("a {other:?} tool call is not a function call; it was left out"),

@@ -217,7 +217,7 @@ pub(crate) fn note_too_many_tools(count: usize, provider: &str, notes: &mut Note
     if count > MAX_TOOLS {
         notes.push(
             NoteKind::OverLimit {
-                limit: format!("{MAX_TOOLS} tools"),
+                limit: format!("{MAX_TOOLS} tools").into(),
             },
             Pointer::root(),
             format!("{count} tools in one request; {provider} accepts at most {MAX_TOOLS}"),

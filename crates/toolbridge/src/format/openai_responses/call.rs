@@ -55,9 +55,7 @@ pub(crate) fn read_calls(response: &Value, opts: &CallOptions) -> Result<Convert
                 extras: extras(&item, &ITEM_KEYS, None),
             })?,
             Some(kind @ "custom_tool_call") => collector.note(
-                NoteKind::Dropped {
-                    keyword: kind.to_string(),
-                },
+                NoteKind::Dropped { keyword: kind.into() },
                 item.at.clone(),
                 "a custom tool call takes free-form text, not JSON arguments; it was left out",
             ),

@@ -183,7 +183,7 @@ pub(super) fn write_avatar(icons: &[Icon], meta: &mut Map<String, Value>, notes:
     };
     for key in fields.keys().filter(|key| *key != "src") {
         notes.push(
-            NoteKind::Dropped { keyword: key.clone() },
+            NoteKind::Dropped { keyword: key.into() },
             icon_at.key(key),
             format!("SkyDeck avatars have no {key:?}; left out"),
         );

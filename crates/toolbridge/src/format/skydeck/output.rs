@@ -56,7 +56,7 @@ pub(super) fn read_expected_output(node: &Node<'_>, notes: &mut Notes) -> Result
         .keys()
     {
         notes.push(
-            NoteKind::Dropped { keyword: key.clone() },
+            NoteKind::Dropped { keyword: key.into() },
             node.at.key(key),
             format!("{key:?} is not an expected_output field; left out"),
         );
@@ -118,7 +118,7 @@ pub(super) fn write_expected_output(schema: &Value, notes: &mut Notes) -> Value 
         };
         if !carried {
             notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped { keyword: key.into() },
                 at.key(key),
                 format!("SkyDeck's expected_output has no place for {key:?}; left out"),
             );

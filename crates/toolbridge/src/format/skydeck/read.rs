@@ -70,7 +70,9 @@ pub(super) fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Resu
     }
     for (key, value) in metadata.other_members(&METADATA_FIELDS) {
         notes.push(
-            NoteKind::Kept { key: key.clone() },
+            NoteKind::Kept {
+                key: key.as_str().into(),
+            },
             metadata.at.key(&key),
             format!("{key:?} is not a SkyDeck metadata field; kept in the tool's metadata"),
         );
@@ -103,7 +105,9 @@ pub(super) fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Resu
     let mut vendor = Map::new();
     for (key, value) in entry.other_members(&["version", "model_prompt", "metadata"]) {
         notes.push(
-            NoteKind::Kept { key: key.clone() },
+            NoteKind::Kept {
+                key: key.as_str().into(),
+            },
             entry.at.key(&key),
             format!("{key:?} is not a SkyDeck field; kept for SkyDeck"),
         );
@@ -345,7 +349,7 @@ fn read_variable(item: &Node<'_>, notes: &mut Notes) -> Result<(Value, bool)> {
         .keys()
     {
         notes.push(
-            NoteKind::Dropped { keyword: key.clone() },
+            NoteKind::Dropped { keyword: key.into() },
             item.at.key(key),
             format!("{key:?} is not a SkyDeck variable field; left out"),
         );

@@ -23,7 +23,7 @@ pub(super) fn note_placeholders(
         if !declared.iter().any(|declared| declared.as_str() == *name) {
             notes.push(
                 NoteKind::Kept {
-                    key: name.to_string(),
+                    key: name.to_string().into(),
                 },
                 entry.at.key("model_prompt"),
                 format!(
@@ -35,7 +35,7 @@ pub(super) fn note_placeholders(
     for (index, name) in declared.iter().enumerate() {
         if !used.contains(&name.as_str()) {
             notes.push(
-                NoteKind::Kept { key: name.clone() },
+                NoteKind::Kept { key: name.into() },
                 metadata.at.key("variables").index(index),
                 format!("the variable {name:?} is never used in model_prompt; kept as an input"),
             );

@@ -89,7 +89,7 @@ pub(super) fn write(tool: &Tool, _opts: &WriteOptions, notes: &mut Notes) -> Res
     for (key, value) in &data.extra {
         if meta.contains_key(key) || key == "version" {
             notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped { keyword: key.into() },
                 metadata_at.key(key),
                 format!("{key:?} is a SkyDeck metadata field already written from the tool; this copy was left out"),
             );
@@ -128,7 +128,7 @@ fn write_variables(schema: &Value, notes: &mut Notes) -> Vec<Value> {
     };
     for key in root.keys().filter(|key| !ROOT_KEYWORDS.contains(&key.as_str())) {
         notes.push(
-            NoteKind::Dropped { keyword: key.clone() },
+            NoteKind::Dropped { keyword: key.into() },
             at.key(key),
             format!("SkyDeck variables have no place for {key:?}; left out"),
         );
@@ -174,7 +174,7 @@ fn write_variables(schema: &Value, notes: &mut Notes) -> Vec<Value> {
         } else if !is_required && !has_default {
             notes.push(
                 NoteKind::MadeRequired {
-                    property: name.clone(),
+                    property: name.into(),
                 },
                 at.key("required"),
                 format!(

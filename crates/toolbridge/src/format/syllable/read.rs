@@ -145,7 +145,9 @@ pub(super) fn read(owned: Entry, _opts: &ReadOptions, notes: &mut Notes) -> Resu
             continue;
         }
         notes.push(
-            NoteKind::Kept { key: key.clone() },
+            NoteKind::Kept {
+                key: key.as_str().into(),
+            },
             entry.at.key(&key),
             format!("{key:?} is not a ToolDefinition field; kept for Syllable"),
         );
@@ -492,7 +494,7 @@ fn describe_value(value: &Value) -> String {
 fn note_ignored(node: &Node<'_>, known: &[&str], notes: &mut Notes) {
     for key in node.other_members(known).keys() {
         notes.push(
-            NoteKind::Dropped { keyword: key.clone() },
+            NoteKind::Dropped { keyword: key.into() },
             node.at.key(key),
             format!("Syllable ignores {key:?} here; left out"),
         );

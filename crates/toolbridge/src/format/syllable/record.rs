@@ -66,13 +66,17 @@ pub(super) fn read_record(entry: Entry, opts: &ReadOptions, notes: &mut Notes) -
             kept.insert(key, value);
         } else if RESPONSE_FIELDS.contains(&key.as_str()) {
             notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped {
+                    keyword: key.as_str().into(),
+                },
                 at,
                 format!("{key:?} is set by Syllable's server (a ToolResponse field); left out"),
             );
         } else {
             notes.push(
-                NoteKind::Kept { key: key.clone() },
+                NoteKind::Kept {
+                    key: key.as_str().into(),
+                },
                 at,
                 format!(
                     "syllable defines no {key:?} field in a tool record; kept on the tool \

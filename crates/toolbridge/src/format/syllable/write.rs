@@ -140,7 +140,7 @@ pub(super) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
         }
         if out.contains_key(key) {
             notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped { keyword: key.into() },
                 Pointer::root().key("vendor").key(ID).key(key),
                 format!("{key:?} is already written from the canonical tool; the vendor copy was left out"),
             );
@@ -235,7 +235,7 @@ fn write_defaults(defaults: &IndexMap<String, ParameterDefault>, notes: &mut Not
                 };
                 notes.push(
                     NoteKind::Coerced {
-                        from: describe(&when.value).to_string(),
+                        from: describe(&when.value).into(),
                         to: "a string".into(),
                     },
                     at.key("value"),

@@ -250,7 +250,7 @@ impl<'c, 'a> Gemini<'c, 'a> {
             }
             self.ctx.note(
                 NoteKind::Dropped {
-                    keyword: keyword.clone(),
+                    keyword: keyword.as_str().into(),
                 },
                 place.note.clone(),
                 format!("an anyOf branch's {keyword:?} conflicts with the one beside anyOf; the one beside it was kept"),
@@ -613,7 +613,7 @@ impl<'a> Rules<'a> for Gemini<'_, 'a> {
                 for (keyword, _) in merge_into(&mut merged, &branch) {
                     self.ctx.note(
                         NoteKind::Dropped {
-                            keyword: keyword.clone(),
+                            keyword: keyword.as_str().into(),
                         },
                         place.note.clone(),
                         format!("the only anyOf branch's {keyword:?} conflicts with the one beside anyOf; the one beside it was kept"),

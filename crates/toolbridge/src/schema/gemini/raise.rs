@@ -433,7 +433,7 @@ mod tests {
         let result = raise(&Node::new(&schema, at), &Limits::default(), &mut notes);
         let notes = notes
             .iter()
-            .map(|note| (note.at.as_str().to_string(), note.message.clone()))
+            .map(|note| (note.at.as_str().to_string(), note.message.to_string()))
             .collect();
         (result, notes)
     }

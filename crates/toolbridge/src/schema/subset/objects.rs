@@ -162,7 +162,7 @@ impl Walker<'_, '_> {
             required.push(name.clone());
             self.ctx.note(
                 NoteKind::MadeRequired {
-                    property: name.clone(),
+                    property: name.into(),
                 },
                 place.at("required"),
                 format!(
@@ -196,7 +196,7 @@ impl Walker<'_, '_> {
             self.recorded.push((Mark::Absent, location));
             self.ctx.note(
                 NoteKind::MadeNullable {
-                    property: name.clone(),
+                    property: name.into(),
                 },
                 place.key("properties").key(name).note,
                 format!("{name:?} was optional, so it now also accepts null, which stands for \"absent\""),

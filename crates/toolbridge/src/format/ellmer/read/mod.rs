@@ -693,7 +693,11 @@ mod tests {
                 "run": {"kind": "action", "handler": {"r": "rnorm"}}
             })
         );
-        let notes: Vec<String> = converted.notes.iter().map(|note| note.message.clone()).collect();
+        let notes: Vec<String> = converted
+            .notes
+            .iter()
+            .map(|note| note.message.to_string())
+            .collect();
         assert_eq!(
             notes,
             ["`.description`, `.annotations`, argument types in `...` belong to ellmer's deprecated pre-0.3.0 tool() \
@@ -753,7 +757,10 @@ tool(\() 3, "Third.") -> third
                 let tool = tool.unwrap();
                 (
                     tool.value.name,
-                    tool.notes.into_iter().map(|note| note.message).collect(),
+                    tool.notes
+                        .into_iter()
+                        .map(|note| note.message.to_string())
+                        .collect(),
                 )
             })
             .collect();

@@ -253,7 +253,7 @@ impl Reader<'_, '_> {
     fn old_order_note(&mut self, rpath: &Pointer, at: Pos, function: &str) {
         self.note(
             NoteKind::Normalized {
-                field: function.to_string(),
+                field: function.into(),
             },
             rpath.clone(),
             at,

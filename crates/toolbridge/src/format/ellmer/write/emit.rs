@@ -61,7 +61,7 @@ impl<'v> SchemaWriter<'v, '_> {
                 }
                 self.embed_defs(&mut json, at, &Pointer::root())?;
                 self.notes.push(
-                    NoteKind::Rewritten { keyword },
+                    NoteKind::Rewritten { keyword: keyword.into() },
                     at.clone(),
                     format!(
                         "neither ellmer's type_*() nor a type_from_schema() that OpenAI strict mode and Gemini both \
@@ -126,7 +126,7 @@ impl<'v> SchemaWriter<'v, '_> {
                 let mut json = schema.clone();
                 self.embed_defs(&mut json, at, &Pointer::root())?;
                 self.notes.push(
-                    NoteKind::Rewritten { keyword },
+                    NoteKind::Rewritten { keyword: keyword.into() },
                     at.clone(),
                     format!(
                         "ellmer's type_*() cannot express {}; written as type_from_schema(), which OpenAI strict mode \
@@ -141,7 +141,7 @@ impl<'v> SchemaWriter<'v, '_> {
                 ));
             };
             self.notes.push(
-                NoteKind::Rewritten { keyword },
+                NoteKind::Rewritten { keyword: keyword.into() },
                 at.clone(),
                 format!(
                     "ellmer's type_*() cannot express {} and type_from_schema() cannot hold it here ({why}): written \
@@ -306,9 +306,7 @@ impl<'v> SchemaWriter<'v, '_> {
                     any_used = true;
                 } else {
                     self.notes.push(
-                        NoteKind::Dropped {
-                            keyword: name.clone(),
-                        },
+                        NoteKind::Dropped { keyword: name.into() },
                         at.key(key).key(name),
                         format!("no argument uses the definition {name:?}; ellmer has no place for it"),
                     );

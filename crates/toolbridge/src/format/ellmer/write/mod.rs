@@ -76,7 +76,7 @@ pub(super) fn write(tool: &Tool, opts: &WriteOptions, notes: &mut Notes) -> Resu
         {
             notes.push(
                 NoteKind::Dropped {
-                    keyword: ignored.clone(),
+                    keyword: ignored.into(),
                 },
                 Pointer::root().key("vendor").key(ID).key("ignore"),
                 format!("the ignored argument {ignored:?} clashes with a schema property or is not an R name; left out"),
@@ -177,7 +177,7 @@ impl VendorFields {
                         match one_expression(source) {
                             Ok(text) if r::is_writable_name(name) => fields.annotation_code.push((name.clone(), text)),
                             outcome => notes.push(
-                                NoteKind::Dropped { keyword: name.clone() },
+                                NoteKind::Dropped { keyword: name.into() },
                                 at.key(key).key(name),
                                 format!(
                                     "the annotation code cannot be a tool_annotations() argument ({}); left out",
@@ -188,7 +188,7 @@ impl VendorFields {
                     }
                 }
                 _ => notes.push(
-                    NoteKind::Dropped { keyword: key.clone() },
+                    NoteKind::Dropped { keyword: key.into() },
                     at.key(key),
                     format!(
                         "vendor.ellmer.{key} is not an ellmer setting toolbridge knows (convert: true/false, \
@@ -212,7 +212,7 @@ fn function_source(tool: &Tool, formals: &[String], notes: &mut Notes) -> String
             } else {
                 notes.push(
                     NoteKind::Dropped {
-                        keyword: language.clone(),
+                        keyword: language.into(),
                     },
                     handler_at.key(language),
                     format!("ellmer runs R; the {language} handler has no place in it"),
@@ -359,7 +359,7 @@ fn annotations_expr(
         let at = annotations_at.key(key);
         if !r::is_writable_name(key) || HINTS.iter().any(|(_, snake, _)| *snake == key.as_str()) {
             notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped { keyword: key.into() },
                 at,
                 format!("the annotation {key:?} cannot be written as an R argument name that reads back as itself"),
             );
@@ -367,7 +367,7 @@ fn annotations_expr(
         }
         if value.is_null() {
             notes.push(
-                NoteKind::Dropped { keyword: key.clone() },
+                NoteKind::Dropped { keyword: key.into() },
                 at,
                 "tool_annotations() drops NULL values, so this null annotation has no place",
             );
@@ -387,9 +387,7 @@ fn annotations_expr(
             .any(|(written, _)| written.as_deref() == Some(name.as_str()))
         {
             notes.push(
-                NoteKind::Dropped {
-                    keyword: name.clone(),
-                },
+                NoteKind::Dropped { keyword: name.into() },
                 Pointer::root()
                     .key("vendor")
                     .key(ID)
@@ -457,7 +455,7 @@ fn json_expr(value: &Value, at: &Pointer, limits: &Limits, notes: &mut Notes, de
             for (key, item) in object {
                 if !r::is_writable_name(key) {
                     notes.push(
-                        NoteKind::Dropped { keyword: key.clone() },
+                        NoteKind::Dropped { keyword: key.into() },
                         at.key(key),
                         format!("{key:?} cannot be an R name; left out"),
                     );

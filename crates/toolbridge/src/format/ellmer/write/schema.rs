@@ -148,7 +148,7 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
                      Gemini); it is not written, and reading the R back does not restore it",
                 ),
                 _ => self.notes.push(
-                    NoteKind::Dropped { keyword: key.clone() },
+                    NoteKind::Dropped { keyword: key.into() },
                     at.key(key),
                     format!("ellmer builds the arguments object itself; {key:?} at its root has no place"),
                 ),
@@ -183,9 +183,7 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
             let child_at = at.key("properties").key(name);
             if !r::is_writable_name(name) {
                 self.notes.push(
-                    NoteKind::Dropped {
-                        keyword: name.clone(),
-                    },
+                    NoteKind::Dropped { keyword: name.into() },
                     child_at,
                     format!("{name:?} cannot be an R argument name; the argument was left out"),
                 );
@@ -222,7 +220,7 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
             for name in names.iter().filter(|name| !properties.contains_key(**name)) {
                 self.notes.push(
                     NoteKind::Dropped {
-                        keyword: name.to_string(),
+                        keyword: name.to_string().into(),
                     },
                     at.clone(),
                     format!("{name:?} is required but is not a property; ellmer cannot say so"),

@@ -75,7 +75,7 @@ impl Gemini<'_, '_> {
                 for key in extra {
                     root.shift_remove(&key);
                     self.ctx.note(
-                        NoteKind::Dropped { keyword: key.clone() },
+                        NoteKind::Dropped { keyword: key.as_str().into() },
                         self.ctx.at.key(&key),
                         format!("{key:?} was dropped: the tool takes no arguments, and Gemini refuses an OBJECT without properties, so parameters are left out"),
                     );
