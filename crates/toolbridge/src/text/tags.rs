@@ -86,77 +86,43 @@ pub(in crate::text) fn floor(text: &str, at: usize) -> usize {
     at
 }
 
-/// The set of bytes tags start with; when they are three or fewer (most
-/// markups' tags start with `<` or `[`), also the bytes themselves, looked
-/// for with `memchr`.
+/// The set of bytes tags start with.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::text) struct FirstBytes {
-    set: [u64; 4],
-    /// The bytes in the set, when there are at most three: `few[..count]`.
-    few: [u8; 3],
-    count: u8,
-}
+pub(in crate::text) struct FirstBytes([u64; 4]);
 
 impl FirstBytes {
     /// The first bytes of `tags` (usable in a `const`).
     pub const fn of_list(tags: &[&str]) -> FirstBytes {
-        let mut bytes = FirstBytes::none();
+        let mut set = [0u64; 4];
         let mut i = 0;
         while i < tags.len() {
             if let Some(&first) = tags[i].as_bytes().first() {
-                bytes = bytes.with(first);
+                set[(first >> 6) as usize] |= 1 << (first & 63);
             }
             i += 1;
         }
-        bytes
+        FirstBytes(set)
     }
 
     /// The first bytes of `tags`.
     pub fn of<I: Iterator<Item = T>, T: AsRef<str>>(tags: I) -> FirstBytes {
-        tags.filter_map(|tag| tag.as_ref().as_bytes().first().copied())
-            .fold(FirstBytes::none(), FirstBytes::with)
+        let mut set = [0u64; 4];
+        for tag in tags {
+            if let Some(&first) = tag.as_ref().as_bytes().first() {
+                set[usize::from(first >> 6)] |= 1 << (first & 63);
+            }
+        }
+        FirstBytes(set)
     }
 
-    const fn none() -> FirstBytes {
-        FirstBytes {
-            set: [0; 4],
-            few: [0; 3],
-            count: 0,
-        }
-    }
-
-    const fn with(mut self, byte: u8) -> FirstBytes {
-        if self.contains(byte) {
-            return self;
-        }
-        self.set[(byte >> 6) as usize] |= 1 << (byte & 63);
-        if (self.count as usize) < self.few.len() {
-            self.few[self.count as usize] = byte;
-        }
-        // Past three, `count` only says there are more.
-        self.count = self.count.saturating_add(1);
-        self
-    }
-
-    const fn contains(&self, byte: u8) -> bool {
-        self.set[(byte >> 6) as usize] & (1 << (byte & 63)) != 0
-    }
-
-    /// Where the first byte of `bytes` in the set is.
-    pub fn find(&self, bytes: &[u8]) -> Option<usize> {
-        match self.count {
-            0 => None,
-            1 => memchr::memchr(self.few[0], bytes),
-            2 => memchr::memchr2(self.few[0], self.few[1], bytes),
-            3 => memchr::memchr3(self.few[0], self.few[1], self.few[2], bytes),
-            _ => bytes.iter().position(|&byte| self.contains(byte)),
-        }
+    fn contains(&self, byte: u8) -> bool {
+        self.0[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
     }
 
     /// Whether some byte of `bytes` is in the set (so a tag could start
     /// there).
     pub fn occurs_in(&self, bytes: &[u8]) -> bool {
-        self.find(bytes).is_some()
+        bytes.iter().any(|&byte| self.contains(byte))
     }
 }
 
@@ -210,7 +176,10 @@ pub(in crate::text) fn scan_tags_with(
     let bytes = text.as_bytes();
     let mut resume = None;
     let mut at = from;
-    while let Some(skip) = bytes.get(at..).and_then(|rest| starts.find(rest)) {
+    while let Some(skip) = bytes
+        .get(at..)
+        .and_then(|rest| rest.iter().position(|&byte| starts.contains(byte)))
+    {
         at += skip;
         let rest = &bytes[at..];
         for (which, tag) in tags.iter().enumerate() {
