@@ -115,6 +115,20 @@ fn hermes_envelope_is_named_by_what_precedes_its_arguments() {
             "prose: \"\"",
         ]
     );
+    // Named only after its arguments (no head: it comes whole), read as it
+    // stands or repaired, an envelope follows the same rule for its id.
+    for text in [
+        "<tool_call>{\"arguments\": {\"a\": 1}, \"name\": \"f\", \"id\": \"x\"}</tool_call>",
+        "<tool_call>{\"arguments\": {\"a\": 1}, \"name\": \"f\", \"id\": \"x\",}</tool_call>",
+    ] {
+        let lines = read(text, Family::Hermes, None);
+        assert_eq!(lines[0], r#"call_0 f {"a":1}"#, "{text}");
+        assert!(lines.contains(&"  loss: the envelope's id \"x\" was not used: a call keeps the first id its envelope gives before its arguments, as a stream announces it when the arguments begin (at /id)".to_string()), "{text}");
+    }
+    // An id before the arguments is the call's, repaired or not; Cohere's
+    // `tool_call_id` keeps its place when it is renamed.
+    let text = "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"parameters\": {\"a\": 1,}, \"tool_name\": \"f\"}]<|END_ACTION|>";
+    assert_eq!(read(text, Family::CommandR7b, None)[0], r#"0 f {"a":1}"#);
 }
 
 /// Lists of envelopes (Granite, Hunyuan, Command R7B, Phi-4-mini) follow

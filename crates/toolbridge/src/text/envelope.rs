@@ -51,17 +51,23 @@ impl EnvelopeKeys {
         if self != EnvelopeKeys::Cohere {
             return item;
         }
-        let Value::Object(mut object) = item else {
+        let Value::Object(object) = item else {
             return item;
         };
-        for (from, to) in [("tool_name", "name"), ("tool_call_id", "id")] {
-            if !object.contains_key(to) {
-                if let Some(value) = object.remove(from) {
-                    object.insert(to.into(), value);
-                }
-            }
-        }
-        Value::Object(object)
+        // Renamed in place: where a key stands says what it names.
+        let plain: Vec<bool> = ["name", "id"]
+            .iter()
+            .map(|key| object.contains_key(*key))
+            .collect();
+        let renamed = object
+            .into_iter()
+            .map(|(key, value)| match key.as_str() {
+                "tool_name" if !plain[0] => ("name".to_string(), value),
+                "tool_call_id" if !plain[1] => ("id".to_string(), value),
+                _ => (key, value),
+            })
+            .collect();
+        Value::Object(renamed)
     }
 }
 
@@ -293,6 +299,27 @@ pub(super) fn head(text: &str, keys: EnvelopeKeys) -> Found {
 /// `id`) is a call: an object with a string `name`.
 pub(super) fn is_call(envelope: &Value) -> bool {
     envelope.get("name").is_some_and(Value::is_string)
+}
+
+/// Keeps, for an envelope read whole after repair (its keys normalised),
+/// the rule an envelope read as it stands follows ([`ExactEnvelope`]): an
+/// id given after its arguments is noted and not used.
+pub(super) fn drop_late_id(envelope: &mut Value, notes: &mut Vec<Note>) {
+    let Value::Object(object) = envelope else {
+        return;
+    };
+    let arguments = object
+        .keys()
+        .position(|key| matches!(key.as_str(), "arguments" | "parameters"));
+    let id = object.keys().position(|key| key == "id");
+    if let (Some(arguments), Some(id)) = (arguments, id) {
+        if id > arguments {
+            if let Some(Value::String(id)) = object.get("id") {
+                notes.push(unused_id(id));
+                object.shift_remove("id");
+            }
+        }
+    }
 }
 
 /// Names the envelope `value` (read whole, its keys normalised to `name`

@@ -73,8 +73,9 @@ fn block(body: &str, json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<sup
         return;
     };
     let why = match repair(json, None, out.limits) {
-        Ok(envelope) => {
+        Ok(mut envelope) => {
             notes.extend(envelope.notes);
+            envelope::drop_late_id(&mut envelope.value, &mut notes);
             match out.call_envelope(envelope.value, notes) {
                 Ok(()) => return,
                 Err(value) => not_an_envelope(&value),

@@ -8,7 +8,7 @@ use crate::call::repair;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-use super::envelope::{is_call, name_by, EnvelopeKeys};
+use super::envelope::{drop_late_id, is_call, name_by, EnvelopeKeys};
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{after_spaces, Brackets, End, ListScan, Live, LiveCall, Region, Spaces};
 use super::tags::Finder;
@@ -150,9 +150,10 @@ fn name_items(items: &mut [Value], heads: &[LiveCall], notes: &mut [Vec<Note>]) 
 /// started with calls a stream announced, so it is not prose).
 fn calls_of_items(items: Vec<Value>, notes: Vec<Vec<Note>>, out: &mut Out<'_>) {
     let mut carried = Vec::new();
-    for (index, (item, mut notes)) in items.into_iter().zip(notes).enumerate() {
+    for (index, (mut item, mut notes)) in items.into_iter().zip(notes).enumerate() {
         notes.splice(0..0, std::mem::take(&mut carried));
         if is_call(&item) {
+            drop_late_id(&mut item, &mut notes);
             let result = out.call_envelope(item, notes);
             debug_assert!(result.is_ok(), "a call is an envelope");
             continue;

@@ -92,7 +92,9 @@ fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
                     break;
                 }
                 notes.extend(envelope.notes);
-                let _ = out.call_envelope(envelope.value, notes);
+                let mut value = envelope.value;
+                envelope::drop_late_id(&mut value, &mut notes);
+                let _ = out.call_envelope(value, notes);
             }
         }
         taken = text.len() - json.rest.len();
