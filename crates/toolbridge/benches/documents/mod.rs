@@ -96,11 +96,12 @@ pub const ADVERSARIAL_FAMILIES: [Family; 8] = [
     Family::Harmony,
 ];
 
-/// One region holding many calls under one id (a list, Llama's `;`-joined
-/// calls): (family, the region's opening, the call repeated). Each call is
+/// One region holding many calls, most under one id (a JSON list, Llama's
+/// `;`-joined calls, a Python list): (family, the region's opening, the
+/// call repeated). Each call is
 /// announced as it begins, so they must stream in time linear in their
 /// number (`text/many-calls/…`) and to the whole-text parse.
-pub const MANY_CALLS: [(Family, &str, &str); 3] = [
+pub const MANY_CALLS: [(Family, &str, &str); 4] = [
     (
         Family::Granite,
         "<|tool_call|>[",
@@ -116,4 +117,5 @@ pub const MANY_CALLS: [(Family, &str, &str); 3] = [
         "<|python_tag|>",
         "{\"name\": \"f\", \"parameters\": {\"a\": 1}}; ",
     ),
+    (Family::Pythonic, "[", "f(a=1, b=\"xy\"), "),
 ];
