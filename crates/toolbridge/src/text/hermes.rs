@@ -59,7 +59,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// One block's JSON, `{"name", "arguments"}`: `body` is the text after the
 /// opening tag (up to the closing one), `json` the envelope in it, `markup`
 /// the whole block. An envelope that names its tool before its arguments
-/// is that call, named as its head says (see [`envelope`](super::envelope)),
+/// is that call, named as its head says (see [`envelope`]),
 /// as a stream announced it.
 fn block(body: &str, json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
     let json = json.trim();

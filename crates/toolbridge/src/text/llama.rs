@@ -69,7 +69,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// Calls `{"name", "parameters"}` separated by `;`, at the start of
 /// `text`; returns how much of `text` they took (0: none, the text is prose).
 /// A JSON that names its tool before its parameters is that call, named as
-/// its head says (see [`envelope`](super::envelope)), as a stream announced it.
+/// its head says (see [`envelope`]), as a stream announced it.
 fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
     let mut taken = 0;
     while let Some(json) = json_at(&text[taken..]).filter(|json| json.text.starts_with('{')) {
@@ -217,7 +217,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 
 /// JSON calls separated by `;`, from `at`. A call whose JSON names its
 /// tool before its parameters is announced then, and its parameters stream
-/// (see [`envelope`](super::envelope)); once a JSON has no such head, the
+/// (see [`envelope`]); once a JSON has no such head, the
 /// calls after it come whole when the region ends.
 struct JsonCalls {
     at: usize,

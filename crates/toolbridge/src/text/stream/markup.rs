@@ -428,7 +428,7 @@ impl LiveJson {
 
 /// A JSON list of call envelopes as it arrives, from its `[` to its `]`
 /// (Granite, Phi-4-mini, Hunyuan, Command R7B): each item
-/// whose head names its tool (see [`envelope`](super::super::envelope))
+/// whose head names its tool (see [`envelope`])
 /// opens a call in [`Live`] and streams its arguments; once an item has no
 /// head, the items after it come whole when the region ends (the calls a
 /// stream announces are the list's first ones, in order). The whole-text
