@@ -38,7 +38,7 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
                 toolbridge::call::CallEvent::Finished { index, call } => {
                     let (id, name) = open[*index].take().expect("finished once");
                     assert_eq!((id, name), (&call.id, &call.name), "started as finished");
-                    calls.push(call.clone());
+                    calls.push((**call).clone());
                 }
                 _ => {}
             }

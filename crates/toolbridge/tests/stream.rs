@@ -66,7 +66,7 @@ fn calls(events: &[CallEvent]) -> Vec<ToolCall> {
     events
         .iter()
         .filter_map(|event| match event {
-            CallEvent::Finished { call, .. } => Some(call.clone()),
+            CallEvent::Finished { call, .. } => Some((**call).clone()),
             _ => None,
         })
         .collect()

@@ -111,7 +111,7 @@ fn fixtures_streamed_in_pieces_give_the_whole_parse() {
             let mut prose = String::new();
             for event in events {
                 match event {
-                    CallEvent::Finished { call, .. } => calls.push(call),
+                    CallEvent::Finished { call, .. } => calls.push(*call),
                     CallEvent::Text { text } => prose.push_str(&text),
                     _ => {}
                 }

@@ -108,7 +108,7 @@ fn stream(pieces: &[&str], family: Option<Family>, tools: Option<&[Tool]>) -> St
     let mut prose = String::new();
     for event in &events {
         match event {
-            CallEvent::Finished { call, .. } => calls.push(call.clone()),
+            CallEvent::Finished { call, .. } => calls.push((**call).clone()),
             CallEvent::Text { text } => prose.push_str(text),
             _ => {}
         }
@@ -773,7 +773,7 @@ fn arguments_stream_before_the_call_closes() {
         let Some(CallEvent::Finished { call, .. }) = events.last() else {
             panic!("{family}: the call finishes last")
         };
-        assert_eq!(call, &calls[0], "{family}");
+        assert_eq!(&**call, &calls[0], "{family}");
         check_events(&events);
     }
 }
@@ -847,7 +847,7 @@ fn typed_arguments_stream_one_by_one_before_the_call_closes() {
         let Some(call) = finished else {
             panic!("{family}: the call finishes")
         };
-        assert_eq!(call, &calls[0], "{family}");
+        assert_eq!(&**call, &calls[0], "{family}");
         check_events(&events);
     }
 }

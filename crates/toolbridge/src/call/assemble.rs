@@ -52,9 +52,6 @@ use crate::pointer::Pointer;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 #[non_exhaustive]
-// `Finished` holds the whole call; boxing it would cost an allocation per
-// call and a `Box` in every match, for events that live only until handled.
-#[allow(clippy::large_enum_variant)]
 pub enum CallEvent {
     /// A call began and its name is known.
     Started {
@@ -116,8 +113,9 @@ pub enum CallEvent {
     Finished {
         /// The call's position in the stream.
         index: usize,
-        /// The whole call.
-        call: ToolCall,
+        /// The whole call (boxed: the other events, sent far more often,
+        /// stay small to move).
+        call: Box<ToolCall>,
     },
 }
 
@@ -463,7 +461,7 @@ impl Calls {
         notes.extend(read.notes);
         self.events.push(CallEvent::Finished {
             index,
-            call: ToolCall {
+            call: Box::new(ToolCall {
                 id,
                 name,
                 arguments: read.value,
@@ -473,7 +471,7 @@ impl Calls {
                 extras,
                 notes,
                 choice: None,
-            },
+            }),
         });
         Ok(())
     }
@@ -688,7 +686,7 @@ impl Calls {
         let provider_name = call.name.unwrap_or_default();
         self.events.push(CallEvent::Finished {
             index: call.index,
-            call: ToolCall {
+            call: Box::new(ToolCall {
                 id: call.id,
                 name: self.opts.canonical_name(&provider_name),
                 arguments: value,
@@ -698,7 +696,7 @@ impl Calls {
                 extras: call.extras,
                 notes: call.notes,
                 choice: call.choice,
-            },
+            }),
         });
     }
 }

@@ -312,7 +312,10 @@ impl Sink {
             &mut out.calls[at],
             ToolCall::new(String::new(), String::new(), Value::Null),
         );
-        self.events.push(CallEvent::Finished { index, call });
+        self.events.push(CallEvent::Finished {
+            index,
+            call: Box::new(call),
+        });
     }
 
     /// Sends the arguments `value` in place of what was streamed for call `index`.
@@ -358,7 +361,7 @@ impl Sink {
             ));
             self.events.push(CallEvent::Finished {
                 index: state.index,
-                call,
+                call: Box::new(call),
             });
         }
     }
