@@ -442,6 +442,15 @@ fn pythonic_lists_are_calls_from_their_first_head() {
             "note: loss: item 2 of the list of calls, \"42\", is not a call (name(key=value, …)); it was left out (at /2)",
         ]
     );
+    // A list that breaks off after a call keeps it; the rest is prose, noted once.
+    assert_eq!(
+        read("[now()) and then", Family::Pythonic, None),
+        [
+            "call_0 now {}",
+            "  change: the list of calls breaks off after its item 0: the call list ends early (cut off?) where , or ] was expected; what follows was kept in the prose (at /)",
+            "prose: \") and then\"",
+        ]
+    );
     let prose = "[see(above)] for the details.";
     let parsed = parse(prose, Family::Pythonic, None).unwrap();
     assert!(parsed.calls.is_empty());

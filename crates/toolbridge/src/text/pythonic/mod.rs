@@ -134,14 +134,8 @@ pub(super) fn add_calls(list: CallList, mut notes: Vec<super::Note>, out: &mut O
             "the text ends inside the list of calls; the open strings and brackets were closed",
         ));
     }
-    if let Some(why) = &list.broken {
-        notes.push(recovered(
-            "broken-list",
-            format!(
-                "the list of calls breaks off after its item {}: {why}; what follows was kept in the prose",
-                list.items.len() - 1
-            ),
-        ));
+    if let Some(broken) = &list.broken {
+        notes.push(recovered("broken-list", broken.clone()));
     }
     for (index, item) in list.items.into_iter().enumerate() {
         match item {
