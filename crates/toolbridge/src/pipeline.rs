@@ -492,7 +492,7 @@ fn write_all(tools: &[&Tool], to: Format, opts: &WriteOptions) -> Written {
         } else {
             notes.push(
                 NoteKind::Renamed {
-                    from: tool.name.to_string().into(),
+                    from: tool.name.as_str().into(),
                     to: target_name.into(),
                 },
                 Pointer::root().key("name"),

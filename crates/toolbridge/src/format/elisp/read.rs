@@ -310,7 +310,7 @@ impl<'t> ToolReader<'t> {
             };
             self.note(
                 NoteKind::Kept {
-                    key: pair.key.to_string().into(),
+                    key: pair.key.as_str().into(),
                 },
                 base.key(&pair.key),
                 pair.value.span,

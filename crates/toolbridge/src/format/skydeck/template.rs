@@ -22,9 +22,7 @@ pub(super) fn note_placeholders(
     for name in &used {
         if !declared.iter().any(|declared| declared.as_str() == *name) {
             notes.push(
-                NoteKind::Kept {
-                    key: name.to_string().into(),
-                },
+                NoteKind::Kept { key: (*name).into() },
                 entry.at.key("model_prompt"),
                 format!(
                     "the placeholder {{{{{name}}}}} names no declared variable; kept in the prompt as it is"

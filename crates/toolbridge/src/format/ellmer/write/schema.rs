@@ -220,7 +220,7 @@ impl<'v, 'n> SchemaWriter<'v, 'n> {
             for name in names.iter().filter(|name| !properties.contains_key(**name)) {
                 self.notes.push(
                     NoteKind::Dropped {
-                        keyword: name.to_string().into(),
+                        keyword: (*name).into(),
                     },
                     at.clone(),
                     format!("{name:?} is required but is not a property; ellmer cannot say so"),
