@@ -1,6 +1,6 @@
 //! A list of calls read as it arrives.
 
-use super::read::Reader;
+use super::read::{Nesting, Reader};
 use crate::text::envelope::HEAD_WINDOW;
 use crate::text::scan::Out;
 use crate::text::stream::markup::{Live, LiveCall};
@@ -30,9 +30,7 @@ enum Reading {
     /// being read starts at `start`.
     Arguments {
         start: usize,
-        depth: usize,
-        quote: Option<u8>,
-        escaped: bool,
+        nesting: Nesting,
     },
     /// After a call's `)`.
     After,
@@ -95,9 +93,7 @@ impl LiveCalls {
                             self.at += reader.pos;
                             self.reading = Reading::Arguments {
                                 start: self.at,
-                                depth: 0,
-                                quote: None,
-                                escaped: false,
+                                nesting: Nesting::default(),
                             };
                         }
                         // A head is a name and a word: one that does not
@@ -106,45 +102,16 @@ impl LiveCalls {
                         Err(_) => self.reading = Reading::Stopped,
                     }
                 }
-                Reading::Arguments {
-                    start,
-                    depth,
-                    quote,
-                    escaped,
-                } => {
+                Reading::Arguments { start, nesting } => {
                     let mut next = None;
                     while next.is_none() && self.at < bytes.len() {
-                        if let Some(open) = *quote {
-                            if *escaped {
-                                *escaped = false;
-                                self.at += 1;
-                                continue;
-                            }
-                            // A string's text runs to its quote or a backslash.
-                            let Some(run) = bytes[self.at..]
-                                .iter()
-                                .position(|&byte| byte == open || byte == b'\\')
-                            else {
-                                self.at = bytes.len();
-                                break;
-                            };
-                            self.at += run;
-                            if bytes[self.at] == b'\\' {
-                                *escaped = true;
-                            } else {
-                                *quote = None;
-                            }
-                            self.at += 1;
+                        if !nesting.is_top() {
+                            self.at = nesting.step(bytes, self.at);
                             continue;
                         }
-                        let byte = bytes[self.at];
-                        self.at += 1;
-                        match byte {
-                            b'"' | b'\'' => *quote = Some(byte),
-                            b'(' | b'[' | b'{' => *depth += 1,
-                            b')' | b']' | b'}' if *depth > 0 => *depth -= 1,
-                            b',' | b')' => {
-                                if !keyword(&text[*start..self.at - 1], live, out) {
+                        match bytes[self.at] {
+                            byte @ (b',' | b')') => {
+                                if !keyword(&text[*start..self.at], live, out) {
                                     next = Some(Reading::Stopped);
                                 } else if byte == b')' {
                                     next = Some(match self.listed {
@@ -152,11 +119,15 @@ impl LiveCalls {
                                         _ => Reading::Stopped,
                                     });
                                 }
+                                self.at += 1;
                                 *start = self.at;
                             }
                             // A `]` or `}` that closes nothing: the parse says what it is.
-                            b']' | b'}' => next = Some(Reading::Stopped),
-                            _ => {}
+                            b']' | b'}' => {
+                                self.at += 1;
+                                next = Some(Reading::Stopped);
+                            }
+                            _ => self.at = nesting.step(bytes, self.at),
                         }
                     }
                     match next {

@@ -5,8 +5,12 @@ use serde_json::{Map, Number, Value};
 /// `text` cut off inside a list of calls, with its open string and
 /// brackets closed; `None` when it is not cut off.
 fn close_truncated(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
     let mut nesting = Nesting::default();
-    text.chars().for_each(|c| nesting.step(c));
+    let mut at = 0;
+    while at < bytes.len() {
+        at = nesting.step(bytes, at);
+    }
     if nesting.is_top() {
         return None;
     }
@@ -16,10 +20,10 @@ fn close_truncated(text: &str) -> Option<String> {
     } else {
         text.to_string()
     };
-    if let Some(q) = nesting.quote {
-        closed.push(q);
+    if let Some(quote) = nesting.quote {
+        closed.push(char::from(quote));
     }
-    closed.extend(nesting.open.iter().rev());
+    closed.extend(nesting.open.iter().rev().map(|&close| char::from(close)));
     Some(closed)
 }
 
@@ -162,47 +166,68 @@ pub(in crate::text) fn read_call(text: &str, max_depth: usize) -> Result<(Call, 
 /// Where an item of a list that starts at byte `from` of `text` ends: at
 /// the first `,` or `]` outside its strings and brackets, or the text's end.
 fn item_end(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
     let mut nesting = Nesting::default();
-    for (at, c) in text[from..].char_indices() {
-        if nesting.is_top() && matches!(c, ',' | ']') {
-            return from + at;
+    let mut at = from;
+    while at < bytes.len() {
+        if nesting.is_top() && matches!(bytes[at], b',' | b']') {
+            return at;
         }
-        nesting.step(c);
+        at = nesting.step(bytes, at);
     }
     text.len()
 }
 
-/// The strings and brackets open at a place in Python text.
+/// The strings and brackets open at a place in Python text, read a byte at
+/// a time (every byte it acts on is ASCII, so a multi-byte character is
+/// only passed over): one reading for where an item ends, how cut text is
+/// closed and where a streamed call's arguments end.
 #[derive(Default)]
-struct Nesting {
+pub(super) struct Nesting {
     /// The closers of the open brackets.
-    open: Vec<char>,
-    quote: Option<char>,
+    open: Vec<u8>,
+    quote: Option<u8>,
     escaped: bool,
 }
 
 impl Nesting {
-    fn is_top(&self) -> bool {
+    /// Outside every string and bracket.
+    pub(super) fn is_top(&self) -> bool {
         self.open.is_empty() && self.quote.is_none()
     }
 
-    fn step(&mut self, c: char) {
-        match self.quote {
-            Some(_) if self.escaped => self.escaped = false,
-            Some(_) if c == '\\' => self.escaped = true,
-            Some(q) if c == q => self.quote = None,
-            Some(_) => {}
-            None => match c {
-                '"' | '\'' => self.quote = Some(c),
-                '[' => self.open.push(']'),
-                '(' => self.open.push(')'),
-                '{' => self.open.push('}'),
-                ']' | ')' | '}' => {
+    /// Reads `bytes[at]` (inside a string, the string's text up to its
+    /// quote or a backslash, at once); where to read next.
+    pub(super) fn step(&mut self, bytes: &[u8], at: usize) -> usize {
+        let Some(quote) = self.quote else {
+            match bytes[at] {
+                byte @ (b'"' | b'\'') => self.quote = Some(byte),
+                b'[' => self.open.push(b']'),
+                b'(' => self.open.push(b')'),
+                b'{' => self.open.push(b'}'),
+                b']' | b')' | b'}' => {
                     self.open.pop();
                 }
                 _ => {}
-            },
+            }
+            return at + 1;
+        };
+        if self.escaped {
+            self.escaped = false;
+            return at + 1;
         }
+        let Some(run) = bytes[at..]
+            .iter()
+            .position(|&byte| byte == quote || byte == b'\\')
+        else {
+            return bytes.len();
+        };
+        if bytes[at + run] == b'\\' {
+            self.escaped = true;
+        } else {
+            self.quote = None;
+        }
+        at + run + 1
     }
 }
 
