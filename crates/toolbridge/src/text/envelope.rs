@@ -55,10 +55,7 @@ impl EnvelopeKeys {
             return item;
         };
         // Renamed in place: where a key stands says what it names.
-        let plain: Vec<bool> = ["name", "id"]
-            .iter()
-            .map(|key| object.contains_key(*key))
-            .collect();
+        let plain = ["name", "id"].map(|key| object.contains_key(key));
         let renamed = object
             .into_iter()
             .map(|(key, value)| match key.as_str() {
