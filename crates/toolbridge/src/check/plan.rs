@@ -121,8 +121,9 @@ pub(super) struct Restore {
     /// The note's text up to the places.
     prefix: String,
     /// For each place a `null` may stand for an absent argument at, the
-    /// note when that place alone changed (the common case), written once.
-    single: Vec<(Pointer, Note)>,
+    /// note when that place alone changed (the common case), written once
+    /// (the note is at that place).
+    single: Vec<Note>,
 }
 
 impl Restore {
@@ -156,10 +157,9 @@ impl Restore {
             .rewrites
             .iter()
             .filter_map(|rewrite| match rewrite {
-                Rewrite::NullMeansAbsent { at } if !at.steps().any(|step| step == "**") => Some((
-                    at.clone(),
-                    restored(at.clone(), format!("{prefix}{})", shown(at))),
-                )),
+                Rewrite::NullMeansAbsent { at } if !at.steps().any(|step| step == "**") => {
+                    Some(restored(at.clone(), format!("{prefix}{})", shown(at))))
+                }
                 _ => None,
             })
             .collect();
@@ -258,7 +258,7 @@ impl Restore {
         let first = places.next()?;
         let second = places.next();
         if second.is_none() {
-            if let Some((_, note)) = self.single.iter().find(|(at, _)| *at == first) {
+            if let Some(note) = self.single.iter().find(|note| note.at == first) {
                 return Some(note.clone());
             }
         }
