@@ -648,7 +648,7 @@ struct Caller {
 /// are met, so only nested objects and arrays wait on the stack (arguments
 /// without any allocate nothing).
 fn within(value: &Value, limits: &Limits) -> std::result::Result<(), String> {
-    let mut stack = Vec::new();
+    let mut stack = Waiting::new(value);
     let mut next = Some((value, 1usize));
     let mut bytes = 0usize;
     while let Some((node, depth)) = next.take().or_else(|| stack.pop()) {
@@ -682,7 +682,7 @@ fn within(value: &Value, limits: &Limits) -> std::result::Result<(), String> {
 fn member<'v>(
     value: &'v Value,
     depth: usize,
-    stack: &mut Vec<(&'v Value, usize)>,
+    stack: &mut Waiting<'v>,
     limits: &Limits,
 ) -> std::result::Result<usize, String> {
     if matches!(value, Value::Object(_) | Value::Array(_)) {
@@ -692,6 +692,43 @@ fn member<'v>(
         Err(too_deep(limits))
     } else {
         Ok(scalar_bytes(value))
+    }
+}
+
+/// The nodes [`within`] has still to walk: the first few in place, the
+/// rest in a `Vec` (arguments rarely nest more than a few objects or arrays
+/// at once, and an allocation would cost more than the walk).
+struct Waiting<'v> {
+    inline: [(&'v Value, usize); 8],
+    len: usize,
+    spilled: Vec<(&'v Value, usize)>,
+}
+
+impl<'v> Waiting<'v> {
+    /// An empty stack (`filler` only fills the unused slots).
+    fn new(filler: &'v Value) -> Waiting<'v> {
+        Waiting {
+            inline: [(filler, 0); 8],
+            len: 0,
+            spilled: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, node: (&'v Value, usize)) {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => {
+                *slot = node;
+                self.len += 1;
+            }
+            None => self.spilled.push(node),
+        }
+    }
+
+    fn pop(&mut self) -> Option<(&'v Value, usize)> {
+        self.spilled.pop().or_else(|| {
+            self.len = self.len.checked_sub(1)?;
+            Some(self.inline[self.len])
+        })
     }
 }
 
