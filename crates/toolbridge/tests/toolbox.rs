@@ -414,6 +414,15 @@ fn arguments_beyond_the_limits_are_rejected_without_recursion() {
         checked.rejection().unwrap().violations[0].got,
         "nested deeper than 16 levels"
     );
+    // Twenty nested siblings wait to be walked at once, more than the walk
+    // keeps in place; the too-deep one waits longest.
+    let mut siblings = vec![deep.clone()];
+    siblings.extend((0..19).map(|_| json!([[1]])));
+    let checked = toolbox.check(&call("f", json!({"a": siblings})));
+    assert_eq!(
+        checked.rejection().unwrap().violations[0].got,
+        "nested deeper than 16 levels"
+    );
     let checked = toolbox.check(&call("f", json!({"a": "x".repeat(2000)})));
     assert_eq!(
         checked.rejection().unwrap().violations[0].got,
