@@ -81,6 +81,18 @@ impl Defaults {
         Defaults { steps }
     }
 
+    /// The plain defaults, when there is no transform (which may change
+    /// any argument).
+    pub(super) fn fills(&self) -> Option<impl Iterator<Item = &Fill>> {
+        if self.has_transforms() {
+            return None;
+        }
+        Some(self.steps.iter().filter_map(|step| match step {
+            Step::Value(fill) => Some(fill),
+            Step::Transform { .. } => None,
+        }))
+    }
+
     /// Whether a transform reads the arguments (so they must be as the
     /// model meant them, nulls that stand for absent removed, before it runs).
     pub(super) fn has_transforms(&self) -> bool {

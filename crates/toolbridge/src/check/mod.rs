@@ -28,7 +28,7 @@ use crate::suggest::closest;
 use crate::tool::Tool;
 
 use defaults::Defaults;
-use plan::{Fill, NameMap, Pending, Restore};
+use plan::{Fill, NameMap, Pending, Restore, Watched};
 
 pub use native::{elisp_value, ElispDecoding};
 pub use render::Violation;
@@ -171,6 +171,17 @@ struct Entry {
     defaults: Defaults,
     /// The optional top-level parameters whose schema has a `default`.
     schema_defaults: Vec<Fill>,
+    /// What `restore`, `defaults` and `schema_defaults` look at.
+    watched: Watched,
+}
+
+impl Entry {
+    /// Sets how the tool was written (`None`: as it is), and what the plan
+    /// then looks at.
+    fn set_restore(&mut self, restore: Option<Restore>) {
+        self.restore = restore;
+        self.watched = Watched::new(self.restore.as_ref(), &self.defaults, &self.schema_defaults);
+    }
 }
 
 impl std::fmt::Debug for Entry {
@@ -299,15 +310,18 @@ impl Toolbox {
                     .at(Pointer::root().key("inputSchema").join(&violation.at))
                     .with_tool(&tool.name)
             })?;
-            entries.push(Entry {
+            let mut entry = Entry {
                 signature: signature::signature(&tool.name, &tool.input_schema, &defaults::filled(&tool)),
                 declared: declared(&tool.input_schema),
                 defaults: Defaults::new(&tool),
                 schema_defaults: plan::schema_defaults(&tool.input_schema),
                 validator,
                 restore: None,
+                watched: Watched::default(),
                 tool,
-            });
+            };
+            entry.set_restore(None);
+            entries.push(entry);
         }
         Ok(Toolbox {
             entries,
@@ -346,7 +360,7 @@ impl Toolbox {
     pub fn with_written(mut self, written: &Written) -> Toolbox {
         self.by_written.clear();
         for entry in &mut self.entries {
-            entry.restore = None;
+            entry.set_restore(None);
         }
         let renamed = |entries: &[Entry], sent: &str, index: usize| {
             let name = &entries[index].tool.name;
@@ -373,7 +387,7 @@ impl Toolbox {
                 let written_name = &tool.inverse.written_name;
                 let value = renamed(&self.entries, written_name, index);
                 self.by_written.insert(written_name.clone(), value);
-                self.entries[index].restore = Some(Restore::new(&tool.inverse));
+                self.entries[index].set_restore(Some(Restore::new(&tool.inverse)));
             }
         }
         self
@@ -449,24 +463,10 @@ impl Toolbox {
             Ok(arguments) => arguments,
             Err(violation) => return reject(caller, vec![violation], notes),
         };
-        let mut pending = match &entry.restore {
-            Some(restore) => {
-                let keep_nulls = !entry.defaults.has_transforms();
-                restore.apply(&mut arguments, &mut notes, keep_nulls)
-            }
-            None => Pending::none(),
-        };
         let limits = &self.options.limits;
-        let tool = &entry.tool;
-        entry
-            .defaults
-            .apply(tool, &mut arguments, limits, &mut pending, &mut notes);
-        if self.options.schema_defaults {
-            for fill in &entry.schema_defaults {
-                fill.apply(&mut arguments, &mut pending, &mut notes);
-            }
+        if !entry.watched.idle(&arguments, self.options.schema_defaults) {
+            self.plan(entry, &mut arguments, &mut notes);
         }
-        pending.finish(&mut arguments);
         let mut value = Value::Object(arguments);
         // The common case, a valid call, is validated once and builds no errors.
         let mut valid = entry.validator.is_valid(&value);
@@ -495,6 +495,27 @@ impl Toolbox {
             provider_id: caller.provider_id,
             provider_name: caller.provider_name,
         })
+    }
+
+    /// Undoes how the tool was written, then fills its defaults.
+    fn plan(&self, entry: &Entry, arguments: &mut Map<String, Value>, notes: &mut Vec<Note>) {
+        let mut pending = match &entry.restore {
+            Some(restore) => {
+                let keep_nulls = !entry.defaults.has_transforms();
+                restore.apply(arguments, notes, keep_nulls)
+            }
+            None => Pending::none(),
+        };
+        let limits = &self.options.limits;
+        entry
+            .defaults
+            .apply(&entry.tool, arguments, limits, &mut pending, notes);
+        if self.options.schema_defaults {
+            for fill in &entry.schema_defaults {
+                fill.apply(arguments, &mut pending, notes);
+            }
+        }
+        pending.finish(arguments);
     }
 
     /// Checks every call, in order.

@@ -19,6 +19,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 use crate::rewrite::{Inverse, Rewrite};
 
+use super::defaults::Defaults;
 use super::render::compact;
 
 /// Tool names to an index. The keys are the tools' own names (the host's
@@ -379,6 +380,106 @@ impl<'r> Pending<'r> {
     }
 }
 
+/// The top-level parameters a tool's plan may change (strict nulls to undo,
+/// defaults to fill), so that one look over a call's arguments tells
+/// whether the plan has anything to do: most calls send every parameter a
+/// default would fill and no null standing for an absent one.
+#[derive(Debug, Default)]
+pub(super) struct Watched {
+    /// At most [`Watched::MAX`] names, each with its bit.
+    names: Vec<String>,
+    /// The names a `null` may stand for an absent argument at.
+    nulls: u64,
+    /// The names the tool's own defaults fill when absent.
+    fills: u64,
+    /// The names their schema's `default` fills when absent.
+    schema_fills: u64,
+    /// Whether the plan is only the above: no rewrite below the top level,
+    /// no transform, no more than [`Watched::MAX`] names. When it is not,
+    /// the plan always runs.
+    complete: bool,
+}
+
+impl Watched {
+    /// The most names looked for. Each argument is compared with each
+    /// name, so the look stays linear in the arguments.
+    const MAX: usize = 8;
+
+    /// What `restore` (when the tool was written), the tool's own
+    /// `defaults` and its `schema_defaults` look at.
+    pub(super) fn new(restore: Option<&Restore>, defaults: &Defaults, schema_defaults: &[Fill]) -> Watched {
+        let mut watched = Watched {
+            complete: true,
+            ..Watched::default()
+        };
+        let nulls = restore.map(|restore| {
+            watched.complete &= restore.rest.is_none();
+            restore.absent.iter().map(|(name, _)| name.as_str())
+        });
+        for name in nulls.into_iter().flatten() {
+            watched.nulls |= watched.bit(name);
+        }
+        match defaults.fills() {
+            Some(fills) => {
+                for fill in fills {
+                    watched.fills |= watched.bit(&fill.name);
+                }
+            }
+            None => watched.complete = false,
+        }
+        for fill in schema_defaults {
+            watched.schema_fills |= watched.bit(&fill.name);
+        }
+        watched
+    }
+
+    /// The bit of `name`, given one if it has none; none past [`Watched::MAX`]
+    /// names (the plan is then incomplete).
+    fn bit(&mut self, name: &str) -> u64 {
+        let index = match self.names.iter().position(|known| known == name) {
+            Some(index) => index,
+            None if self.names.len() < Self::MAX => {
+                self.names.push(name.to_string());
+                self.names.len() - 1
+            }
+            None => {
+                self.complete = false;
+                return 0;
+            }
+        };
+        1 << index
+    }
+
+    /// Whether the plan would leave `arguments` as they are (with the
+    /// schema's defaults filled when `schema_defaults`): no watched
+    /// parameter is sent as a `null` standing for absent, and every one a
+    /// default fills is sent.
+    pub(super) fn idle(&self, arguments: &Map<String, Value>, schema_defaults: bool) -> bool {
+        if !self.complete {
+            return false;
+        }
+        let fills = if schema_defaults {
+            self.fills | self.schema_fills
+        } else {
+            self.fills
+        };
+        if self.nulls == 0 && fills == 0 {
+            return true;
+        }
+        let mut sent = 0u64;
+        for (key, value) in arguments {
+            if let Some(index) = self.names.iter().position(|name| same_name(name, key)) {
+                let bit = 1 << index;
+                if value.is_null() && self.nulls & bit != 0 {
+                    return false;
+                }
+                sent |= bit;
+            }
+        }
+        fills & !sent == 0
+    }
+}
+
 /// The key of a one-step place and the place as a removal there names it
 /// (escaped again from the key), or `None` for a deeper or recursive place.
 fn top_level(at: &Pointer) -> Option<(String, Pointer)> {
@@ -546,6 +647,39 @@ mod tests {
             assert_eq!(notes[0].at, changed[0]);
             assert_eq!(notes.len(), 1);
         }
+    }
+
+    /// The plan is idle exactly when it would change nothing.
+    #[test]
+    fn watched_parameters_tell_when_the_plan_is_idle() {
+        let restore = Restore::new(&inverse(vec![null_at("/unit"), null_at("/days")]));
+        let schema_defaults = vec![Fill::new("unit", json!("celsius"), "its schema's default")];
+        let watched = Watched::new(Some(&restore), &Defaults::default(), &schema_defaults);
+        let idle = |arguments: Value, schema_defaults: bool| {
+            watched.idle(arguments.as_object().unwrap(), schema_defaults)
+        };
+        assert!(idle(json!({"city": "Paris", "unit": "celsius", "days": 2}), true));
+        assert!(idle(json!({"city": null, "unit": "celsius"}), true));
+        // A null standing for an absent argument is undone.
+        assert!(!idle(
+            json!({"city": "Paris", "unit": "celsius", "days": null}),
+            true
+        ));
+        // A default fills an absent parameter, unless schema defaults are off.
+        assert!(!idle(json!({"city": "Paris"}), true));
+        assert!(idle(json!({"city": "Paris"}), false));
+        // A null that does not stand for absent is sent, so no default fills it.
+        let watched = Watched::new(None, &Defaults::default(), &schema_defaults);
+        assert!(watched.idle(json!({"unit": null}).as_object().unwrap(), true));
+        // Past eight names, or with a deeper rewrite, the plan always runs.
+        let many = Restore::new(&inverse(
+            (0..9).map(|index| null_at(&format!("/p{index}"))).collect(),
+        ));
+        let watched = Watched::new(Some(&many), &Defaults::default(), &[]);
+        assert!(!watched.idle(json!({"p0": 1}).as_object().unwrap(), true));
+        let deep = Restore::new(&inverse(vec![null_at("/a/b")]));
+        let watched = Watched::new(Some(&deep), &Defaults::default(), &[]);
+        assert!(!watched.idle(json!({"a": {"b": 1}}).as_object().unwrap(), true));
     }
 
     #[test]
