@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::call::{repair, ArgumentsError, ToolCall};
+use crate::call::{fit_parsed, repair, ArgumentsError, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::validate::{Compiled, Failure, FailureKind};
 use crate::limits::Limits;
@@ -640,14 +640,16 @@ impl Toolbox {
 
 /// Fits arguments that do not match to the schema (through the repair's
 /// schema-guided fixes), noting each fix.
+/// The arguments are fitted as they are, not written out and read back
+/// (the same fixes, at a fraction of the cost); a copy is fitted, so that
+/// arguments a fix would turn into something other than an object stay as
+/// sent.
 fn coerce(entry: &Entry, value: &mut Value, limits: &Limits, notes: &mut Vec<Note>) {
-    let Ok(text) = serde_json::to_string(value) else {
-        return;
-    };
-    if let Ok(fitted) = repair(&text, Some(&entry.tool.input_schema), limits) {
-        if fitted.value.is_object() {
-            *value = fitted.value;
-            notes.extend(fitted.notes);
+    let mut fitted = value.clone();
+    if let Some(fixes) = fit_parsed(&mut fitted, &entry.tool.input_schema, limits) {
+        if fitted.is_object() {
+            *value = fitted;
+            notes.extend(fixes);
         }
     }
 }
