@@ -8,6 +8,7 @@
 
 use serde_json::{Number, Value};
 
+use crate::json::Field;
 use crate::limits::Limits;
 use crate::pointer::Pointer;
 
@@ -51,13 +52,13 @@ impl Types {
             "object" => types.object = true,
             _ => {}
         };
-        match schema.get("type") {
+        match schema.field("type") {
             Some(Value::String(name)) => allow(name),
             Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).for_each(allow),
             _ => {
-                if schema.get("properties").is_some() {
+                if schema.field("properties").is_some() {
                     allow("object");
-                } else if schema.get("items").is_some() || schema.get("prefixItems").is_some() {
+                } else if schema.field("items").is_some() || schema.field("prefixItems").is_some() {
                     allow("array");
                 }
             }
@@ -119,20 +120,20 @@ fn resolve<'s>(root: &'s Value, mut schema: &'s Value) -> Option<&'s Value> {
         if !schema.is_object() {
             return None;
         }
-        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        if let Some(reference) = schema.field("$ref").and_then(Value::as_str) {
             schema = root.pointer(reference.strip_prefix('#')?)?;
             continue;
         }
         let plain = ["type", "properties", "items", "enum"]
             .iter()
-            .all(|key| schema.get(key).is_none());
+            .all(|key| schema.field(key).is_none());
         let branch = ["anyOf", "oneOf"]
             .iter()
-            .filter_map(|key| schema.get(key).and_then(Value::as_array))
+            .filter_map(|key| schema.field(key).and_then(Value::as_array))
             .find_map(|branches| {
                 let mut others = branches
                     .iter()
-                    .filter(|branch| branch.get("type").and_then(Value::as_str) != Some("null"));
+                    .filter(|branch| branch.field("type").and_then(Value::as_str) != Some("null"));
                 let only = others.next()?;
                 others.next().is_none().then_some(only)
             });
@@ -147,21 +148,21 @@ fn resolve<'s>(root: &'s Value, mut schema: &'s Value) -> Option<&'s Value> {
 /// The schema of member `key`.
 fn property<'s>(schema: &'s Value, key: &str) -> Option<&'s Value> {
     schema
-        .get("properties")
-        .and_then(|properties| properties.get(key))
+        .field("properties")
+        .and_then(|properties| properties.field(key))
         .or_else(|| {
             schema
-                .get("additionalProperties")
+                .field("additionalProperties")
                 .filter(|extra| extra.is_object())
         })
 }
 
 /// The schema of item `index`.
 fn item(schema: &Value, index: usize) -> Option<&Value> {
-    if let Some(prefix) = schema.get("prefixItems").and_then(|prefix| prefix.get(index)) {
+    if let Some(prefix) = schema.field("prefixItems").and_then(|prefix| prefix.get(index)) {
         return Some(prefix);
     }
-    match schema.get("items")? {
+    match schema.field("items")? {
         items @ Value::Object(_) => Some(items),
         Value::Array(tuple) => tuple.get(index),
         _ => None,
@@ -219,7 +220,7 @@ fn fit_node(node: &mut Value, schema: &Value, path: &[Step<'_>], limits: &Limits
             fixes.add(kind, || pointer(path), None, Some(message));
         }
     }
-    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+    if let Some(options) = schema.field("enum").and_then(Value::as_array) {
         if !options.contains(node) {
             if let Some(option) = enum_match(node, options) {
                 let message = format!("{node} was read as {option}, the one allowed value it matches");
