@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 use crate::call::{fit_parsed, repair, ArgumentsError, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::validate::{Compiled, Failure, FailureKind};
+use crate::json::Field;
 use crate::limits::Limits;
 use crate::note::{Converted, Note, NoteKind};
 use crate::options::ReadOptions;
@@ -641,12 +642,19 @@ impl Toolbox {
 /// Fits arguments that do not match to the schema (through the repair's
 /// schema-guided fixes), noting each fix.
 /// The arguments are fitted as they are, not written out and read back
-/// (the same fixes, at a fraction of the cost); a copy is fitted, so that
-/// arguments a fix would turn into something other than an object stay as
-/// sent.
+/// (the same fixes, at a fraction of the cost). Under a root schema of
+/// another type than `object`, a copy is fitted, so that arguments a fix
+/// would turn into something other than an object stay as sent.
 fn coerce(entry: &Entry, value: &mut Value, limits: &Limits, notes: &mut Vec<Note>) {
+    let schema = &entry.tool.input_schema;
+    if schema.field("type").and_then(Value::as_str) == Some("object") {
+        if let Some(fixes) = fit_parsed(value, schema, limits) {
+            notes.extend(fixes);
+        }
+        return;
+    }
     let mut fitted = value.clone();
-    if let Some(fixes) = fit_parsed(&mut fitted, &entry.tool.input_schema, limits) {
+    if let Some(fixes) = fit_parsed(&mut fitted, schema, limits) {
         if fitted.is_object() {
             *value = fitted;
             notes.extend(fixes);
