@@ -641,6 +641,7 @@ impl Toolbox {
 
 /// Fits arguments that do not match to the schema (through the repair's
 /// schema-guided fixes), noting each fix.
+///
 /// The arguments are fitted as they are, not written out and read back
 /// (the same fixes, at a fraction of the cost). Under a root schema of
 /// another type than `object`, a copy is fitted, so that arguments a fix

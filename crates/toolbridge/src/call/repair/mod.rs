@@ -133,7 +133,8 @@ pub fn repair(text: &str, schema: Option<&Value>, limits: &Limits) -> Result<Con
 }
 
 /// [`repair`] for arguments already read as a JSON object (from a larger
-/// document, such as a call envelope in raw model text): fitted to `schema`
+/// document, such as a call envelope in raw model text, or parsed
+/// arguments the Toolbox coerces): fitted to `schema`
 /// in place, as `repair` fits the same object written out, without writing
 /// it out and reading it back; the fixes' notes. `None`, with `value`
 /// untouched, when it nests deeper than `limits` allow, so the caller goes
