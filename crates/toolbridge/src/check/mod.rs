@@ -3,6 +3,7 @@
 //! run or a [`Rejection`] written for the model to act on (see
 //! [`Toolbox`] for the steps).
 
+mod bounds;
 mod defaults;
 mod native;
 mod plan;
@@ -605,7 +606,7 @@ impl Toolbox {
         };
         let value = match arguments {
             Ok(value) => {
-                if let Err(reason) = within(&value, limits) {
+                if let Err(reason) = bounds::within(&value, limits) {
                     return Err(unreadable(reason.clone(), format!("the arguments are {reason}")));
                 }
                 value.into_owned()
@@ -673,106 +674,6 @@ struct Caller {
     name: String,
     provider_id: Option<String>,
     provider_name: String,
-}
-
-/// Checks that `value` is at most `max_depth` deep and roughly `max_bytes`
-/// long as compact JSON, without recursion. Scalars are counted where they
-/// are met, so only nested objects and arrays wait on the stack (arguments
-/// without any allocate nothing).
-fn within(value: &Value, limits: &Limits) -> std::result::Result<(), String> {
-    let mut stack = Waiting::new(value);
-    let mut next = Some((value, 1usize));
-    let mut bytes = 0usize;
-    while let Some((node, depth)) = next.take().or_else(|| stack.pop()) {
-        if depth > limits.max_depth {
-            return Err(too_deep(limits));
-        }
-        match node {
-            Value::Object(map) => {
-                bytes += 2;
-                for (key, child) in map {
-                    bytes += key.len() + 4 + member(child, depth, &mut stack, limits)?;
-                }
-            }
-            Value::Array(items) => {
-                bytes += items.len() + 2;
-                for item in items {
-                    bytes += member(item, depth, &mut stack, limits)?;
-                }
-            }
-            scalar => bytes += scalar_bytes(scalar),
-        }
-        if bytes > limits.max_bytes {
-            return Err(format!("larger than {} bytes", limits.max_bytes));
-        }
-    }
-    Ok(())
-}
-
-/// A member of a node at `depth` for [`within`]: an object or array is
-/// left on the stack (0 bytes so far), a scalar is counted.
-fn member<'v>(
-    value: &'v Value,
-    depth: usize,
-    stack: &mut Waiting<'v>,
-    limits: &Limits,
-) -> std::result::Result<usize, String> {
-    if matches!(value, Value::Object(_) | Value::Array(_)) {
-        stack.push((value, depth + 1));
-        Ok(0)
-    } else if depth + 1 > limits.max_depth {
-        Err(too_deep(limits))
-    } else {
-        Ok(scalar_bytes(value))
-    }
-}
-
-/// The nodes [`within`] has still to walk: the first few in place, the
-/// rest in a `Vec` (arguments rarely nest more than a few objects or arrays
-/// at once, and an allocation would cost more than the walk).
-struct Waiting<'v> {
-    inline: [(&'v Value, usize); 8],
-    len: usize,
-    spilled: Vec<(&'v Value, usize)>,
-}
-
-impl<'v> Waiting<'v> {
-    /// An empty stack (`filler` only fills the unused slots).
-    fn new(filler: &'v Value) -> Waiting<'v> {
-        Waiting {
-            inline: [(filler, 0); 8],
-            len: 0,
-            spilled: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, node: (&'v Value, usize)) {
-        match self.inline.get_mut(self.len) {
-            Some(slot) => {
-                *slot = node;
-                self.len += 1;
-            }
-            None => self.spilled.push(node),
-        }
-    }
-
-    fn pop(&mut self) -> Option<(&'v Value, usize)> {
-        self.spilled.pop().or_else(|| {
-            self.len = self.len.checked_sub(1)?;
-            Some(self.inline[self.len])
-        })
-    }
-}
-
-fn scalar_bytes(value: &Value) -> usize {
-    match value {
-        Value::String(text) => text.len() + 2,
-        _ => 8,
-    }
-}
-
-fn too_deep(limits: &Limits) -> String {
-    format!("nested deeper than {} levels", limits.max_depth)
 }
 
 /// The top-level parameters of a schema whose undeclared arguments are
