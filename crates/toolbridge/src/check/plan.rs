@@ -191,6 +191,7 @@ impl Restore {
         }
         let places = nulls.iter().map(|index| self.absent[index].1.clone());
         let Some(rest) = &self.rest else {
+            room_for_first(notes);
             notes.extend(self.note(places));
             if !keep_nulls {
                 self.remove_nulls(&nulls, arguments);
@@ -533,7 +534,19 @@ impl Fill {
         } else {
             arguments.insert(self.name.clone(), self.value.clone());
         }
+        room_for_first(notes);
         notes.push(self.note.clone());
+    }
+}
+
+/// Room for exactly one note in a list with none yet. Most calls get one
+/// note; a list's first growth would make room for four (288 bytes), which
+/// `malloc` serves from its slow bins when many results are alive at once
+/// (a batch), while one note (72 bytes) comes from its fast bins: about 190
+/// instructions less per call with a strict null undone.
+fn room_for_first(notes: &mut Vec<Note>) {
+    if notes.capacity() == 0 {
+        notes.reserve_exact(1);
     }
 }
 
