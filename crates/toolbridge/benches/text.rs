@@ -1,8 +1,9 @@
 //! Raw-text tool calls: a 100 KB response holding calls, per family, parsed
 //! whole (`text/whole/<family>`) and streamed in 4-byte pushes
-//! (`text/stream/<family>`), against `serde_json` parsing the arguments it
-//! holds (`text/serde-floor/<family>`: each call's argument JSON, parsed on
-//! its own). The target is every row within 5× its floor.
+//! (`text/stream/<family>`, each piece's events handled before the next
+//! piece reuses their buffers: [`TextStream::push_reusing`]), against
+//! `serde_json` parsing the arguments it holds (`text/serde-floor/<family>`:
+//! each call's argument JSON, parsed on its own). The target is every row within 5× its floor.
 //!
 //! `text/adversarial/<family>/<size>`: text made of partial markers and
 //! unclosed calls (`<tool_ca`, an unclosed Hermes call, `<think>[TOOL_CALLS]`,
@@ -173,13 +174,13 @@ fn streamed(pieces: &[&str], family: Family) -> usize {
     let mut events = Vec::new();
     let mut calls = 0;
     for piece in pieces {
-        stream.push(piece, &mut events).unwrap();
+        stream.push_reusing(piece, &mut events).unwrap();
         calls += events
             .iter()
             .filter(|event| matches!(event, CallEvent::Finished { .. }))
             .count();
-        events.clear();
     }
+    events.clear();
     stream.finish(&mut events).unwrap();
     calls
         + events

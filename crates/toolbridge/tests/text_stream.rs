@@ -120,6 +120,24 @@ fn stream(pieces: &[&str], family: Option<Family>, tools: Option<&[Tool]>) -> St
     }
 }
 
+/// The events of [`stream`], read through `push_reusing`: each piece's
+/// events are copied out before the next piece reuses their buffers.
+fn stream_reusing(pieces: &[&str], family: Option<Family>, tools: Option<&[Tool]>) -> Vec<CallEvent> {
+    let mut stream = TextStream::new(family, tools);
+    let mut events = Vec::new();
+    let mut all = Vec::new();
+    for piece in pieces {
+        stream.push_reusing(piece, &mut events).unwrap();
+        all.extend(events.iter().cloned());
+    }
+    stream.push_reusing("", &mut events).unwrap();
+    all.extend(events.iter().cloned());
+    events.clear();
+    stream.finish(&mut events).unwrap();
+    all.extend(events);
+    all
+}
+
 /// The events are well formed: each call starts once, under the id and
 /// name it finishes with, its deltas (and a replacement) rebuild the
 /// finished arguments, and it finishes once.
@@ -192,6 +210,11 @@ fn every_fixture_whole_and_char_by_char_gives_the_whole_parse() {
             assert_eq!(got.calls, expected.0, "calls of {family} {text:?}");
             assert_eq!(got.prose, expected.1, "prose of {family} {text:?}");
             check_events(&got.events);
+            let reused = stream_reusing(&pieces, Some(family), tools);
+            assert_eq!(
+                reused, got.events,
+                "events of {family} {text:?} with buffers reused"
+            );
         }
     }
 }
@@ -299,6 +322,9 @@ proptest! {
         prop_assert_eq!(&got.calls, &expected.0);
         prop_assert_eq!(&got.prose, &expected.1);
         check_events(&got.events);
+        let family = if detect { None } else { Some(family) };
+        let reused = stream_reusing(&pieces, family, typed.then_some(&tools[..]));
+        prop_assert_eq!(&reused, &got.events);
     }
 }
 

@@ -41,7 +41,18 @@ pub(super) struct Sink {
     announced: HashSet<String>,
     suffixes: HashMap<String, usize>,
     limits: Limits,
+    /// Buffers of the events the caller handed back
+    /// ([`TextStream::push_reusing`](super::TextStream::push_reusing)),
+    /// taken for new events: text, and change lists (with their old changes,
+    /// whose strings the partial parser takes back when it is fed them).
+    spare_texts: Vec<String>,
+    spare_changes: Vec<Vec<Change>>,
 }
+
+/// How many buffers of each kind [`Sink::reclaim`] keeps, and the largest
+/// text buffer it keeps (a long prose event is not held on to).
+const SPARE_BUFFERS: usize = 8;
+const SPARE_CAPACITY: usize = 4096;
 
 impl Sink {
     pub fn new(limits: &Limits) -> Sink {
@@ -52,7 +63,58 @@ impl Sink {
             announced: HashSet::new(),
             suffixes: HashMap::new(),
             limits: limits.clone(),
+            spare_texts: Vec::new(),
+            spare_changes: Vec::new(),
         }
+    }
+
+    /// Takes back the buffers of `events` (emptied) for the events to come.
+    pub fn reclaim(&mut self, events: &mut Vec<CallEvent>) {
+        for event in events.drain(..) {
+            match event {
+                CallEvent::ArgumentsDelta { text, changes, .. }
+                | CallEvent::ArgumentsReplaced { text, changes, .. } => {
+                    self.spare_text(text);
+                    if self.spare_changes.len() < SPARE_BUFFERS && changes.capacity() > 0 {
+                        self.spare_changes.push(changes);
+                    }
+                }
+                CallEvent::Text { text } | CallEvent::PlanDelta { text } => self.spare_text(text),
+                CallEvent::Started { id, name, .. } => {
+                    self.spare_text(id);
+                    self.spare_text(name);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn spare_text(&mut self, mut text: String) {
+        if self.spare_texts.len() < SPARE_BUFFERS && (1..=SPARE_CAPACITY).contains(&text.capacity()) {
+            text.clear();
+            self.spare_texts.push(text);
+        }
+    }
+
+    /// `text` as an owned string, in a reclaimed buffer when there is one.
+    fn text(&mut self, text: &str) -> String {
+        match self.spare_texts.pop() {
+            Some(mut buffer) => {
+                buffer.push_str(text);
+                buffer
+            }
+            None => text.to_string(),
+        }
+    }
+
+    /// Prose: added to the last event when that is prose too.
+    pub fn prose(&mut self, text: &str) {
+        if let Some(CallEvent::Text { text: last }) = self.events.last_mut() {
+            last.push_str(text);
+            return;
+        }
+        let text = self.text(text);
+        self.events.push(CallEvent::Text { text });
     }
 
     pub fn event(&mut self, event: CallEvent) {
@@ -117,11 +179,20 @@ impl Sink {
                 break;
             };
             if call.arguments.len() > started.sent {
-                let text = call.arguments[started.sent..].to_string();
+                let text = match self.spare_texts.pop() {
+                    Some(mut buffer) => {
+                        buffer.push_str(&call.arguments[started.sent..]);
+                        buffer
+                    }
+                    None => call.arguments[started.sent..].to_string(),
+                };
                 // A piece of argument text mostly changes one value: room for
                 // one change, without the growth a first push would go through.
-                let mut changes = Vec::with_capacity(1);
+                // A reclaimed list keeps its old changes for the partial
+                // parser to take their strings back.
+                let mut changes = self.spare_changes.pop().unwrap_or_else(|| Vec::with_capacity(1));
                 if started.canonical {
+                    changes.clear();
                     // The parameters as they were written: their changes are
                     // known without reading the JSON back.
                     if started.sent == 0 {

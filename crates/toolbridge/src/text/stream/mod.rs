@@ -201,6 +201,40 @@ impl<'a> TextStream<'a> {
         Ok(())
     }
 
+    /// [`push`](TextStream::push) for a loop that handles each piece's
+    /// events before the next piece: `events` is emptied first, and the
+    /// buffers of the events it held (their texts and change lists) are
+    /// reused for the new ones. Such a loop allocates nothing per piece for
+    /// the events once warm.
+    ///
+    /// ```
+    /// use toolbridge::call::CallEvent;
+    /// use toolbridge::text::{Family, TextStream};
+    /// let mut stream = TextStream::new(Some(Family::Hermes), None);
+    /// let mut events = Vec::new();
+    /// let mut arguments = String::new();
+    /// for piece in ["<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"ci", "ty\": \"Paris\"}}", "</tool_call>"] {
+    ///     stream.push_reusing(piece, &mut events)?;
+    ///     for event in &events {
+    ///         if let CallEvent::ArgumentsDelta { text, .. } = event {
+    ///             arguments.push_str(text);
+    ///         }
+    ///     }
+    /// }
+    /// assert_eq!(arguments, r#"{"city": "Paris"}"#);
+    /// # Ok::<(), toolbridge::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`push`](TextStream::push).
+    pub fn push_reusing(&mut self, text: &str, events: &mut Vec<CallEvent>) -> Result<()> {
+        if !events.is_empty() {
+            self.sink.reclaim(events);
+        }
+        self.push(text, events)
+    }
+
     /// The text ended: open calls finish (noted as the whole-text parse
     /// notes them), held prose is released.
     pub fn finish(&mut self, out: &mut Vec<CallEvent>) -> Result<()> {

@@ -3,8 +3,6 @@
 //! start a token, regions handed to the family's reader and, once they
 //! end, to the family's parser. Events for the calls go to [`Sink`].
 
-use crate::call::CallEvent;
-
 use super::super::scan::Out;
 use super::super::{Family, FAMILIES};
 use super::events::Sink;
@@ -219,9 +217,7 @@ impl Segment {
     fn release(&mut self, len: usize, sink: &mut Sink) {
         if len > 0 {
             self.at_start = false;
-            sink.event(CallEvent::Text {
-                text: self.buf[self.from..self.from + len].to_string(),
-            });
+            sink.prose(&self.buf[self.from..self.from + len]);
             self.from += len;
         }
     }
