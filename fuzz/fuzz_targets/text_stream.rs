@@ -1,9 +1,10 @@
 #![no_main]
 //! Any text, cut anywhere (at char boundaries), through every family's
 //! stream and through detection while streaming: no panic, no hang; every
-//! started call finishes once, under the id and name it started with, and the calls are those of the whole-text
-//! parse (apart from a lone closing reasoning tag after a call, which the
-//! stream notes).
+//! started call finishes once, under the id and name it started with, and
+//! the calls are those of the whole-text parse (apart from a lone closing
+//! reasoning tag after a call, which the stream notes); `push_reusing` sends
+//! the events `push` sends.
 libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
     let (text, cuts) = input;
     let mut at: Vec<usize> = cuts
@@ -23,10 +24,23 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
     for family in families {
         let mut stream = toolbridge::text::TextStream::new(family, None);
         let mut events = Vec::new();
+        // The same text again through `push_reusing`, each piece's events
+        // copied out before the next piece reuses their buffers.
+        let mut reusing = toolbridge::text::TextStream::new(family, None);
+        let mut reused = Vec::new();
+        let mut piece_events = Vec::new();
         for piece in at.windows(2) {
             stream.push(&text[piece[0]..piece[1]], &mut events).expect("within the size limit");
+            reusing
+                .push_reusing(&text[piece[0]..piece[1]], &mut piece_events)
+                .expect("within the size limit");
+            reused.extend(piece_events.iter().cloned());
         }
         stream.finish(&mut events).expect("finishes");
+        piece_events.clear();
+        reusing.finish(&mut piece_events).expect("finishes");
+        reused.extend(piece_events);
+        assert_eq!(reused, events, "push_reusing sends what push sends");
         let mut open = Vec::new();
         let mut calls = Vec::new();
         for event in &events {

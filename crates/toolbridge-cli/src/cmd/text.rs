@@ -153,6 +153,7 @@ pub fn run_stream(args: &StreamArgs) -> Result<ExitCode> {
             if !bytes.is_empty() {
                 anyhow::bail!("{origin}: the text is not UTF-8 (it ends inside a character)");
             }
+            events.clear();
             stream.finish(&mut events)
         } else {
             bytes.extend_from_slice(&chunk[..read]);
@@ -162,7 +163,8 @@ pub fn run_stream(args: &StreamArgs) -> Result<ExitCode> {
                 Err(err) => anyhow::bail!("{origin}: the text is not UTF-8 (at byte {})", err.valid_up_to()),
             };
             let text = std::str::from_utf8(&bytes[..valid]).expect("checked UTF-8");
-            let pushed = stream.push(text, &mut events);
+            // The last read's events were printed: their buffers take this read's.
+            let pushed = stream.push_reusing(text, &mut events);
             bytes.drain(..valid);
             pushed
         };
@@ -173,9 +175,9 @@ pub fn run_stream(args: &StreamArgs) -> Result<ExitCode> {
             }
         }
         let shown = stream.family().map_or("text", Family::id);
-        for event in events.drain(..) {
-            failed |= matches!(&event, CallEvent::Finished { call, .. } if call.arguments.is_err());
-            print_event(&mut out, &origin, shown, &event, args.json)?;
+        for event in &events {
+            failed |= matches!(event, CallEvent::Finished { call, .. } if call.arguments.is_err());
+            print_event(&mut out, &origin, shown, event, args.json)?;
         }
         out.flush()?;
         pushed?;
