@@ -759,6 +759,25 @@ fn gemma4_values() {
     );
 }
 
+/// A thought channel that opens inside a call without its `<tool_call|>`
+/// and closes later ends the call where it opens; the call written in the
+/// channel is thought, kept in the prose (a closed channel is read before
+/// calls are looked for). Streamed the same way (`text_stream.rs`
+/// fixtures; the stream disagreed until cargo-fuzz found it).
+#[test]
+fn gemma4_call_cut_by_a_closed_thought_channel() {
+    let text = "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|><|channel>thought\nor <|tool_call>call:f{a:1}<tool_call|> <channel|>Done.";
+    assert_eq!(
+        read(text, Family::Gemma4, None),
+        [
+            r#"call_0 get_weather {"city":"Paris"}"#,
+            "  change: the call's <tool_call|> is missing (at /)",
+            "  change: the text ends inside the call's arguments; what was open was closed (at /)",
+            "prose: \"<|channel>thought\\nor <|tool_call>call:f{a:1}<tool_call|> <channel|>Done.\"",
+        ]
+    );
+}
+
 /// vLLM `minimax_m2_tool_parser.py`: values are stripped and typed by the
 /// schema; names may be quoted with ' too.
 #[test]

@@ -42,6 +42,11 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Gemma4, "<|tool_call>ALLS]{\"]o?9 ɍ(<[0TOOL( é,x:<|\"|>ü<|\"|>}", false),
     // A thought channel inside a call's name ends the call there once it closes (cargo-fuzz).
     (Family::Gemma4, "<|tool_call>U[<|channel>x<channel|>{a:1}<tool_call|>", false),
+    // A thought channel opening inside an unclosed call, with a call of its
+    // own, closed later (the call ends where the channel opens; the one in
+    // the channel is thought) and never closed (all of it is calls).
+    (Family::Gemma4, "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|><|channel>thought\nor <|tool_call>call:f{a:1}<tool_call|> <channel|>Done.", false),
+    (Family::Gemma4, "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|><|channel>thought\nor <|tool_call>call:f{a:1}<tool_call|> then", false),
     (Family::Qwen3Coder, "I'll look.\n<tool_call>\n<function=get_weather>\n<parameter=city>\n1984\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=metric>\nTrue\n</parameter>\n<parameter=ratio>\n0.5\n</parameter>\n<parameter=tags>\n[\"a\", \"b\"]\n</parameter>\n</function>\n</tool_call>", true),
     (Family::Qwen3Coder, "<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</function>\n</tool_call>\n<tool_call>\n<function=now>\n</function>\n</tool_call>", false),
     (Family::Qwen3Coder, "<tool_call><function=get_weather><parameter=days>2.0</parameter><parameter=ratio>lots</parameter></function></tool_call>", true),

@@ -339,9 +339,11 @@ impl<'t> Reader<'t> {
 
 /// Streamed: a call runs from `<|tool_call>` to `<tool_call|>` (or the next
 /// `<|tool_call>`), announced once its `{` ends the name, each argument
-/// sent as its `,` or the closing `}` arrives; a thought channel from `<|channel>` to `<channel|>` is
-/// a region too, so a call inside it stays in it; `<|tool_response>` is a
-/// region of its own, which the parser removes.
+/// sent as its `,` or the closing `}` arrives; a thought channel from
+/// `<|channel>` to `<channel|>` is a region too, so a call inside it stays
+/// in it, and a channel opening inside a call runs the call's region to
+/// the channel's end; `<|tool_response>` is a region of its own, which the
+/// parser removes.
 pub(super) const STREAM: Streaming = Streaming {
     opens: &[OPEN, CHANNEL, RESPONSE],
     bare: None,
@@ -351,7 +353,8 @@ pub(super) const STREAM: Streaming = Streaming {
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     match opened_by {
         Some(0) => Box::new(Call {
-            until: Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
+            until: Until::new(OPEN.len(), &[CLOSE], &[OPEN, CHANNEL], &[]),
+            channel: None,
             arguments: None,
             stopped: false,
         }),
@@ -364,6 +367,9 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 /// One call being read.
 struct Call {
     until: Until,
+    /// A thought channel opened inside the call: the region runs to its
+    /// end (see [`Call::read`]).
+    channel: Option<Until>,
     /// Once the name is known: the arguments read so far.
     arguments: Option<Pairs>,
     /// The call comes whole (no name the parse would read, or arguments
@@ -386,7 +392,25 @@ struct Pairs {
 
 impl Region for Call {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        if let Some(channel) = &mut self.channel {
+            return channel.end(text, done);
+        }
         let end = self.until.end(text, done);
+        if let End::Call(at) = end {
+            if text[at..].starts_with(CHANNEL) {
+                // The parse reads a closed thought channel first, and a call
+                // before it as ending where it opens; a channel that never
+                // closes is text where calls are read, the call running on.
+                // Which it is needs the channel's end: the region runs to
+                // it (or to the end of the text), the parse decides, and
+                // nothing after the channel's opening goes out live.
+                self.stopped = true;
+                let mut channel = Until::new(at + CHANNEL.len(), &[CHANNEL_END], &[], &[]);
+                let end = channel.end(text, done);
+                self.channel = Some(channel);
+                return end;
+            }
+        }
         if self.stopped {
             return end;
         }
