@@ -54,6 +54,18 @@ pub(super) struct Sink {
 const SPARE_BUFFERS: usize = 8;
 const SPARE_CAPACITY: usize = 4096;
 
+/// `text` as an owned string, in a reclaimed buffer when there is one.
+#[inline]
+fn reused(spare: &mut Vec<String>, text: &str) -> String {
+    match spare.pop() {
+        Some(mut buffer) => {
+            buffer.push_str(text);
+            buffer
+        }
+        None => text.to_string(),
+    }
+}
+
 impl Sink {
     pub fn new(limits: &Limits) -> Sink {
         Sink {
@@ -96,24 +108,13 @@ impl Sink {
         }
     }
 
-    /// `text` as an owned string, in a reclaimed buffer when there is one.
-    fn text(&mut self, text: &str) -> String {
-        match self.spare_texts.pop() {
-            Some(mut buffer) => {
-                buffer.push_str(text);
-                buffer
-            }
-            None => text.to_string(),
-        }
-    }
-
     /// Prose: added to the last event when that is prose too.
     pub fn prose(&mut self, text: &str) {
         if let Some(CallEvent::Text { text: last }) = self.events.last_mut() {
             last.push_str(text);
             return;
         }
-        let text = self.text(text);
+        let text = reused(&mut self.spare_texts, text);
         self.events.push(CallEvent::Text { text });
     }
 
@@ -179,13 +180,7 @@ impl Sink {
                 break;
             };
             if call.arguments.len() > started.sent {
-                let text = match self.spare_texts.pop() {
-                    Some(mut buffer) => {
-                        buffer.push_str(&call.arguments[started.sent..]);
-                        buffer
-                    }
-                    None => call.arguments[started.sent..].to_string(),
-                };
+                let text = reused(&mut self.spare_texts, &call.arguments[started.sent..]);
                 // A piece of argument text mostly changes one value: room for
                 // one change, without the growth a first push would go through.
                 // A reclaimed list keeps its old changes for the partial
