@@ -57,7 +57,7 @@ use crate::rewrite::Inverse;
 
 pub use arguments::{ArgumentsError, ArgumentsErrorKind};
 pub use assemble::CallEvent;
-pub(crate) use partial::changes_of;
+pub(crate) use partial::{changes_of, SpareTexts};
 pub use partial::{Change, PartialJson};
 pub use repair::repair;
 pub(crate) use repair::{fast_path_depth, fit_parsed};

@@ -267,7 +267,7 @@ impl PartialJson {
                     string.truncate(start);
                 }
                 if let Some(appended) = string.get(start..).filter(|appended| !appended.is_empty()) {
-                    let text = PartialJson::text_buffer(&mut self.spare, appended);
+                    let text = self.spare.copy_of(appended);
                     changes.push(Change::Appended { at: at.clone(), text });
                 }
                 step?
@@ -291,7 +291,7 @@ impl PartialJson {
     /// Puts the string value begun in this delta into the partial value,
     /// with the text read so far ([`Change::Set`]).
     fn insert_text(&mut self, changes: &mut Vec<Change>) -> std::result::Result<(), Fault> {
-        let copy = PartialJson::text_buffer(&mut self.spare, &self.piece);
+        let copy = self.spare.copy_of(&self.piece);
         let text = std::mem::take(&mut self.piece);
         let at = self.begin_value(Value::String(text))?;
         self.string_at = Some(at.clone());

@@ -19,6 +19,7 @@
 
 mod grammar;
 mod position;
+mod spare;
 mod token;
 
 use serde::ser::SerializeMap;
@@ -31,6 +32,7 @@ use crate::pointer::Pointer;
 
 use grammar::{Expect, Frame};
 use position::{utf8_width, Carry, Position};
+pub(crate) use spare::SpareTexts;
 use token::{Escape, NumberText, Token};
 
 /// What one delta changed in the partial value of a [`PartialJson`].
@@ -195,15 +197,10 @@ pub struct PartialJson {
     /// The error that stopped the parser, returned again by every call.
     failed: Option<Error>,
     /// Empty text buffers of earlier changes, for the text of new ones.
-    spare: Vec<String>,
+    spare: SpareTexts,
     /// The most containers that were open at once.
     deepest: usize,
 }
-
-/// How many text buffers of earlier changes are kept for reuse, and the
-/// largest kept (so that one large delta does not pin its memory).
-const SPARE_BUFFERS: usize = 8;
-const SPARE_CAPACITY: usize = 4096;
 
 impl PartialJson {
     /// A parser with the default [`Limits`].
@@ -247,26 +244,10 @@ impl PartialJson {
                 ..
             } = change
             {
-                if self.spare.len() < SPARE_BUFFERS && text.capacity() <= SPARE_CAPACITY {
-                    let mut buffer = std::mem::take(text);
-                    buffer.clear();
-                    self.spare.push(buffer);
-                }
+                self.spare.keep(std::mem::take(text));
             }
         }
         changes.clear();
-    }
-
-    /// A copy of `text` in a reused buffer if there is one.
-    #[inline]
-    fn text_buffer(spare: &mut Vec<String>, text: &str) -> String {
-        match spare.pop() {
-            Some(mut buffer) => {
-                buffer.push_str(text);
-                buffer
-            }
-            None => text.to_string(),
-        }
     }
 
     /// [`feed`](PartialJson::feed) without emptying `changes` first.

@@ -7,7 +7,8 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::call::{
-    changes_of, fast_path_depth, ArgumentsError, ArgumentsErrorKind, CallEvent, Change, PartialJson, ToolCall,
+    changes_of, fast_path_depth, ArgumentsError, ArgumentsErrorKind, CallEvent, Change, PartialJson,
+    SpareTexts, ToolCall,
 };
 use crate::json;
 use crate::limits::Limits;
@@ -45,25 +46,9 @@ pub(super) struct Sink {
     /// ([`TextStream::push_reusing`](super::TextStream::push_reusing)),
     /// taken for new events: text, and change lists (with their old changes,
     /// whose strings the partial parser takes back when it is fed them).
-    spare_texts: Vec<String>,
+    spare_texts: SpareTexts,
+    /// As many change lists as [`SpareTexts`] keeps texts.
     spare_changes: Vec<Vec<Change>>,
-}
-
-/// How many buffers of each kind [`Sink::reclaim`] keeps, and the largest
-/// text buffer it keeps (a long prose event is not held on to).
-const SPARE_BUFFERS: usize = 8;
-const SPARE_CAPACITY: usize = 4096;
-
-/// `text` as an owned string, in a reclaimed buffer when there is one.
-#[inline]
-fn reused(spare: &mut Vec<String>, text: &str) -> String {
-    match spare.pop() {
-        Some(mut buffer) => {
-            buffer.push_str(text);
-            buffer
-        }
-        None => text.to_string(),
-    }
 }
 
 impl Sink {
@@ -75,7 +60,7 @@ impl Sink {
             announced: HashSet::new(),
             suffixes: HashMap::new(),
             limits: limits.clone(),
-            spare_texts: Vec::new(),
+            spare_texts: SpareTexts::default(),
             spare_changes: Vec::new(),
         }
     }
@@ -86,25 +71,18 @@ impl Sink {
             match event {
                 CallEvent::ArgumentsDelta { text, changes, .. }
                 | CallEvent::ArgumentsReplaced { text, changes, .. } => {
-                    self.spare_text(text);
-                    if self.spare_changes.len() < SPARE_BUFFERS && changes.capacity() > 0 {
+                    self.spare_texts.keep(text);
+                    if self.spare_changes.len() < SpareTexts::KEPT && changes.capacity() > 0 {
                         self.spare_changes.push(changes);
                     }
                 }
-                CallEvent::Text { text } | CallEvent::PlanDelta { text } => self.spare_text(text),
+                CallEvent::Text { text } | CallEvent::PlanDelta { text } => self.spare_texts.keep(text),
                 CallEvent::Started { id, name, .. } => {
-                    self.spare_text(id);
-                    self.spare_text(name);
+                    self.spare_texts.keep(id);
+                    self.spare_texts.keep(name);
                 }
                 _ => {}
             }
-        }
-    }
-
-    fn spare_text(&mut self, mut text: String) {
-        if self.spare_texts.len() < SPARE_BUFFERS && (1..=SPARE_CAPACITY).contains(&text.capacity()) {
-            text.clear();
-            self.spare_texts.push(text);
         }
     }
 
@@ -114,7 +92,7 @@ impl Sink {
             last.push_str(text);
             return;
         }
-        let text = reused(&mut self.spare_texts, text);
+        let text = self.spare_texts.copy_of(text);
         self.events.push(CallEvent::Text { text });
     }
 
@@ -180,7 +158,7 @@ impl Sink {
                 break;
             };
             if call.arguments.len() > started.sent {
-                let text = reused(&mut self.spare_texts, &call.arguments[started.sent..]);
+                let text = self.spare_texts.copy_of(&call.arguments[started.sent..]);
                 // A piece of argument text mostly changes one value: room for
                 // one change, without the growth a first push would go through.
                 // A reclaimed list keeps its old changes for the partial
