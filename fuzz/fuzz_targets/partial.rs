@@ -11,7 +11,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         let _ = parser.feed_bytes(delta, &mut changes);
     }
     let finished = parser.finish().map_err(|error| error.to_string());
-    if let Ok(expected) = serde_json::from_slice::<serde_json::Value>(text) {
+    // serde_json's `raw_value` feature reads an object whose key is its
+    // private token `$serde_json::private::RawValue` as the value inside it,
+    // which is not what the JSON says: no reference for such a text.
+    let private_token = text.windows(30).any(|window| window == b"$serde_json::private::RawValue");
+    if let (Ok(expected), false) = (serde_json::from_slice::<serde_json::Value>(text), private_token) {
         assert_eq!(finished, Ok(expected));
     }
 });
