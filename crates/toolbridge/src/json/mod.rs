@@ -116,6 +116,11 @@ impl Brackets {
         }
     }
 
+    /// The quote of the string the bytes read so far end inside, if they do.
+    pub fn string_quote(&self) -> Option<u8> {
+        self.quote
+    }
+
     /// Reads `bytes` (which continue those read before): the end of the
     /// value (exclusive, relative to `bytes`) once its last bracket closes.
     /// Runs of bytes that change nothing (a string's text, what lies

@@ -14,7 +14,9 @@ use crate::call::{ArgumentsError, ArgumentsErrorKind};
 
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
-use super::stream::markup::{End, Live, LiveCall, Region, Streaming, Token, Until};
+use super::stream::markup::{
+    both, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Token, Until,
+};
 use super::tags::{floor, Finder};
 
 const OPEN: &str = "<|tool_call>";
@@ -444,9 +446,29 @@ impl Region for Call {
         }
         end
     }
+
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        if let Some(channel) = &self.channel {
+            return channel.waits(text);
+        }
+        let until = self.until.waits(text);
+        if self.stopped {
+            return until;
+        }
+        both(until, self.arguments.as_ref()?.wakes(text))
+    }
 }
 
 impl Pairs {
+    /// The bytes the look for the next pair's end waits for
+    /// ([`Region::wakes`]): a string's closing quote inside one, else a
+    /// quote, a bracket or a comma.
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        const QUOTED: FirstBytes = FirstBytes::of_list(&[QUOTE]);
+        const BETWEEN: FirstBytes = FirstBytes::of_bytes(b"{[]},").and(QUOTED);
+        waiting(text, self.at, if self.quoted { QUOTED } else { BETWEEN })
+    }
+
     /// Sends the pairs that ended in `text`; false when the stream stops
     /// reading them (the object closed, or a pair its reader cannot read).
     fn read(&mut self, text: &str, call: &mut LiveCall, out: &Out<'_>) -> bool {

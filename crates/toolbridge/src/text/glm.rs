@@ -12,7 +12,9 @@ use crate::pointer::Pointer;
 
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
-use super::stream::markup::{could_be, value_end, End, Live, LiveCall, Region, Streaming, Until, ValueEnd};
+use super::stream::markup::{
+    both, could_be, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Until, ValueEnd,
+};
 use super::tags::{find_tag, floor};
 use super::typed;
 
@@ -186,6 +188,15 @@ impl Region for Call {
         }
         end
     }
+
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        let arguments = match self.name {
+            Name::Looking(_) => return None,
+            Name::Known => self.arguments.wakes(text),
+            Name::Never => Some(FirstBytes::NONE),
+        };
+        both(self.until.waits(text), arguments)
+    }
 }
 
 /// The arguments of the call being read, sent as each `</arg_value>`
@@ -204,6 +215,18 @@ struct Arguments {
 }
 
 impl Arguments {
+    /// The tags the look for the next key or the open value's end waits
+    /// for ([`Region::wakes`]).
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        const NEXT: FirstBytes = FirstBytes::of_list(&[KEY]);
+        const END: FirstBytes = FirstBytes::of_list(&[VALUE_END, KEY]);
+        match &self.open {
+            _ if self.stopped => Some(FirstBytes::NONE),
+            Some((_, value_start)) => waiting(text, self.scanned.max(*value_start), END),
+            None => waiting(text, self.at, NEXT),
+        }
+    }
+
     /// Looks at the key at `key_at` again when more text comes, unless it
     /// has run on too long.
     fn wait(&mut self, key_at: usize, text: &str) {

@@ -13,7 +13,9 @@ use crate::pointer::Pointer;
 
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
-use super::stream::markup::{value_end, End, Live, LiveCall, Region, Token, Until, ValueEnd};
+use super::stream::markup::{
+    both, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd,
+};
 use super::tags::{find_tag, floor, scan_tags};
 use super::typed;
 
@@ -260,6 +262,15 @@ impl Region for Invoke {
         }
         end
     }
+
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        let parameters = match self.name {
+            Name::Looking => return None,
+            Name::Known => self.parameters.wakes(text, self.markup),
+            Name::Never => Some(FirstBytes::NONE),
+        };
+        both(self.until.waits(text), parameters)
+    }
 }
 
 /// The parameters of the call being read, sent as each one closes.
@@ -277,6 +288,20 @@ struct Parameters {
 }
 
 impl Parameters {
+    /// The tags the look for the next parameter or the open one's end
+    /// waits for ([`Region::wakes`]).
+    fn wakes(&self, text: &str, markup: &Markup) -> Option<FirstBytes> {
+        match &self.open {
+            _ if self.stopped => Some(FirstBytes::NONE),
+            Some((_, _, value_start)) => waiting(
+                text,
+                self.scanned.max(*value_start),
+                FirstBytes::of_list(&[markup.parameter_end, markup.parameter]),
+            ),
+            None => waiting(text, self.at, FirstBytes::of_list(&[markup.parameter])),
+        }
+    }
+
     /// Adds to `call` the parameters whose end tag is in `text`, each byte
     /// looked at once.
     fn read(&mut self, text: &str, call: &mut LiveCall, out: &Out<'_>, markup: &Markup) {

@@ -8,7 +8,7 @@
 use super::pythonic;
 use super::pythonic::LiveCalls;
 use super::scan::{delimited_calls, excerpt, recovered, Out};
-use super::stream::markup::{End, Live, Region, Streaming, Until};
+use super::stream::markup::{both, End, FirstBytes, Live, Region, Streaming, Until};
 
 const OPEN: &str = "<|tool_call_start|>";
 const CLOSE: &str = "<|tool_call_end|>";
@@ -88,5 +88,9 @@ impl Region for CallList {
         let body = &text[..self.until.body_end(text, end)];
         self.calls.read(body, done, live, out);
         end
+    }
+
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        both(self.until.waits(text), self.calls.wakes(text))
     }
 }

@@ -13,7 +13,9 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::scan::{recovered, Out};
-use super::stream::markup::{after_spaces, scan_tags, End, Live, LiveCall, Region, Spaces, Streaming, Until};
+use super::stream::markup::{
+    after_spaces, both, scan_tags, waiting, End, FirstBytes, Live, LiveCall, Region, Spaces, Streaming, Until,
+};
 use super::tags::Finder;
 use super::typed;
 
@@ -287,6 +289,15 @@ impl Region for Call {
             }
         }
     }
+
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        // Inside the body: the function's end (or the next call) and the
+        // parameters' tags are all that can change what is read.
+        if self.body.is_none() || self.ended.is_some() {
+            return None;
+        }
+        both(self.until.as_ref()?.waits(text), self.params.wakes(text))
+    }
 }
 
 /// The parameters of the call being read, sent as each one closes.
@@ -301,6 +312,17 @@ struct Params {
 }
 
 impl Params {
+    /// The tags the look for the next parameter or the open one's end
+    /// waits for ([`Region::wakes`]).
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        const NEXT: FirstBytes = FirstBytes::of_list(&[PARAMETER]);
+        const END: FirstBytes = FirstBytes::of_list(&[PARAMETER_END, PARAMETER]);
+        match &self.open {
+            Some((_, value_start)) => waiting(text, self.scanned.max(*value_start), END),
+            None => waiting(text, self.at, NEXT),
+        }
+    }
+
     /// Reads the parameters that closed before `end`, each in one look.
     fn read(&mut self, text: &str, end: usize, call: &mut LiveCall, out: &Out<'_>) {
         let Some(name) = call.name.as_deref() else { return };

@@ -91,6 +91,9 @@ pub(in crate::text) fn floor(text: &str, at: usize) -> usize {
 pub(in crate::text) struct FirstBytes([u64; 4]);
 
 impl FirstBytes {
+    /// No byte.
+    pub const NONE: FirstBytes = FirstBytes([0; 4]);
+
     /// The first bytes of `tags` (usable in a `const`).
     pub const fn of_list(tags: &[&str]) -> FirstBytes {
         let mut set = [0u64; 4];
@@ -113,6 +116,23 @@ impl FirstBytes {
             }
         }
         FirstBytes(set)
+    }
+
+    /// The set of `bytes` (usable in a `const`).
+    pub const fn of_bytes(bytes: &[u8]) -> FirstBytes {
+        let mut set = [0u64; 4];
+        let mut i = 0;
+        while i < bytes.len() {
+            set[(bytes[i] >> 6) as usize] |= 1 << (bytes[i] & 63);
+            i += 1;
+        }
+        FirstBytes(set)
+    }
+
+    /// The bytes of both sets.
+    pub const fn and(self, other: FirstBytes) -> FirstBytes {
+        let (a, b) = (self.0, other.0);
+        FirstBytes([a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]])
     }
 
     fn contains(&self, byte: u8) -> bool {

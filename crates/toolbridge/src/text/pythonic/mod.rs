@@ -21,12 +21,15 @@ mod read;
 use serde_json::Value;
 
 use super::scan::{excerpt, recovered, Out};
-use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming};
+use super::stream::markup::{
+    after_spaces, both, could_be, waiting, Brackets, End, FirstBytes, Live, Region, Spaces, Streaming,
+};
 use super::tags::Finder;
 use crate::call::{ArgumentsError, ArgumentsErrorKind};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
+use live::python_wakes;
 pub(super) use live::LiveCalls;
 use read::{is_name_char, Item};
 pub(super) use read::{read_bare_call, read_call, read_list, CallList};
@@ -280,5 +283,14 @@ impl Region for List {
         };
         self.calls.read(&text[..list_end], done, live, out);
         end
+    }
+
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        // While the list is open: its end and its calls' arguments.
+        if self.start.is_none() || self.end.is_some() {
+            return None;
+        }
+        let list = waiting(text, self.scanned, python_wakes(self.brackets.string_quote()));
+        both(list, self.calls.wakes(text))
     }
 }

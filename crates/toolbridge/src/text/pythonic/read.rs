@@ -196,6 +196,11 @@ impl Nesting {
         self.open.is_empty() && self.quote.is_none()
     }
 
+    /// The quote of the string the bytes read so far end inside, if they do.
+    pub(super) fn string_quote(&self) -> Option<u8> {
+        self.quote
+    }
+
     /// Reads `bytes[at]` (inside a string, the string's text up to its
     /// quote or a backslash, at once); where to read next.
     pub(super) fn step(&mut self, bytes: &[u8], at: usize) -> usize {

@@ -60,6 +60,33 @@ pub(in crate::text) trait Region: Send {
     /// events sent before the region ends; `out` gives the tools' schemas
     /// (to type values) and the limits.
     fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End;
+
+    /// After a [`read`](Region::read) of `text` that returned
+    /// [`End::More`]: the bytes that could make the next `read` find
+    /// something (a tag, the end of a value, a bracket), when the reader
+    /// only waits for one of them. Text appended without any of them only
+    /// grows the region — `read` would find nothing in it, set nothing in
+    /// `live` and return `End::More` — so the stream appends such pieces
+    /// without calling `read` (most pieces inside a long value, a token
+    /// each); the next `read` looks at them with the piece that brings one
+    /// of the bytes. `None` (the default): every piece is read.
+    fn wakes(&self, _text: &str) -> Option<FirstBytes> {
+        None
+    }
+}
+
+/// `Some(wakes)` when no byte of `wakes` is in `text[from..]`, the text a
+/// reader that stopped at `from` has still to look at (a scan that stopped
+/// where a tag could be cut stopped at one of the tag's first bytes, so it
+/// does not wait); `None` otherwise.
+pub(in crate::text) fn waiting(text: &str, from: usize, wakes: FirstBytes) -> Option<FirstBytes> {
+    let rest = text.as_bytes().get(from..).unwrap_or_default();
+    (!wakes.occurs_in(rest)).then_some(wakes)
+}
+
+/// The bytes either of two readers waits for, when both wait.
+pub(in crate::text) fn both(one: Option<FirstBytes>, other: Option<FirstBytes>) -> Option<FirstBytes> {
+    Some(one?.and(other?))
 }
 
 /// A region that is its token alone (a section token the parser removes).
@@ -74,6 +101,10 @@ impl Region for Token {
 impl Region for Until {
     fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
         self.end(text, done)
+    }
+
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        self.waits(text)
     }
 }
 
@@ -245,6 +276,12 @@ impl Until {
         }
     }
 
+    /// The first bytes of the tokens it looks for, when the look stopped
+    /// with none of them left in `text` ([`Region::wakes`]).
+    pub fn waits(&self, text: &str) -> Option<FirstBytes> {
+        waiting(text, self.scanned.max(self.open), self.starts)
+    }
+
     /// Where the region ends, looking only at the text not looked at yet
     /// (from where a token cut by a delta may start).
     pub fn end(&mut self, text: &str, done: bool) -> End {
@@ -346,6 +383,16 @@ impl Region for HeadJson {
             }
         });
         end
+    }
+
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        // Once the arguments ended (or come whole), only the closing token
+        // is waited for; while they stream, every piece is an event.
+        match &self.arguments {
+            LiveArguments::Whole => self.until.waits(text),
+            LiveArguments::Json(json) if json.end.is_some() => self.until.waits(text),
+            _ => None,
+        }
     }
 }
 

@@ -433,3 +433,6 @@ fn split_front(text: &mut String, len: usize) -> String {
     let rest = text.split_off(len);
     std::mem::replace(text, rest)
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,7 +6,7 @@
 use super::super::scan::Out;
 use super::super::{Family, FAMILIES};
 use super::events::Sink;
-use super::markup::{held_suffix, scan_tags, End, Live, Region, Streaming};
+use super::markup::{held_suffix, scan_tags, End, FirstBytes, Live, Region, Streaming};
 
 /// How long the start of a segment is held to see whether bare markup
 /// (a JSON call, a pythonic list) opens it; when that is still not known
@@ -93,6 +93,9 @@ pub(super) struct Segment {
     /// How much of `buf`'s start is whitespace already skipped (at the start).
     spaces: usize,
     region: Option<(Box<dyn Region>, Live)>,
+    /// The bytes the open region's reader waits for ([`Region::wakes`]):
+    /// a piece without any is appended without reading.
+    wakes: Option<FirstBytes>,
     /// Under [`Rules::Any`]: markup was found and is held until the family
     /// is decided (with whether it was at the start of the segment).
     holding: Option<bool>,
@@ -117,6 +120,7 @@ impl Segment {
             at_start,
             spaces: 0,
             region: None,
+            wakes: None,
             holding: None,
         }
     }
@@ -141,6 +145,15 @@ impl Segment {
 
     /// More text of the segment (`done`: the segment ends after it).
     pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
+        if let Some(wakes) = self.wakes.take() {
+            if !done && !wakes.occurs_in(text.as_bytes()) && !read_every_piece() {
+                self.wakes = Some(wakes);
+                self.buf.push_str(text);
+                #[cfg(test)]
+                APPENDED_UNREAD.with(|count| count.set(count.get() + 1));
+                return Found::Nothing;
+            }
+        }
         self.cut_released();
         self.buf.push_str(text);
         if self.holding.is_some() {
@@ -234,7 +247,10 @@ impl Segment {
             end => end,
         };
         match end {
-            End::More => false,
+            End::More => {
+                self.wakes = region.wakes(text);
+                false
+            }
             End::Prose(len) => {
                 let (_, live) = self.region.take().expect("a region is open");
                 sink.orphans(live, out);
@@ -256,6 +272,22 @@ impl Segment {
             }
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by the stream's tests, which check that a piece appended without
+    /// reading changes no event: then every piece is read.
+    pub(super) static READ_EVERY_PIECE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How many pieces were appended without reading.
+    pub(super) static APPENDED_UNREAD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn read_every_piece() -> bool {
+    #[cfg(test)]
+    return READ_EVERY_PIECE.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    false
 }
 
 /// At least one character, so that a reader that ends a region at 0 does

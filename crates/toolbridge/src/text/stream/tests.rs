@@ -1,0 +1,178 @@
+//! A piece the open region's reader does not wait on is appended without
+//! reading ([`Region::wakes`](markup::Region::wakes)): the events of every
+//! push must be exactly those of a stream that reads every piece.
+
+use std::fs;
+use std::path::Path;
+
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::segment::{APPENDED_UNREAD, READ_EVERY_PIECE};
+use super::*;
+
+/// The tools of the text fixtures (`tests/text_fixtures.rs`), which type
+/// the values of the families that write raw text.
+fn tools() -> Vec<Tool> {
+    vec![
+        Tool::new(
+            "get_weather",
+            json!({"type": "object", "properties": {
+                "city": {"type": "string"}, "days": {"type": "integer"}},
+                "required": ["city"]}),
+        ),
+        Tool::new(
+            "search",
+            json!({"type": "object", "properties": {"query": {"type": "string"}}}),
+        ),
+        Tool::new("now", json!({"type": "object", "properties": {}})),
+        Tool::new(
+            "write",
+            json!({"type": "object", "properties": {
+                "path": {"type": "string"}, "line": {"type": "integer"}, "content": {"type": "string"}}}),
+        ),
+    ]
+}
+
+/// Every fixture text of `tests/fixtures/text`, with its family.
+fn fixtures() -> Vec<(Family, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text");
+    let mut texts = Vec::new();
+    for folder in fs::read_dir(root).unwrap() {
+        let folder = folder.unwrap().path();
+        let Some(family) = folder
+            .file_name()
+            .and_then(|name| name.to_str())
+            .and_then(|id| Family::from_id(id).ok())
+        else {
+            continue;
+        };
+        for file in fs::read_dir(&folder).unwrap() {
+            let file = file.unwrap().path();
+            if file.extension().is_some_and(|extension| extension == "txt") {
+                texts.push((family, fs::read_to_string(file).unwrap()));
+            }
+        }
+    }
+    texts.sort_by(|a, b| (a.0.id(), &a.1).cmp(&(b.0.id(), &b.1)));
+    texts
+}
+
+/// Long values in each markup whose values are not JSON, with what a value
+/// can hold that looks like markup (`<`, quotes, brackets, commas).
+fn long_values() -> Vec<(Family, String)> {
+    let body = "fn main() {\n    if a < b && c[0] == 'x' { println!(\"a, b\"); }\n}\n".repeat(4);
+    let quoted = body
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n");
+    vec![
+        (
+            Family::Qwen3Coder,
+            format!("Now.\n<tool_call>\n<function=write>\n<parameter=path>\nsrc/a.rs\n</parameter>\n<parameter=line>\n7\n</parameter>\n<parameter=content>\n{body}\n</parameter>\n</function>\n</tool_call>\nDone."),
+        ),
+        (
+            Family::Glm,
+            format!("Now.\n<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>src/a.rs</arg_value>\n<arg_key>content</arg_key>\n<arg_value>{body}</arg_value>\n</tool_call>"),
+        ),
+        (
+            Family::MiniMax,
+            format!("<minimax:tool_call>\n<invoke name=\"write\">\n<parameter name=\"line\">7</parameter>\n<parameter name=\"content\">{body}</parameter>\n</invoke>\n</minimax:tool_call>"),
+        ),
+        (
+            Family::DeepSeekDsml,
+            format!("<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"write\">\n<｜DSML｜parameter name=\"content\" string=\"true\">{body}</｜DSML｜parameter>\n<｜DSML｜parameter name=\"line\" string=\"false\">7</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>"),
+        ),
+        (
+            Family::Gemma4,
+            format!("<|tool_call>call:write{{path:<|\"|>src/a.rs<|\"|>,content:<|\"|>{body}<|\"|>,line:7}}<tool_call|>"),
+        ),
+        (
+            Family::Pythonic,
+            format!("[write(path='src/a.rs', content=\"{quoted}\", line=7), write(content='{}', line=[1, (2, 3)])]", quoted.replace('\'', "\\'")),
+        ),
+        (
+            Family::Lfm2,
+            format!("<|tool_call_start|>[write(path=\"src/a.rs\", content=\"{quoted}\")]<|tool_call_end|> after"),
+        ),
+        (
+            Family::Hermes,
+            format!("<tool_call>\n{{\"name\": \"write\", \"arguments\": {{\"content\": \"{quoted}\"}}}}   \n\n </tool_call>"),
+        ),
+    ]
+}
+
+/// The events of each push (and of the finish), `text` cut into pieces of
+/// `sizes` bytes in turn (each end moved on to a char boundary).
+fn events_per_piece(
+    family: Family,
+    text: &str,
+    sizes: &[usize],
+    tools: Option<&[Tool]>,
+    every: bool,
+) -> Vec<Vec<CallEvent>> {
+    READ_EVERY_PIECE.with(|flag| flag.set(every));
+    let mut stream = TextStream::new(Some(family), tools);
+    let mut all = Vec::new();
+    let mut start = 0;
+    for size in sizes.iter().cycle() {
+        if start >= text.len() {
+            break;
+        }
+        let mut end = (start + size.max(&1)).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let mut events = Vec::new();
+        stream.push(&text[start..end], &mut events).unwrap();
+        all.push(events);
+        start = end;
+    }
+    let mut events = Vec::new();
+    stream.finish(&mut events).unwrap();
+    all.push(events);
+    READ_EVERY_PIECE.with(|flag| flag.set(false));
+    all
+}
+
+#[test]
+fn pieces_appended_without_reading_change_no_event() {
+    let tools = tools();
+    let mut texts = fixtures();
+    assert!(texts.len() >= 17 * 6, "{} fixtures", texts.len());
+    texts.extend(long_values());
+    APPENDED_UNREAD.with(|count| count.set(0));
+    for (family, text) in &texts {
+        for typed in [None, Some(&tools[..])] {
+            for size in [1, 2, 3, 4, 5, 7, 16, 64] {
+                let read = events_per_piece(*family, text, &[size], typed, true);
+                let appended = events_per_piece(*family, text, &[size], typed, false);
+                assert_eq!(appended, read, "{family} in {size}-byte pieces: {text:?}");
+            }
+        }
+    }
+    // The shortcut was taken (the long values alone give thousands of pieces).
+    let appended = APPENDED_UNREAD.with(std::cell::Cell::get);
+    assert!(appended > 5_000, "{appended} pieces appended unread");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The same for pieces of any sizes.
+    #[test]
+    fn any_pieces_appended_without_reading_change_no_event(
+        which in any::<prop::sample::Index>(),
+        sizes in prop::collection::vec(1..24usize, 1..16),
+        typed in any::<bool>(),
+    ) {
+        let mut texts = fixtures();
+        texts.extend(long_values());
+        let (family, text) = which.get(&texts);
+        let tools = tools();
+        let typed = typed.then_some(&tools[..]);
+        let read = events_per_piece(*family, text, &sizes, typed, true);
+        let appended = events_per_piece(*family, text, &sizes, typed, false);
+        prop_assert_eq!(appended, read);
+    }
+}
