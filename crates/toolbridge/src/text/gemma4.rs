@@ -17,7 +17,7 @@ use super::scan::{delimited_calls, recovered, Out};
 use super::stream::markup::{
     both, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Token, Until,
 };
-use super::tags::{floor, Finder};
+use super::tags::{find_tag, floor, Finder};
 
 const OPEN: &str = "<|tool_call>";
 const CLOSE: &str = "<tool_call|>";
@@ -248,7 +248,7 @@ impl<'t> Reader<'t> {
 
     /// A `<|"|>`-delimited string, as written.
     fn delimited(&mut self) -> String {
-        match self.rest().find(QUOTE) {
+        match find_tag(self.rest(), QUOTE) {
             Some(end) => {
                 let value = self.rest()[..end].to_string();
                 self.pos += end + QUOTE.len();
@@ -476,7 +476,7 @@ impl Pairs {
         self.at = self.at.min(text.len());
         while self.at < text.len() {
             if self.quoted {
-                match text[self.at..].find(QUOTE) {
+                match find_tag(&text[self.at..], QUOTE) {
                     Some(at) => {
                         self.at += at + QUOTE.len();
                         self.quoted = false;

@@ -49,7 +49,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 
 /// One call: the name, then key/value pairs.
 fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
-    let name_end = body.find(KEY).unwrap_or(body.len());
+    let name_end = find_tag(body, KEY).unwrap_or(body.len());
     let name = body[..name_end].trim();
     if name.is_empty() || name.contains(['{', '<', '\n']) {
         out.not_a_call(OPEN, markup, "it does not start with a tool name");
@@ -59,9 +59,9 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
     let mut arguments = Map::new();
     let mut untyped = Vec::new();
     let mut rest = &body[name_end..];
-    while let Some(at) = rest.find(KEY) {
+    while let Some(at) = find_tag(rest, KEY) {
         let after = &rest[at + KEY.len()..];
-        let Some(key_end) = after.find(KEY_END) else {
+        let Some(key_end) = find_tag(after, KEY_END) else {
             notes.push(recovered(
                 "missing-close-tag",
                 "an <arg_key> has no </arg_key>; it was left out",
@@ -81,8 +81,8 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
             rest = after;
             continue;
         };
-        let next_key = value_text.find(KEY).unwrap_or(value_text.len());
-        let (raw, next) = match value_text[..next_key].find(VALUE_END) {
+        let next_key = find_tag(value_text, KEY).unwrap_or(value_text.len());
+        let (raw, next) = match find_tag(&value_text[..next_key], VALUE_END) {
             Some(end) => (&value_text[..end], &value_text[end + VALUE_END.len()..]),
             None => {
                 notes.push(recovered(
@@ -253,7 +253,7 @@ impl Arguments {
                     return;
                 };
                 let key_start = key_at + KEY.len();
-                let Some(key_len) = text[key_start..].find(KEY_END) else {
+                let Some(key_len) = find_tag(&text[key_start..], KEY_END) else {
                     self.wait(key_at, text);
                     return;
                 };

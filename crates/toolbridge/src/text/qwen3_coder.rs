@@ -16,7 +16,7 @@ use super::scan::{recovered, Out};
 use super::stream::markup::{
     after_spaces, both, scan_tags, waiting, End, FirstBytes, Live, LiveCall, Region, Spaces, Streaming, Until,
 };
-use super::tags::Finder;
+use super::tags::{find_tag, Finder};
 use super::typed;
 
 const OPEN: &str = "<tool_call>";
@@ -73,9 +73,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
                     "missing-close-tag",
                     "the call's </function> is missing",
                 ));
-                text[body_start..next_function]
-                    .find(CLOSE)
-                    .map_or(next_function, |at| body_start + at)
+                find_tag(&text[body_start..next_function], CLOSE).map_or(next_function, |at| body_start + at)
             }
         };
         let mut arguments = Map::new();

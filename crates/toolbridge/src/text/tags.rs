@@ -67,7 +67,7 @@ pub(super) fn find_tag(text: &str, tag: &str) -> Option<usize> {
         return Some(0);
     };
     let mut from = 0;
-    while let Some(offset) = bytes[from..].iter().position(|&byte| byte == first) {
+    while let Some(offset) = memchr::memchr(first, &bytes[from..]) {
         let at = from + offset;
         if bytes[at + 1..].starts_with(rest) {
             return Some(at);
