@@ -121,6 +121,12 @@ impl Brackets {
         self.quote
     }
 
+    /// Whether the bytes read so far end inside a string with a backslash
+    /// that escapes the next byte.
+    pub fn escaping(&self) -> bool {
+        self.escaped
+    }
+
     /// Reads `bytes` (which continue those read before): the end of the
     /// value (exclusive, relative to `bytes`) once its last bracket closes.
     /// Runs of bytes that change nothing (a string's text, what lies

@@ -14,7 +14,8 @@
 
 use super::scan::{recovered, Out};
 use super::stream::markup::{
-    could_be, first_of, object_after, End, Head, Live, LiveArguments, Region, Streaming,
+    could_be, first_of, object_after, waiting, End, FirstBytes, Head, Live, LiveArguments, Region, Streaming,
+    Streams,
 };
 use super::tags::{scan_tags, Finder};
 
@@ -204,9 +205,32 @@ impl Region for Message {
         self.stream_call(text, content, limit, live);
         end
     }
+
+    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+        // A message that is no call, or whose arguments ended: its end.
+        match &self.arguments {
+            LiveArguments::Whole => self.stops(text),
+            LiveArguments::Json(json) if json.ended() => self.stops(text),
+            _ => None,
+        }
+    }
+
+    fn streams(&self, text: &str) -> Option<Streams> {
+        match &self.arguments {
+            LiveArguments::Json(json) => json.streams(text)?.and(self.stops(text)),
+            _ => None,
+        }
+    }
 }
 
 impl Message {
+    /// The first bytes of the tokens that end the message, when the look
+    /// for them stopped with none left in `text`.
+    fn stops(&self, text: &str) -> Option<FirstBytes> {
+        const STARTS: FirstBytes = FirstBytes::of_list(&STOPS);
+        waiting(text, self.scanned.max(self.content?), STARTS)
+    }
+
     /// Streams the arguments of a message to `functions.NAME` (read as
     /// [`message_of`] reads the header), up to `limit`, where its content
     /// ends so far.

@@ -15,7 +15,7 @@ use super::pythonic;
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
     after_spaces, could_be, first_of, opened, Brackets, End, Live, LiveCall, LiveJson, Region, Spaces,
-    Streaming,
+    Streaming, Streams,
 };
 use super::tags::Finder;
 
@@ -381,6 +381,13 @@ impl Region for JsonCalls {
             }
         }
     }
+
+    fn streams(&self, text: &str) -> Option<Streams> {
+        match (&self.json, self.after, self.builtin) {
+            (Some(Reading::Arguments(json)), None, false) => json.streams(text),
+            _ => None,
+        }
+    }
 }
 
 /// `<function=NAME>{…}</function>` and its garbled variants.
@@ -464,6 +471,13 @@ impl Region for Function {
                     None => return End::More,
                 },
             }
+        }
+    }
+
+    fn streams(&self, text: &str) -> Option<Streams> {
+        match (&self.json, self.after) {
+            (Some(json), None) => json.streams(text),
+            _ => None,
         }
     }
 }

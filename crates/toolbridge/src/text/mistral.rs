@@ -13,7 +13,7 @@ use crate::call::repair;
 use super::envelope::{is_call, EnvelopeKeys};
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
-    after_spaces, could_be, Brackets, End, Live, LiveJson, Region, Spaces, Streaming,
+    after_spaces, could_be, Brackets, End, Live, LiveJson, Region, Spaces, Streaming, Streams,
 };
 use super::tags::Finder;
 
@@ -305,6 +305,13 @@ impl Region for Calls {
                     };
                 }
             }
+        }
+    }
+
+    fn streams(&self, text: &str) -> Option<Streams> {
+        match &self.step {
+            Step::Arguments(arguments) => arguments.streams(text),
+            _ => None,
         }
     }
 }

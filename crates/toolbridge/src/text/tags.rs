@@ -135,7 +135,8 @@ impl FirstBytes {
         FirstBytes([a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]])
     }
 
-    fn contains(&self, byte: u8) -> bool {
+    /// Whether `byte` is in the set.
+    pub fn contains(&self, byte: u8) -> bool {
         self.0[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
     }
 

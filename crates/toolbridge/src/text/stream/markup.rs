@@ -73,6 +73,69 @@ pub(in crate::text) trait Region: Send {
     fn wakes(&self, _text: &str) -> Option<FirstBytes> {
         None
     }
+
+    /// After a [`read`](Region::read) of `text` that returned
+    /// [`End::More`] and no [`wakes`](Region::wakes): the bytes that could
+    /// make the next `read` do more than add the text to the argument text
+    /// of `live`'s last call, when the reader is streaming that call's
+    /// arguments as the model writes them. Text appended without any of
+    /// them goes onto [`LiveCall::arguments`] as it is, without calling
+    /// `read` (most pieces of a JSON call's arguments). `None` (the
+    /// default): every piece is read.
+    fn streams(&self, _text: &str) -> Option<Streams> {
+        None
+    }
+}
+
+/// What a reader streaming its live call's JSON arguments waits for
+/// ([`Region::streams`]).
+#[derive(Clone, Copy, Debug)]
+pub(in crate::text) struct Streams {
+    /// Bytes that could end the arguments or the region wherever they are:
+    /// the region's tokens and, outside a string, quotes and brackets.
+    pub stops: FirstBytes,
+    /// Inside a string: whether its next byte is escaped. Its closing quote
+    /// (one not escaped) ends the string, so it ends the shortcut too.
+    pub string: Option<bool>,
+}
+
+impl Streams {
+    /// The bytes of JSON that could end a value outside strings.
+    const STRUCTURE: FirstBytes = FirstBytes::of_bytes(b"\"{}[]");
+
+    /// Whether `piece` only adds argument text; if so, moves on past it
+    /// (inside a string, past its escapes).
+    ///
+    /// One look at each byte (a piece is a token or a few: a loop costs
+    /// less than setting up a vectorised search).
+    pub fn takes(&mut self, piece: &[u8]) -> bool {
+        let Some(mut escaped) = self.string else {
+            return !self.stops.occurs_in(piece);
+        };
+        for &byte in piece {
+            if self.stops.contains(byte) {
+                return false;
+            }
+            if escaped {
+                escaped = false;
+            } else if byte == b'\\' {
+                escaped = true;
+            } else if byte == b'"' {
+                return false;
+            }
+        }
+        self.string = Some(escaped);
+        true
+    }
+
+    /// These, stopped by `more` too (the region's tokens), when the region
+    /// waits for them.
+    pub fn and(self, more: Option<FirstBytes>) -> Option<Streams> {
+        Some(Streams {
+            stops: self.stops.and(more?),
+            string: self.string,
+        })
+    }
 }
 
 /// `Some(wakes)` when no byte of `wakes` is in `text[from..]`, the text a
@@ -394,6 +457,13 @@ impl Region for HeadJson {
             _ => None,
         }
     }
+
+    fn streams(&self, text: &str) -> Option<Streams> {
+        match &self.arguments {
+            LiveArguments::Json(json) => json.streams(text)?.and(self.until.waits(text)),
+            _ => None,
+        }
+    }
 }
 
 /// Where a call region is with its JSON arguments: its head not read yet,
@@ -452,6 +522,30 @@ impl LiveJson {
         call.name = Some(name);
         call.id = id;
         LiveJson::new(start)
+    }
+
+    /// Whether the JSON value ended.
+    pub fn ended(&self) -> bool {
+        self.end.is_some()
+    }
+
+    /// While the value streams and all of `text` was read: what could end
+    /// it ([`Region::streams`]) — inside a string its closing quote, else
+    /// quotes and brackets.
+    pub fn streams(&self, text: &str) -> Option<Streams> {
+        if self.end.is_some() || self.scanned < text.len() {
+            return None;
+        }
+        Some(match self.brackets.string_quote() {
+            Some(_) => Streams {
+                stops: FirstBytes::NONE,
+                string: Some(self.brackets.escaping()),
+            },
+            None => Streams {
+                stops: Streams::STRUCTURE,
+                string: None,
+            },
+        })
     }
 
     /// Reads the region's text up to `limit` (where its body ends, so far);
@@ -589,6 +683,15 @@ impl ListScan {
             }
         }
         self.end
+    }
+
+    /// The bytes that could do more than add to the streaming arguments of
+    /// the item being read ([`Region::streams`]), while they stream.
+    pub fn streams(&self, text: &str) -> Option<Streams> {
+        match &self.item {
+            Item::Arguments(json) if self.end.is_none() => json.streams(text),
+            _ => None,
+        }
     }
 
     /// The calls the heads of the list's first items name, with their

@@ -6,7 +6,7 @@
 use super::super::scan::Out;
 use super::super::{Family, FAMILIES};
 use super::events::Sink;
-use super::markup::{held_suffix, scan_tags, End, FirstBytes, Live, Region, Streaming};
+use super::markup::{held_suffix, scan_tags, End, FirstBytes, Live, Region, Streaming, Streams};
 
 /// How long the start of a segment is held to see whether bare markup
 /// (a JSON call, a pythonic list) opens it; when that is still not known
@@ -96,6 +96,10 @@ pub(super) struct Segment {
     /// The bytes the open region's reader waits for ([`Region::wakes`]):
     /// a piece without any is appended without reading.
     wakes: Option<FirstBytes>,
+    /// The bytes that could make the open region's reader do more than
+    /// stream the piece as argument text ([`Region::streams`]): a piece
+    /// without any goes onto the live call's arguments without reading.
+    streams: Option<Streams>,
     /// Under [`Rules::Any`]: markup was found and is held until the family
     /// is decided (with whether it was at the start of the segment).
     holding: Option<bool>,
@@ -121,6 +125,7 @@ impl Segment {
             spaces: 0,
             region: None,
             wakes: None,
+            streams: None,
             holding: None,
         }
     }
@@ -149,6 +154,17 @@ impl Segment {
             if !done && !wakes.occurs_in(text.as_bytes()) && !read_every_piece() {
                 self.wakes = Some(wakes);
                 self.buf.push_str(text);
+                #[cfg(test)]
+                APPENDED_UNREAD.with(|count| count.set(count.get() + 1));
+                return Found::Nothing;
+            }
+        }
+        if let (Some(mut streams), Some((_, live))) = (self.streams.take(), &mut self.region) {
+            if !done && !read_every_piece() && streams.takes(text.as_bytes()) {
+                self.streams = Some(streams);
+                self.buf.push_str(text);
+                live.current().arguments.push_str(text);
+                sink.live(live, out);
                 #[cfg(test)]
                 APPENDED_UNREAD.with(|count| count.set(count.get() + 1));
                 return Found::Nothing;
@@ -249,6 +265,10 @@ impl Segment {
         match end {
             End::More => {
                 self.wakes = region.wakes(text);
+                self.streams = match self.wakes {
+                    Some(_) => None,
+                    None => region.streams(text),
+                };
                 false
             }
             End::Prose(len) => {

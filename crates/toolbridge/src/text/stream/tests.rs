@@ -58,14 +58,17 @@ fn fixtures() -> Vec<(Family, String)> {
     texts
 }
 
-/// Long values in each markup whose values are not JSON, with what a value
-/// can hold that looks like markup (`<`, quotes, brackets, commas).
+/// Long values in each family's markup, with what a value can hold that
+/// looks like markup (`<`, quotes, brackets, commas).
 fn long_values() -> Vec<(Family, String)> {
     let body = "fn main() {\n    if a < b && c[0] == 'x' { println!(\"a, b\"); }\n}\n".repeat(4);
     let quoted = body
         .replace('\\', "\\\\")
         .replace('"', "\\\"")
         .replace('\n', "\\n");
+    let json = format!(
+        "{{\"path\": \"src/a.rs\", \"line\": 7, \"content\": \"{quoted}\", \"more\": {{\"list\": [1, \"]\", {{}}]}}}}"
+    );
     vec![
         (
             Family::Qwen3Coder,
@@ -99,6 +102,41 @@ fn long_values() -> Vec<(Family, String)> {
             Family::Hermes,
             format!("<tool_call>\n{{\"name\": \"write\", \"arguments\": {{\"content\": \"{quoted}\"}}}}   \n\n </tool_call>"),
         ),
+        (
+            Family::Hermes,
+            format!("<tool_call>{{\"name\": \"write\", \"arguments\": {{\"line\": 12, \"tags\": [{{\"a\": [1, 2.5e3, true, null]}}], \"content\": \"{quoted}\"}}}}</tool_call>"),
+        ),
+        (
+            Family::Kimi,
+            format!("<|tool_calls_section_begin|><|tool_call_begin|>functions.write:0<|tool_call_argument_begin|>{json}<|tool_call_end|><|tool_calls_section_end|>"),
+        ),
+        (
+            Family::DeepSeek,
+            format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>write<｜tool▁sep｜>{json}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"),
+        ),
+        (Family::Llama3, format!("Sure. <function=write>{json}</function> Done.")),
+        (
+            Family::Llama3,
+            format!("<|python_tag|>{{\"name\": \"write\", \"parameters\": {json}}}; {{\"name\": \"write\", \"parameters\": {json}}}<|eom_id|>"),
+        ),
+        (Family::Mistral, format!("Sure.[TOOL_CALLS]write[ARGS]{json}[TOOL_CALLS]write[CALL_ID]a1B2c3D4e[ARGS]{json}")),
+        (
+            Family::Harmony,
+            format!("<|start|>assistant<|channel|>commentary to=functions.write <|constrain|>json<|message|>{json}<|call|>"),
+        ),
+        (
+            Family::Granite,
+            format!("<|tool_call|>[{{\"name\": \"write\", \"arguments\": {json}}}, {{\"name\": \"write\", \"arguments\": {json}}}]"),
+        ),
+        (
+            Family::CommandR7b,
+            format!("<|START_ACTION|>[{{\"tool_call_id\": \"0\", \"tool_name\": \"write\", \"parameters\": {json}}}]<|END_ACTION|>"),
+        ),
+        (
+            Family::Hunyuan,
+            format!("<tool_calls>[{{\"name\": \"write\", \"arguments\": {json}}}]</tool_calls>"),
+        ),
+        (Family::Phi4Mini, format!("functools[{{\"name\": \"write\", \"arguments\": {json}}}]")),
     ]
 }
 
