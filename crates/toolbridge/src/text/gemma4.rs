@@ -15,7 +15,7 @@ use crate::call::{ArgumentsError, ArgumentsErrorKind};
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
 use super::stream::markup::{
-    both, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Token, Until,
+    both, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Token, Until, Waits,
 };
 use super::tags::{find_tag, floor, Finder};
 
@@ -447,15 +447,15 @@ impl Region for Call {
         end
     }
 
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
-        if let Some(channel) = &self.channel {
-            return channel.waits(text);
-        }
-        let until = self.until.waits(text);
-        if self.stopped {
-            return until;
-        }
-        both(until, self.arguments.as_ref()?.wakes(text))
+    fn wakes(&self, text: &str) -> Option<Waits> {
+        let bytes = if let Some(channel) = &self.channel {
+            channel.waits(text)
+        } else if self.stopped {
+            self.until.waits(text)
+        } else {
+            both(self.until.waits(text), self.arguments.as_ref()?.wakes(text))
+        };
+        bytes.map(Waits::bytes)
     }
 }
 

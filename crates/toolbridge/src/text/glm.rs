@@ -14,6 +14,7 @@ use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
 use super::stream::markup::{
     both, could_be, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Until, ValueEnd,
+    Waits,
 };
 use super::tags::{find_tag, floor};
 use super::typed;
@@ -189,13 +190,13 @@ impl Region for Call {
         end
     }
 
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+    fn wakes(&self, text: &str) -> Option<Waits> {
         let arguments = match self.name {
             Name::Looking(_) => return None,
             Name::Known => self.arguments.wakes(text),
             Name::Never => Some(FirstBytes::NONE),
         };
-        both(self.until.waits(text), arguments)
+        both(self.until.waits(text), arguments).map(Waits::bytes)
     }
 }
 

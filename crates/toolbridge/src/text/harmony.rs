@@ -15,7 +15,7 @@
 use super::scan::{recovered, Out};
 use super::stream::markup::{
     could_be, first_of, object_after, waiting, End, FirstBytes, Head, Live, LiveArguments, Region, Streaming,
-    Streams,
+    Waits,
 };
 use super::tags::{scan_tags, Finder};
 
@@ -206,7 +206,7 @@ impl Region for Message {
         end
     }
 
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+    fn wakes(&self, text: &str) -> Option<Waits> {
         // A message that is no call, or whose arguments ended: its end.
         match &self.arguments {
             LiveArguments::Whole => self.stops(text),
@@ -215,7 +215,7 @@ impl Region for Message {
         }
     }
 
-    fn streams(&self, text: &str) -> Option<Streams> {
+    fn streams(&self, text: &str) -> Option<Waits> {
         match &self.arguments {
             LiveArguments::Json(json) => json.streams(text)?.and(self.stops(text)),
             _ => None,
@@ -226,12 +226,12 @@ impl Region for Message {
 impl Message {
     /// The first bytes of the tokens that end the message, when the look
     /// for them stopped with none left in `text`.
-    fn stops(&self, text: &str) -> Option<FirstBytes> {
+    fn stops(&self, text: &str) -> Option<Waits> {
         const STARTS: FirstBytes = FirstBytes::of_list(&STOPS);
-        waiting(text, self.scanned.max(self.content?), STARTS)
+        waiting(text, self.scanned.max(self.content?), STARTS).map(Waits::bytes)
     }
 
-    /// Streams the arguments of a message to `functions.NAME` (read as
+    /// Waits the arguments of a message to `functions.NAME` (read as
     /// [`message_of`] reads the header), up to `limit`, where its content
     /// ends so far.
     fn stream_call(&mut self, text: &str, content: usize, limit: usize, live: &mut Live) {

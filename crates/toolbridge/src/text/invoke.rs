@@ -14,7 +14,7 @@ use crate::pointer::Pointer;
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{
-    both, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd,
+    both, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd, Waits,
 };
 use super::tags::{find_tag, floor, scan_tags};
 use super::typed;
@@ -263,13 +263,13 @@ impl Region for Invoke {
         end
     }
 
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+    fn wakes(&self, text: &str) -> Option<Waits> {
         let parameters = match self.name {
             Name::Looking => return None,
             Name::Known => self.parameters.wakes(text, self.markup),
             Name::Never => Some(FirstBytes::NONE),
         };
-        both(self.until.waits(text), parameters)
+        both(self.until.waits(text), parameters).map(Waits::bytes)
     }
 }
 

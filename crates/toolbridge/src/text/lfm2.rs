@@ -8,7 +8,7 @@
 use super::pythonic;
 use super::pythonic::LiveCalls;
 use super::scan::{delimited_calls, excerpt, recovered, Out};
-use super::stream::markup::{both, End, FirstBytes, Live, Region, Streaming, Until};
+use super::stream::markup::{End, Live, Region, Streaming, Until, Waits};
 
 const OPEN: &str = "<|tool_call_start|>";
 const CLOSE: &str = "<|tool_call_end|>";
@@ -90,7 +90,9 @@ impl Region for CallList {
         end
     }
 
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
-        both(self.until.waits(text), self.calls.wakes(text))
+    fn wakes(&self, text: &str) -> Option<Waits> {
+        self.calls
+            .wakes(text)?
+            .and(self.until.waits(text).map(Waits::bytes))
     }
 }

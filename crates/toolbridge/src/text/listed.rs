@@ -10,7 +10,7 @@ use crate::pointer::Pointer;
 
 use super::envelope::{drop_late_id, is_call, name_by, EnvelopeKeys};
 use super::scan::{json_at, recovered, Out};
-use super::stream::markup::{after_spaces, Brackets, End, ListScan, Live, LiveCall, Region, Spaces, Streams};
+use super::stream::markup::{after_spaces, Brackets, End, ListScan, Live, LiveCall, Region, Spaces, Waits};
 use super::tags::Finder;
 
 /// The calls of a markup that writes them as a JSON list after an opening
@@ -292,7 +292,7 @@ impl Region for List {
         }
     }
 
-    fn streams(&self, text: &str) -> Option<Streams> {
+    fn streams(&self, text: &str) -> Option<Waits> {
         match &self.json {
             Some(Json::List(list)) if self.end.is_none() => list.streams(text),
             _ => None,

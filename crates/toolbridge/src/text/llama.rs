@@ -15,7 +15,7 @@ use super::pythonic;
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
     after_spaces, could_be, first_of, opened, Brackets, End, Live, LiveCall, LiveJson, Region, Spaces,
-    Streaming, Streams,
+    Streaming, Waits,
 };
 use super::tags::Finder;
 
@@ -382,7 +382,7 @@ impl Region for JsonCalls {
         }
     }
 
-    fn streams(&self, text: &str) -> Option<Streams> {
+    fn streams(&self, text: &str) -> Option<Waits> {
         match (&self.json, self.after, self.builtin) {
             (Some(Reading::Arguments(json)), None, false) => json.streams(text),
             _ => None,
@@ -474,7 +474,7 @@ impl Region for Function {
         }
     }
 
-    fn streams(&self, text: &str) -> Option<Streams> {
+    fn streams(&self, text: &str) -> Option<Waits> {
         match (&self.json, self.after) {
             (Some(json), None) => json.streams(text),
             _ => None,

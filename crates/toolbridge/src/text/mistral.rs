@@ -13,7 +13,7 @@ use crate::call::repair;
 use super::envelope::{is_call, EnvelopeKeys};
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
-    after_spaces, could_be, Brackets, End, Live, LiveJson, Region, Spaces, Streaming, Streams,
+    after_spaces, could_be, Brackets, End, Live, LiveJson, Region, Spaces, Streaming, Waits,
 };
 use super::tags::Finder;
 
@@ -308,7 +308,7 @@ impl Region for Calls {
         }
     }
 
-    fn streams(&self, text: &str) -> Option<Streams> {
+    fn streams(&self, text: &str) -> Option<Waits> {
         match &self.step {
             Step::Arguments(arguments) => arguments.streams(text),
             _ => None,

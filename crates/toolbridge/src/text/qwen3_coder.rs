@@ -14,7 +14,8 @@ use crate::pointer::Pointer;
 
 use super::scan::{recovered, Out};
 use super::stream::markup::{
-    after_spaces, both, scan_tags, waiting, End, FirstBytes, Live, LiveCall, Region, Spaces, Streaming, Until,
+    after_spaces, both, scan_tags, waiting, End, FirstBytes, Live, LiveCall, Region, Spaces, Streaming,
+    Until, Waits,
 };
 use super::tags::{find_tag, Finder};
 use super::typed;
@@ -288,13 +289,13 @@ impl Region for Call {
         }
     }
 
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+    fn wakes(&self, text: &str) -> Option<Waits> {
         // Inside the body: the function's end (or the next call) and the
         // parameters' tags are all that can change what is read.
         if self.body.is_none() || self.ended.is_some() {
             return None;
         }
-        both(self.until.as_ref()?.waits(text), self.params.wakes(text))
+        both(self.until.as_ref()?.waits(text), self.params.wakes(text)).map(Waits::bytes)
     }
 }
 

@@ -3,7 +3,7 @@
 use super::read::{Nesting, Reader};
 use crate::text::envelope::HEAD_WINDOW;
 use crate::text::scan::Out;
-use crate::text::stream::markup::{waiting, FirstBytes, Live, LiveCall};
+use crate::text::stream::markup::{FirstBytes, Live, LiveCall, Waits};
 
 /// Calls in a list as they arrive (or LFM2's call alone): each announced
 /// once its head (`name(` then `)` or `key=`, as the parse reads a head) is
@@ -48,17 +48,19 @@ impl LiveCalls {
         }
     }
 
-    /// The bytes the reading waits for ([`Region::wakes`]): inside an
-    /// argument, a string's closing quote inside one, else a quote, a
-    /// bracket, a comma; nothing once it stopped.
+    /// What the reading waits for ([`Region::wakes`]), once it read all of
+    /// `text`: inside an argument, a string's closing quote inside one,
+    /// else a quote, a bracket, a comma; nothing once it stopped.
     ///
     /// [`Region::wakes`]: crate::text::stream::markup::Region::wakes
-    pub(in crate::text) fn wakes(&self, text: &str) -> Option<FirstBytes> {
+    pub(in crate::text) fn wakes(&self, text: &str) -> Option<Waits> {
         match &self.reading {
-            Reading::Stopped => Some(FirstBytes::NONE),
-            Reading::Arguments { nesting, .. } => {
-                waiting(text, self.at, python_wakes(nesting.string_quote()))
-            }
+            Reading::Stopped => Some(Waits::bytes(FirstBytes::NONE)),
+            Reading::Arguments { .. } if self.at < text.len() => None,
+            Reading::Arguments { nesting, .. } => Some(match nesting.string_quote() {
+                Some(quote) => Waits::string(quote, nesting.escaping(), FirstBytes::NONE),
+                None => Waits::bytes(PYTHON),
+            }),
             Reading::Start | Reading::Head | Reading::After => None,
         }
     }
@@ -155,15 +157,9 @@ impl LiveCalls {
     }
 }
 
-/// The bytes that can change where a scan of Python literals is: inside a
-/// string opened by `quote`, that quote (an escaped one changes nothing a
-/// later look would not see); outside, quotes, brackets and commas.
-pub(in crate::text) fn python_wakes(quote: Option<u8>) -> FirstBytes {
-    match quote {
-        Some(quote) => FirstBytes::of_bytes(&[quote]),
-        None => FirstBytes::of_bytes(b"\"'[](){},"),
-    }
-}
+/// The bytes that can change where a scan of Python literals outside its
+/// strings is: quotes, brackets and commas.
+pub(in crate::text) const PYTHON: FirstBytes = FirstBytes::of_bytes(b"\"'[](){},");
 
 /// Sends one `key=value` argument of the call last announced, read as the
 /// parse reads it (blank between a `(` or `,` and the `)`: nothing); false

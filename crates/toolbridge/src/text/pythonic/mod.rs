@@ -22,15 +22,15 @@ use serde_json::Value;
 
 use super::scan::{excerpt, recovered, Out};
 use super::stream::markup::{
-    after_spaces, both, could_be, waiting, Brackets, End, FirstBytes, Live, Region, Spaces, Streaming,
+    after_spaces, could_be, Brackets, End, FirstBytes, Live, Region, Spaces, Streaming, Waits,
 };
 use super::tags::Finder;
 use crate::call::{ArgumentsError, ArgumentsErrorKind};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-use live::python_wakes;
 pub(super) use live::LiveCalls;
+use live::PYTHON;
 use read::{is_name_char, Item};
 pub(super) use read::{read_bare_call, read_call, read_list, CallList};
 
@@ -285,12 +285,15 @@ impl Region for List {
         end
     }
 
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+    fn wakes(&self, text: &str) -> Option<Waits> {
         // While the list is open: its end and its calls' arguments.
-        if self.start.is_none() || self.end.is_some() {
+        if self.start.is_none() || self.end.is_some() || self.scanned < text.len() {
             return None;
         }
-        let list = waiting(text, self.scanned, python_wakes(self.brackets.string_quote()));
-        both(list, self.calls.wakes(text))
+        let list = match self.brackets.string_quote() {
+            Some(quote) => Waits::string(quote, self.brackets.escaping(), FirstBytes::NONE),
+            None => Waits::bytes(PYTHON),
+        };
+        list.and(self.calls.wakes(text))
     }
 }

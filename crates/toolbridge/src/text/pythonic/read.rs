@@ -201,6 +201,12 @@ impl Nesting {
         self.quote
     }
 
+    /// Whether the bytes read so far end inside a string with a backslash
+    /// that escapes the next byte.
+    pub(super) fn escaping(&self) -> bool {
+        self.escaped
+    }
+
     /// Reads `bytes[at]` (inside a string, the string's text up to its
     /// quote or a backslash, at once); where to read next.
     pub(super) fn step(&mut self, bytes: &[u8], at: usize) -> usize {

@@ -62,54 +62,77 @@ pub(in crate::text) trait Region: Send {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End;
 
     /// After a [`read`](Region::read) of `text` that returned
-    /// [`End::More`]: the bytes that could make the next `read` find
-    /// something (a tag, the end of a value, a bracket), when the reader
-    /// only waits for one of them. Text appended without any of them only
-    /// grows the region — `read` would find nothing in it, set nothing in
-    /// `live` and return `End::More` — so the stream appends such pieces
-    /// without calling `read` (most pieces inside a long value, a token
-    /// each); the next `read` looks at them with the piece that brings one
-    /// of the bytes. `None` (the default): every piece is read.
-    fn wakes(&self, _text: &str) -> Option<FirstBytes> {
+    /// [`End::More`]: what could make the next `read` find something (a
+    /// tag, the end of a value, a bracket), when the reader only waits for
+    /// that. Text appended that [`Waits::takes`] only grows the region —
+    /// `read` would find nothing in it, set nothing in `live` and return
+    /// `End::More` — so the stream appends such pieces without calling
+    /// `read` (most pieces inside a long value, a token each); the next
+    /// `read` looks at them with the piece that brings what it waits for.
+    /// `None` (the default): every piece is read.
+    fn wakes(&self, _text: &str) -> Option<Waits> {
         None
     }
 
     /// After a [`read`](Region::read) of `text` that returned
-    /// [`End::More`] and no [`wakes`](Region::wakes): the bytes that could
-    /// make the next `read` do more than add the text to the argument text
-    /// of `live`'s last call, when the reader is streaming that call's
-    /// arguments as the model writes them. Text appended without any of
-    /// them goes onto [`LiveCall::arguments`] as it is, without calling
-    /// `read` (most pieces of a JSON call's arguments). `None` (the
-    /// default): every piece is read.
-    fn streams(&self, _text: &str) -> Option<Streams> {
+    /// [`End::More`] and no [`wakes`](Region::wakes): what could make the
+    /// next `read` do more than add the text to the argument text of
+    /// `live`'s last call, when the reader is streaming that call's
+    /// arguments as the model writes them. Text that [`Waits::takes`] goes
+    /// onto [`LiveCall::arguments`] as it is, without calling `read` (most
+    /// pieces of a JSON call's arguments). `None` (the default): every
+    /// piece is read.
+    fn streams(&self, _text: &str) -> Option<Waits> {
         None
     }
 }
 
-/// What a reader streaming its live call's JSON arguments waits for
-/// ([`Region::streams`]).
+/// What a reader waits for ([`Region::wakes`], [`Region::streams`]).
 #[derive(Clone, Copy, Debug)]
-pub(in crate::text) struct Streams {
-    /// Bytes that could end the arguments or the region wherever they are:
-    /// the region's tokens and, outside a string, quotes and brackets.
+pub(in crate::text) struct Waits {
+    /// Bytes that end the wait wherever they are: the first bytes of the
+    /// tokens looked for, and outside strings the bytes a value's scanner
+    /// acts on.
     pub stops: FirstBytes,
-    /// Inside a string: whether its next byte is escaped. Its closing quote
-    /// (one not escaped) ends the string, so it ends the shortcut too.
-    pub string: Option<bool>,
+    /// Inside a string (of the JSON or Python the reader scans): its
+    /// closing quote, one not escaped, ends the wait too.
+    pub string: Option<InString>,
 }
 
-impl Streams {
-    /// The bytes of JSON that could end a value outside strings.
-    const STRUCTURE: FirstBytes = FirstBytes::of_bytes(b"\"{}[]");
+/// Where a scanner is inside a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::text) struct InString {
+    /// The quote that closes it.
+    pub quote: u8,
+    /// Whether its next byte is escaped by a backslash.
+    pub escaped: bool,
+}
 
-    /// Whether `piece` only adds argument text; if so, moves on past it
+impl Waits {
+    /// The bytes of JSON that could end a value outside strings.
+    pub const JSON: FirstBytes = FirstBytes::of_bytes(b"\"{}[]");
+
+    /// A wait for any of `stops`.
+    pub fn bytes(stops: FirstBytes) -> Waits {
+        Waits { stops, string: None }
+    }
+
+    /// A wait inside a string closed by `quote` (the next byte escaped
+    /// when `escaped`), and for the first bytes of the tokens `stops`.
+    pub fn string(quote: u8, escaped: bool, stops: FirstBytes) -> Waits {
+        Waits {
+            stops,
+            string: Some(InString { quote, escaped }),
+        }
+    }
+
+    /// Whether `piece` brings nothing waited for; if so, moves on past it
     /// (inside a string, past its escapes).
     ///
     /// One look at each byte (a piece is a token or a few: a loop costs
     /// less than setting up a vectorised search).
     pub fn takes(&mut self, piece: &[u8]) -> bool {
-        let Some(mut escaped) = self.string else {
+        let Some(InString { quote, mut escaped }) = self.string else {
             return !self.stops.occurs_in(piece);
         };
         for &byte in piece {
@@ -120,20 +143,25 @@ impl Streams {
                 escaped = false;
             } else if byte == b'\\' {
                 escaped = true;
-            } else if byte == b'"' {
+            } else if byte == quote {
                 return false;
             }
         }
-        self.string = Some(escaped);
+        self.string = Some(InString { quote, escaped });
         true
     }
 
-    /// These, stopped by `more` too (the region's tokens), when the region
-    /// waits for them.
-    pub fn and(self, more: Option<FirstBytes>) -> Option<Streams> {
-        Some(Streams {
-            stops: self.stops.and(more?),
-            string: self.string,
+    /// What both `self` and `other` wait for, when both wait (and, inside
+    /// a string, agree on where they are in it).
+    pub fn and(self, other: Option<Waits>) -> Option<Waits> {
+        let other = other?;
+        let string = match (self.string, other.string) {
+            (Some(one), Some(two)) if one != two => return None,
+            (one, two) => one.or(two),
+        };
+        Some(Waits {
+            stops: self.stops.and(other.stops),
+            string,
         })
     }
 }
@@ -166,8 +194,8 @@ impl Region for Until {
         self.end(text, done)
     }
 
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
-        self.waits(text)
+    fn wakes(&self, text: &str) -> Option<Waits> {
+        self.waits(text).map(Waits::bytes)
     }
 }
 
@@ -448,19 +476,19 @@ impl Region for HeadJson {
         end
     }
 
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+    fn wakes(&self, text: &str) -> Option<Waits> {
         // Once the arguments ended (or come whole), only the closing token
         // is waited for; while they stream, every piece is an event.
         match &self.arguments {
-            LiveArguments::Whole => self.until.waits(text),
-            LiveArguments::Json(json) if json.end.is_some() => self.until.waits(text),
+            LiveArguments::Whole => self.until.waits(text).map(Waits::bytes),
+            LiveArguments::Json(json) if json.end.is_some() => self.until.waits(text).map(Waits::bytes),
             _ => None,
         }
     }
 
-    fn streams(&self, text: &str) -> Option<Streams> {
+    fn streams(&self, text: &str) -> Option<Waits> {
         match &self.arguments {
-            LiveArguments::Json(json) => json.streams(text)?.and(self.until.waits(text)),
+            LiveArguments::Json(json) => json.streams(text)?.and(self.until.waits(text).map(Waits::bytes)),
             _ => None,
         }
     }
@@ -532,19 +560,13 @@ impl LiveJson {
     /// While the value streams and all of `text` was read: what could end
     /// it ([`Region::streams`]) — inside a string its closing quote, else
     /// quotes and brackets.
-    pub fn streams(&self, text: &str) -> Option<Streams> {
+    pub fn streams(&self, text: &str) -> Option<Waits> {
         if self.end.is_some() || self.scanned < text.len() {
             return None;
         }
         Some(match self.brackets.string_quote() {
-            Some(_) => Streams {
-                stops: FirstBytes::NONE,
-                string: Some(self.brackets.escaping()),
-            },
-            None => Streams {
-                stops: Streams::STRUCTURE,
-                string: None,
-            },
+            Some(quote) => Waits::string(quote, self.brackets.escaping(), FirstBytes::NONE),
+            None => Waits::bytes(Waits::JSON),
         })
     }
 
@@ -687,7 +709,7 @@ impl ListScan {
 
     /// The bytes that could do more than add to the streaming arguments of
     /// the item being read ([`Region::streams`]), while they stream.
-    pub fn streams(&self, text: &str) -> Option<Streams> {
+    pub fn streams(&self, text: &str) -> Option<Waits> {
         match &self.item {
             Item::Arguments(json) if self.end.is_none() => json.streams(text),
             _ => None,

@@ -6,7 +6,7 @@
 use super::super::scan::Out;
 use super::super::{Family, FAMILIES};
 use super::events::Sink;
-use super::markup::{held_suffix, scan_tags, End, FirstBytes, Live, Region, Streaming, Streams};
+use super::markup::{held_suffix, scan_tags, End, Live, Region, Streaming, Waits};
 
 /// How long the start of a segment is held to see whether bare markup
 /// (a JSON call, a pythonic list) opens it; when that is still not known
@@ -93,13 +93,13 @@ pub(super) struct Segment {
     /// How much of `buf`'s start is whitespace already skipped (at the start).
     spaces: usize,
     region: Option<(Box<dyn Region>, Live)>,
-    /// The bytes the open region's reader waits for ([`Region::wakes`]):
-    /// a piece without any is appended without reading.
-    wakes: Option<FirstBytes>,
-    /// The bytes that could make the open region's reader do more than
-    /// stream the piece as argument text ([`Region::streams`]): a piece
-    /// without any goes onto the live call's arguments without reading.
-    streams: Option<Streams>,
+    /// What the open region's reader waits for ([`Region::wakes`]): a
+    /// piece without it is appended without reading.
+    wakes: Option<Waits>,
+    /// What could make the open region's reader do more than stream the
+    /// piece as argument text ([`Region::streams`]): a piece without it
+    /// goes onto the live call's arguments without reading.
+    streams: Option<Waits>,
     /// Under [`Rules::Any`]: markup was found and is held until the family
     /// is decided (with whether it was at the start of the segment).
     holding: Option<bool>,
@@ -150,8 +150,8 @@ impl Segment {
 
     /// More text of the segment (`done`: the segment ends after it).
     pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
-        if let Some(wakes) = self.wakes.take() {
-            if !done && !wakes.occurs_in(text.as_bytes()) && !read_every_piece() {
+        if let Some(mut wakes) = self.wakes.take() {
+            if !done && !read_every_piece() && wakes.takes(text.as_bytes()) {
                 self.wakes = Some(wakes);
                 self.buf.push_str(text);
                 #[cfg(test)]
