@@ -11,26 +11,20 @@
 //! same folder: parse each text with [`tools`]' schemas and the family its
 //! folder names.
 
-use serde_json::json;
 use toolbridge::text::{parse, Family};
 use toolbridge::Tool;
 
-/// The tools the fixtures call; their schemas type the values of the
-/// families that write raw text.
+/// The tools the fixtures call (`fixtures/text/tools.json`: each tool's
+/// name and input schema); their schemas type the values of the families
+/// that write raw text.
 fn tools() -> Vec<Tool> {
-    vec![
-        Tool::new(
-            "get_weather",
-            json!({"type": "object", "properties": {
-                "city": {"type": "string"}, "days": {"type": "integer"}},
-                "required": ["city"]}),
-        ),
-        Tool::new(
-            "search",
-            json!({"type": "object", "properties": {"query": {"type": "string"}}}),
-        ),
-        Tool::new("now", json!({"type": "object", "properties": {}})),
-    ]
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text/tools.json");
+    let schemas: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    schemas
+        .into_iter()
+        .map(|(name, schema)| Tool::new(name, schema))
+        .collect()
 }
 
 /// `id name arguments` per call with its notes, then the prose and the

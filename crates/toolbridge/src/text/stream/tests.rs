@@ -11,27 +11,23 @@ use serde_json::json;
 use super::segment::{APPENDED_UNREAD, READ_EVERY_PIECE};
 use super::*;
 
-/// The tools of the text fixtures (`tests/text_fixtures.rs`), which type
-/// the values of the families that write raw text.
+/// The tools of the text fixtures (`tests/fixtures/text/tools.json`),
+/// which type the values of the families that write raw text, and the
+/// long values' `write`.
 fn tools() -> Vec<Tool> {
-    vec![
-        Tool::new(
-            "get_weather",
-            json!({"type": "object", "properties": {
-                "city": {"type": "string"}, "days": {"type": "integer"}},
-                "required": ["city"]}),
-        ),
-        Tool::new(
-            "search",
-            json!({"type": "object", "properties": {"query": {"type": "string"}}}),
-        ),
-        Tool::new("now", json!({"type": "object", "properties": {}})),
-        Tool::new(
-            "write",
-            json!({"type": "object", "properties": {
-                "path": {"type": "string"}, "line": {"type": "integer"}, "content": {"type": "string"}}}),
-        ),
-    ]
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text/tools.json");
+    let schemas: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    let mut tools: Vec<Tool> = schemas
+        .into_iter()
+        .map(|(name, schema)| Tool::new(name, schema))
+        .collect();
+    tools.push(Tool::new(
+        "write",
+        json!({"type": "object", "properties": {
+            "path": {"type": "string"}, "line": {"type": "integer"}, "content": {"type": "string"}}}),
+    ));
+    tools
 }
 
 /// Every fixture text of `tests/fixtures/text`, with its family.
