@@ -88,62 +88,137 @@ pub(in crate::text) fn floor(text: &str, at: usize) -> usize {
 
 /// The set of bytes tags start with.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::text) struct FirstBytes([u64; 4]);
+pub(in crate::text) struct FirstBytes {
+    /// A bit per byte.
+    set: [u64; 4],
+    /// The first [`FirstBytes::FEW`] bytes added, in order, so that a long
+    /// text is searched for a set this small with `memchr` (most sets are
+    /// `<` alone, or `<` and `[`).
+    few: [u8; FirstBytes::FEW],
+    /// How many bytes the set holds, up to `FEW + 1` (more than `few`
+    /// lists).
+    count: u8,
+}
 
 impl FirstBytes {
     /// No byte.
-    pub const NONE: FirstBytes = FirstBytes([0; 4]);
+    pub const NONE: FirstBytes = FirstBytes {
+        set: [0; 4],
+        few: [0; FirstBytes::FEW],
+        count: 0,
+    };
+
+    /// How many bytes `few` lists.
+    const FEW: usize = 3;
+
+    /// Texts from this long are searched with `memchr` (below, setting the
+    /// search up costs more than a look at each byte).
+    const SEARCHED: usize = 16;
+
+    /// The set with `byte` added (usable in a `const`).
+    const fn with(mut self, byte: u8) -> FirstBytes {
+        let (word, bit) = ((byte >> 6) as usize, 1u64 << (byte & 63));
+        if self.set[word] & bit != 0 {
+            return self;
+        }
+        self.set[word] |= bit;
+        if (self.count as usize) < FirstBytes::FEW {
+            self.few[self.count as usize] = byte;
+        }
+        if (self.count as usize) <= FirstBytes::FEW {
+            self.count += 1;
+        }
+        self
+    }
 
     /// The first bytes of `tags` (usable in a `const`).
     pub const fn of_list(tags: &[&str]) -> FirstBytes {
-        let mut set = [0u64; 4];
+        let mut set = FirstBytes::NONE;
         let mut i = 0;
         while i < tags.len() {
             if let Some(&first) = tags[i].as_bytes().first() {
-                set[(first >> 6) as usize] |= 1 << (first & 63);
+                set = set.with(first);
             }
             i += 1;
         }
-        FirstBytes(set)
+        set
     }
 
     /// The first bytes of `tags`.
     pub fn of<I: Iterator<Item = T>, T: AsRef<str>>(tags: I) -> FirstBytes {
-        let mut set = [0u64; 4];
+        let mut set = FirstBytes::NONE;
         for tag in tags {
             if let Some(&first) = tag.as_ref().as_bytes().first() {
-                set[usize::from(first >> 6)] |= 1 << (first & 63);
+                set = set.with(first);
             }
         }
-        FirstBytes(set)
+        set
     }
 
     /// The set of `bytes` (usable in a `const`).
     pub const fn of_bytes(bytes: &[u8]) -> FirstBytes {
-        let mut set = [0u64; 4];
+        let mut set = FirstBytes::NONE;
         let mut i = 0;
         while i < bytes.len() {
-            set[(bytes[i] >> 6) as usize] |= 1 << (bytes[i] & 63);
+            set = set.with(bytes[i]);
             i += 1;
         }
-        FirstBytes(set)
+        set
     }
 
     /// The bytes of both sets.
     pub const fn and(self, other: FirstBytes) -> FirstBytes {
-        let (a, b) = (self.0, other.0);
-        FirstBytes([a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]])
+        if other.count as usize > FirstBytes::FEW {
+            let (a, b) = (self.set, other.set);
+            return FirstBytes {
+                set: [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]],
+                few: self.few,
+                count: FirstBytes::FEW as u8 + 1,
+            };
+        }
+        let mut set = self;
+        let mut i = 0;
+        while i < other.count as usize {
+            set = set.with(other.few[i]);
+            i += 1;
+        }
+        set
     }
 
     /// Whether `byte` is in the set.
     pub fn contains(&self, byte: u8) -> bool {
-        self.0[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
+        self.set[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
     }
 
     /// Whether some byte of `bytes` is in the set (so a tag could start
     /// there).
+    #[inline]
     pub fn occurs_in(&self, bytes: &[u8]) -> bool {
-        bytes.iter().any(|&byte| self.contains(byte))
+        if bytes.len() < FirstBytes::SEARCHED {
+            return bytes.iter().any(|&byte| self.contains(byte));
+        }
+        self.search(bytes).is_some()
+    }
+
+    /// Where the first byte of `bytes` in the set is.
+    #[inline]
+    pub fn position_in(&self, bytes: &[u8]) -> Option<usize> {
+        if bytes.len() < FirstBytes::SEARCHED {
+            return bytes.iter().position(|&byte| self.contains(byte));
+        }
+        self.search(bytes)
+    }
+
+    /// [`position_in`](FirstBytes::position_in) for a long text: with
+    /// `memchr` when the set is small.
+    fn search(&self, bytes: &[u8]) -> Option<usize> {
+        match (self.count, self.few) {
+            (0, _) => None,
+            (1, [a, ..]) => memchr::memchr(a, bytes),
+            (2, [a, b, _]) => memchr::memchr2(a, b, bytes),
+            (3, [a, b, c]) => memchr::memchr3(a, b, c, bytes),
+            _ => bytes.iter().position(|&byte| self.contains(byte)),
+        }
     }
 }
 
@@ -197,10 +272,7 @@ pub(in crate::text) fn scan_tags_with(
     let bytes = text.as_bytes();
     let mut resume = None;
     let mut at = from;
-    while let Some(skip) = bytes
-        .get(at..)
-        .and_then(|rest| rest.iter().position(|&byte| starts.contains(byte)))
-    {
+    while let Some(skip) = bytes.get(at..).and_then(|rest| starts.position_in(rest)) {
         at += skip;
         let rest = &bytes[at..];
         for (which, tag) in tags.iter().enumerate() {
@@ -246,6 +318,49 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A set finds exactly the bytes it holds, searched byte by byte or
+    /// with `memchr`, however it was built.
+    #[test]
+    fn first_bytes_find_what_they_hold() {
+        let sets = [
+            FirstBytes::NONE,
+            FirstBytes::of_bytes(b"<"),
+            FirstBytes::of_bytes(b"<<["),
+            FirstBytes::of_bytes(b"\"{}[]"),
+            FirstBytes::of_list(&["<a", "[b", "<c", "|d"]),
+            FirstBytes::of(["é", "x"].iter()),
+            FirstBytes::of_bytes(b"<").and(FirstBytes::of_bytes(b"[<")),
+            FirstBytes::of_bytes(b"ab").and(FirstBytes::of_bytes(b"cdef")),
+            FirstBytes::of_bytes(b"abcd").and(FirstBytes::of_bytes(b"e")),
+        ];
+        let members: [&[u8]; 9] = [
+            b"",
+            b"<",
+            b"<[",
+            b"\"{}[]",
+            b"<[|",
+            &[0xC3, b'x'],
+            b"<[",
+            b"abcdef",
+            b"abcde",
+        ];
+        let text: Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
+        for (set, members) in sets.iter().zip(members) {
+            for byte in 0..=255u8 {
+                assert_eq!(set.contains(byte), members.contains(&byte), "{set:?} {byte}");
+            }
+            for from in [0, 1, 30, 60, 91, 200, 250, 300, 500] {
+                let rest = &text[from.min(text.len())..];
+                for len in [0, 3, 15, 16, 40, rest.len()] {
+                    let bytes = &rest[..len.min(rest.len())];
+                    let expected = bytes.iter().position(|byte| members.contains(byte));
+                    assert_eq!(set.position_in(bytes), expected, "{set:?} from {from} len {len}");
+                    assert_eq!(set.occurs_in(bytes), expected.is_some());
+                }
+            }
+        }
+    }
 
     #[test]
     fn find_tag_is_str_find() {

@@ -131,6 +131,7 @@ impl Waits {
     ///
     /// One look at each byte (a piece is a token or a few: a loop costs
     /// less than setting up a vectorised search).
+    #[inline]
     pub fn takes(&mut self, piece: &[u8]) -> bool {
         let Some(InString { quote, mut escaped }) = self.string else {
             return !self.stops.occurs_in(piece);
