@@ -14,11 +14,11 @@
 use toolbridge::text::{parse, Family};
 use toolbridge::Tool;
 
-/// The tools the fixtures call (`fixtures/text/tools.json`: each tool's
+/// The tools the fixtures call (`fixtures/text_tools.json`: each tool's
 /// name and input schema); their schemas type the values of the families
 /// that write raw text.
 fn tools() -> Vec<Tool> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text/tools.json");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text_tools.json");
     let schemas: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     schemas

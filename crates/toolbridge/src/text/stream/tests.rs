@@ -11,11 +11,11 @@ use serde_json::json;
 use super::segment::{APPENDED_UNREAD, READ_EVERY_PIECE};
 use super::*;
 
-/// The tools of the text fixtures (`tests/fixtures/text/tools.json`),
+/// The tools of the text fixtures (`tests/fixtures/text_tools.json`),
 /// which type the values of the families that write raw text, and the
 /// long values' `write`.
 fn tools() -> Vec<Tool> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text/tools.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text_tools.json");
     let schemas: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
     let mut tools: Vec<Tool> = schemas
