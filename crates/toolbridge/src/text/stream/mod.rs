@@ -35,6 +35,13 @@
 //!   chat template opened in the prompt) makes the text before it
 //!   reasoning in the whole-text parse; a stream cannot wait for it. Calls
 //!   before it were already sent: a note in [`TextStream::notes`] says so.
+//! - **Pieces left unread.** Inside a call, each family's reader says what
+//!   it waits for (the first bytes of its tags; inside a quoted value, the
+//!   unescaped closing quote): a piece without any of it is appended to the
+//!   region without reading, and read with the next piece that brings one.
+//!   While a JSON call's arguments stream, a piece that cannot end them goes
+//!   straight onto the call's argument text and the partial parser. Either
+//!   way the events are those of reading every piece.
 //! - **Family detection** (`family = None`): decided at the first token (or
 //!   bare markup) of any family, once 128 bytes past it have arrived (or the
 //!   text ended), by [`Family::detect`] on the text so far; prose before it
