@@ -448,14 +448,13 @@ impl Region for Call {
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
-        let bytes = if let Some(channel) = &self.channel {
+        if let Some(channel) = &self.channel {
             channel.waits(text)
         } else if self.stopped {
             self.until.waits(text)
         } else {
             both(self.until.waits(text), self.arguments.as_ref()?.wakes(text))
-        };
-        bytes.map(Waits::bytes)
+        }
     }
 }
 
@@ -463,10 +462,14 @@ impl Pairs {
     /// The bytes the look for the next pair's end waits for
     /// ([`Region::wakes`]): a string's closing quote inside one, else a
     /// quote, a bracket or a comma.
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+    fn wakes(&self, text: &str) -> Option<Waits> {
         const QUOTED: FirstBytes = FirstBytes::of_list(&[QUOTE]);
         const BETWEEN: FirstBytes = FirstBytes::of_bytes(b"{[]},").and(QUOTED);
-        waiting(text, self.at, if self.quoted { QUOTED } else { BETWEEN })
+        if self.quoted {
+            waiting(text, self.at, QUOTED, QUOTE.len())
+        } else {
+            waiting(text, self.at, BETWEEN, 1)
+        }
     }
 
     /// Sends the pairs that ended in `text`; false when the stream stops

@@ -194,9 +194,9 @@ impl Region for Call {
         let arguments = match self.name {
             Name::Looking(_) => return None,
             Name::Known => self.arguments.wakes(text),
-            Name::Never => Some(FirstBytes::NONE),
+            Name::Never => Some(Waits::bytes(FirstBytes::NONE)),
         };
-        both(self.until.waits(text), arguments).map(Waits::bytes)
+        both(self.until.waits(text), arguments)
     }
 }
 
@@ -218,13 +218,18 @@ struct Arguments {
 impl Arguments {
     /// The tags the look for the next key or the open value's end waits
     /// for ([`Region::wakes`]).
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+    fn wakes(&self, text: &str) -> Option<Waits> {
         const NEXT: FirstBytes = FirstBytes::of_list(&[KEY]);
         const END: FirstBytes = FirstBytes::of_list(&[VALUE_END, KEY]);
         match &self.open {
-            _ if self.stopped => Some(FirstBytes::NONE),
-            Some((_, value_start)) => waiting(text, self.scanned.max(*value_start), END),
-            None => waiting(text, self.at, NEXT),
+            _ if self.stopped => Some(Waits::bytes(FirstBytes::NONE)),
+            Some((_, value_start)) => waiting(
+                text,
+                self.scanned.max(*value_start),
+                END,
+                KEY.len().min(VALUE_END.len()),
+            ),
+            None => waiting(text, self.at, NEXT, KEY.len()),
         }
     }
 

@@ -14,8 +14,8 @@
 
 use super::scan::{recovered, Out};
 use super::stream::markup::{
-    could_be, first_of, object_after, waiting, End, FirstBytes, Head, Live, LiveArguments, Region, Streaming,
-    Waits,
+    could_be, first_of, object_after, shortest, waiting, End, FirstBytes, Head, Live, LiveArguments, Region,
+    Streaming, Waits,
 };
 use super::tags::{scan_tags, Finder};
 
@@ -228,7 +228,7 @@ impl Message {
     /// for them stopped with none left in `text`.
     fn stops(&self, text: &str) -> Option<Waits> {
         const STARTS: FirstBytes = FirstBytes::of_list(&STOPS);
-        waiting(text, self.scanned.max(self.content?), STARTS).map(Waits::bytes)
+        waiting(text, self.scanned.max(self.content?), STARTS, shortest(STOPS))
     }
 
     /// Waits the arguments of a message to `functions.NAME` (read as

@@ -14,7 +14,8 @@ use crate::pointer::Pointer;
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{
-    both, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd, Waits,
+    both, shortest, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd,
+    Waits,
 };
 use super::tags::{find_tag, floor, scan_tags};
 use super::typed;
@@ -267,9 +268,9 @@ impl Region for Invoke {
         let parameters = match self.name {
             Name::Looking => return None,
             Name::Known => self.parameters.wakes(text, self.markup),
-            Name::Never => Some(FirstBytes::NONE),
+            Name::Never => Some(Waits::bytes(FirstBytes::NONE)),
         };
-        both(self.until.waits(text), parameters).map(Waits::bytes)
+        both(self.until.waits(text), parameters)
     }
 }
 
@@ -290,15 +291,21 @@ struct Parameters {
 impl Parameters {
     /// The tags the look for the next parameter or the open one's end
     /// waits for ([`Region::wakes`]).
-    fn wakes(&self, text: &str, markup: &Markup) -> Option<FirstBytes> {
+    fn wakes(&self, text: &str, markup: &Markup) -> Option<Waits> {
         match &self.open {
-            _ if self.stopped => Some(FirstBytes::NONE),
+            _ if self.stopped => Some(Waits::bytes(FirstBytes::NONE)),
             Some((_, _, value_start)) => waiting(
                 text,
                 self.scanned.max(*value_start),
                 FirstBytes::of_list(&[markup.parameter_end, markup.parameter]),
+                shortest([markup.parameter_end, markup.parameter]),
             ),
-            None => waiting(text, self.at, FirstBytes::of_list(&[markup.parameter])),
+            None => waiting(
+                text,
+                self.at,
+                FirstBytes::of_list(&[markup.parameter]),
+                markup.parameter.len(),
+            ),
         }
     }
 

@@ -91,8 +91,6 @@ impl Region for CallList {
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
-        self.calls
-            .wakes(text)?
-            .and(self.until.waits(text).map(Waits::bytes))
+        self.calls.wakes(text)?.and(self.until.waits(text))
     }
 }

@@ -295,7 +295,7 @@ impl Region for Call {
         if self.body.is_none() || self.ended.is_some() {
             return None;
         }
-        both(self.until.as_ref()?.waits(text), self.params.wakes(text)).map(Waits::bytes)
+        both(self.until.as_ref()?.waits(text), self.params.wakes(text))
     }
 }
 
@@ -313,12 +313,17 @@ struct Params {
 impl Params {
     /// The tags the look for the next parameter or the open one's end
     /// waits for ([`Region::wakes`]).
-    fn wakes(&self, text: &str) -> Option<FirstBytes> {
+    fn wakes(&self, text: &str) -> Option<Waits> {
         const NEXT: FirstBytes = FirstBytes::of_list(&[PARAMETER]);
         const END: FirstBytes = FirstBytes::of_list(&[PARAMETER_END, PARAMETER]);
         match &self.open {
-            Some((_, value_start)) => waiting(text, self.scanned.max(*value_start), END),
-            None => waiting(text, self.at, NEXT),
+            Some((_, value_start)) => waiting(
+                text,
+                self.scanned.max(*value_start),
+                END,
+                PARAMETER.len().min(PARAMETER_END.len()),
+            ),
+            None => waiting(text, self.at, NEXT, PARAMETER.len()),
         }
     }
 

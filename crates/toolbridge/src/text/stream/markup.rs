@@ -97,6 +97,11 @@ pub(in crate::text) struct Waits {
     /// Inside a string (of the JSON or Python the reader scans): its
     /// closing quote, one not escaped, ends the wait too.
     pub string: Option<InString>,
+    /// The region's length from which it must be read again, whatever the
+    /// bytes: a reader whose look stopped where a tag may start (cut by the
+    /// end of the text) finds nothing before the region holds the shortest
+    /// tag from there.
+    pub ready_at: Option<usize>,
 }
 
 /// Where a scanner is inside a string.
@@ -114,7 +119,20 @@ impl Waits {
 
     /// A wait for any of `stops`.
     pub fn bytes(stops: FirstBytes) -> Waits {
-        Waits { stops, string: None }
+        Waits {
+            stops,
+            string: None,
+            ready_at: None,
+        }
+    }
+
+    /// A wait for the region to be `len` bytes long, whatever comes.
+    pub fn until(len: usize) -> Waits {
+        Waits {
+            stops: FirstBytes::NONE,
+            string: None,
+            ready_at: Some(len),
+        }
     }
 
     /// A wait inside a string closed by `quote` (the next byte escaped
@@ -123,16 +141,21 @@ impl Waits {
         Waits {
             stops,
             string: Some(InString { quote, escaped }),
+            ready_at: None,
         }
     }
 
-    /// Whether `piece` brings nothing waited for; if so, moves on past it
-    /// (inside a string, past its escapes).
+    /// Whether `piece`, making the region `len` bytes long, brings nothing
+    /// waited for; if so, moves on past it (inside a string, past its
+    /// escapes).
     ///
     /// One look at each byte (a piece is a token or a few: a loop costs
     /// less than setting up a vectorised search).
     #[inline]
-    pub fn takes(&mut self, piece: &[u8]) -> bool {
+    pub fn takes(&mut self, piece: &[u8], len: usize) -> bool {
+        if self.ready_at.is_some_and(|ready| len >= ready) {
+            return false;
+        }
         let Some(InString { quote, mut escaped }) = self.string else {
             return !self.stops.occurs_in(piece);
         };
@@ -160,25 +183,41 @@ impl Waits {
             (Some(one), Some(two)) if one != two => return None,
             (one, two) => one.or(two),
         };
+        let ready_at = match (self.ready_at, other.ready_at) {
+            (Some(one), Some(two)) => Some(one.min(two)),
+            (one, two) => one.or(two),
+        };
         Some(Waits {
             stops: self.stops.and(other.stops),
             string,
+            ready_at,
         })
     }
 }
 
-/// `Some(wakes)` when no byte of `wakes` is in `text[from..]`, the text a
-/// reader that stopped at `from` has still to look at (a scan that stopped
-/// where a tag could be cut stopped at one of the tag's first bytes, so it
-/// does not wait); `None` otherwise.
-pub(in crate::text) fn waiting(text: &str, from: usize, wakes: FirstBytes) -> Option<FirstBytes> {
+/// What a reader that looks for tags starting with `wakes` (the shortest
+/// `shortest` bytes long), and stopped at `from`, waits for: any of
+/// `wakes` when none is in `text[from..]`; else, where the first one is, a
+/// tag may start (the look stops there when a tag could be cut by the end
+/// of the text), and nothing can be found before the region holds the
+/// shortest tag from there. A tag already whole there gives a length the
+/// region has: it is read again at once.
+pub(in crate::text) fn waiting(text: &str, from: usize, wakes: FirstBytes, shortest: usize) -> Option<Waits> {
     let rest = text.as_bytes().get(from..).unwrap_or_default();
-    (!wakes.occurs_in(rest)).then_some(wakes)
+    Some(match wakes.position_in(rest) {
+        None => Waits::bytes(wakes),
+        Some(at) => Waits::until(from + at + shortest.max(1)),
+    })
 }
 
-/// The bytes either of two readers waits for, when both wait.
-pub(in crate::text) fn both(one: Option<FirstBytes>, other: Option<FirstBytes>) -> Option<FirstBytes> {
-    Some(one?.and(other?))
+/// The length of the shortest of `tags` (0 for none).
+pub(in crate::text) fn shortest<'t>(tags: impl IntoIterator<Item = &'t str>) -> usize {
+    tags.into_iter().map(str::len).min().unwrap_or(0)
+}
+
+/// What either of two readers waits for, when both wait.
+pub(in crate::text) fn both(one: Option<Waits>, other: Option<Waits>) -> Option<Waits> {
+    one?.and(other)
 }
 
 /// A region that is its token alone (a section token the parser removes).
@@ -196,7 +235,7 @@ impl Region for Until {
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
-        self.waits(text).map(Waits::bytes)
+        self.waits(text)
     }
 }
 
@@ -328,6 +367,8 @@ pub(in crate::text) struct Until {
     /// first: a stop and a close at one place is a stop).
     tags: Vec<&'static str>,
     starts: FirstBytes,
+    /// The length of the shortest of `tags`.
+    shortest: usize,
     scanned: usize,
     cut: Option<usize>,
 }
@@ -346,6 +387,7 @@ impl Until {
             stops,
             tags: stops.iter().chain(closes).chain(cuts).copied().collect(),
             starts: FirstBytes::of(stops.iter().chain(closes).chain(cuts)),
+            shortest: shortest(stops.iter().chain(closes).chain(cuts).copied()),
             scanned: open,
             cut: None,
         }
@@ -368,10 +410,9 @@ impl Until {
         }
     }
 
-    /// The first bytes of the tokens it looks for, when the look stopped
-    /// with none of them left in `text` ([`Region::wakes`]).
-    pub fn waits(&self, text: &str) -> Option<FirstBytes> {
-        waiting(text, self.scanned.max(self.open), self.starts)
+    /// What the look for its tokens waits for ([`Region::wakes`]).
+    pub fn waits(&self, text: &str) -> Option<Waits> {
+        waiting(text, self.scanned.max(self.open), self.starts, self.shortest)
     }
 
     /// Where the region ends, looking only at the text not looked at yet
@@ -481,15 +522,15 @@ impl Region for HeadJson {
         // Once the arguments ended (or come whole), only the closing token
         // is waited for; while they stream, every piece is an event.
         match &self.arguments {
-            LiveArguments::Whole => self.until.waits(text).map(Waits::bytes),
-            LiveArguments::Json(json) if json.end.is_some() => self.until.waits(text).map(Waits::bytes),
+            LiveArguments::Whole => self.until.waits(text),
+            LiveArguments::Json(json) if json.end.is_some() => self.until.waits(text),
             _ => None,
         }
     }
 
     fn streams(&self, text: &str) -> Option<Waits> {
         match &self.arguments {
-            LiveArguments::Json(json) => json.streams(text)?.and(self.until.waits(text).map(Waits::bytes)),
+            LiveArguments::Json(json) => json.streams(text)?.and(self.until.waits(text)),
             _ => None,
         }
     }

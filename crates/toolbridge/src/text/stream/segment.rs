@@ -151,7 +151,8 @@ impl Segment {
     /// More text of the segment (`done`: the segment ends after it).
     pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
         if let Some(mut wakes) = self.wakes.take() {
-            if !done && !read_every_piece() && wakes.takes(text.as_bytes()) {
+            let len = self.buf.len() - self.from + text.len();
+            if !done && !read_every_piece() && wakes.takes(text.as_bytes(), len) {
                 self.wakes = Some(wakes);
                 self.buf.push_str(text);
                 #[cfg(test)]
@@ -160,7 +161,8 @@ impl Segment {
             }
         }
         if let (Some(mut streams), Some((_, live))) = (self.streams.take(), &mut self.region) {
-            if !done && !read_every_piece() && streams.takes(text.as_bytes()) {
+            let len = self.buf.len() - self.from + text.len();
+            if !done && !read_every_piece() && streams.takes(text.as_bytes(), len) {
                 self.streams = Some(streams);
                 self.buf.push_str(text);
                 live.current().arguments.push_str(text);
