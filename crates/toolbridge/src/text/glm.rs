@@ -13,8 +13,8 @@ use crate::pointer::Pointer;
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
 use super::stream::markup::{
-    both, could_be, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Until, ValueEnd,
-    Waits,
+    both, could_be, parameter_waits, value_end, End, FirstBytes, Live, LiveCall, Region, Streaming, Until,
+    ValueEnd, Waits,
 };
 use super::tags::{find_tag, floor};
 use super::typed;
@@ -219,18 +219,11 @@ impl Arguments {
     /// The tags the look for the next key or the open value's end waits
     /// for ([`Region::wakes`]).
     fn wakes(&self, text: &str) -> Option<Waits> {
-        const NEXT: FirstBytes = FirstBytes::of_list(&[KEY]);
-        const END: FirstBytes = FirstBytes::of_list(&[VALUE_END, KEY]);
-        match &self.open {
-            _ if self.stopped => Some(Waits::bytes(FirstBytes::NONE)),
-            Some((_, value_start)) => waiting(
-                text,
-                self.scanned.max(*value_start),
-                END,
-                KEY.len().min(VALUE_END.len()),
-            ),
-            None => waiting(text, self.at, NEXT, KEY.len()),
+        if self.stopped {
+            return Some(Waits::bytes(FirstBytes::NONE));
         }
+        let value = self.open.as_ref().map(|(_, start)| *start);
+        parameter_waits(text, value, self.scanned, self.at, VALUE_END, KEY)
     }
 
     /// Looks at the key at `key_at` again when more text comes, unless it

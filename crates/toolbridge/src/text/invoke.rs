@@ -14,8 +14,7 @@ use crate::pointer::Pointer;
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{
-    both, shortest, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd,
-    Waits,
+    both, parameter_waits, value_end, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd, Waits,
 };
 use super::tags::{find_tag, floor, scan_tags};
 use super::typed;
@@ -292,21 +291,18 @@ impl Parameters {
     /// The tags the look for the next parameter or the open one's end
     /// waits for ([`Region::wakes`]).
     fn wakes(&self, text: &str, markup: &Markup) -> Option<Waits> {
-        match &self.open {
-            _ if self.stopped => Some(Waits::bytes(FirstBytes::NONE)),
-            Some((_, _, value_start)) => waiting(
-                text,
-                self.scanned.max(*value_start),
-                FirstBytes::of_list(&[markup.parameter_end, markup.parameter]),
-                shortest([markup.parameter_end, markup.parameter]),
-            ),
-            None => waiting(
-                text,
-                self.at,
-                FirstBytes::of_list(&[markup.parameter]),
-                markup.parameter.len(),
-            ),
+        if self.stopped {
+            return Some(Waits::bytes(FirstBytes::NONE));
         }
+        let value = self.open.as_ref().map(|(_, _, start)| *start);
+        parameter_waits(
+            text,
+            value,
+            self.scanned,
+            self.at,
+            markup.parameter_end,
+            markup.parameter,
+        )
     }
 
     /// Adds to `call` the parameters whose end tag is in `text`, each byte

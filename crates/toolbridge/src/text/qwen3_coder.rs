@@ -14,8 +14,8 @@ use crate::pointer::Pointer;
 
 use super::scan::{recovered, Out};
 use super::stream::markup::{
-    after_spaces, both, scan_tags, waiting, End, FirstBytes, Live, LiveCall, Region, Spaces, Streaming,
-    Until, Waits,
+    after_spaces, both, parameter_waits, scan_tags, End, Live, LiveCall, Region, Spaces, Streaming, Until,
+    Waits,
 };
 use super::tags::{find_tag, Finder};
 use super::typed;
@@ -314,17 +314,8 @@ impl Params {
     /// The tags the look for the next parameter or the open one's end
     /// waits for ([`Region::wakes`]).
     fn wakes(&self, text: &str) -> Option<Waits> {
-        const NEXT: FirstBytes = FirstBytes::of_list(&[PARAMETER]);
-        const END: FirstBytes = FirstBytes::of_list(&[PARAMETER_END, PARAMETER]);
-        match &self.open {
-            Some((_, value_start)) => waiting(
-                text,
-                self.scanned.max(*value_start),
-                END,
-                PARAMETER.len().min(PARAMETER_END.len()),
-            ),
-            None => waiting(text, self.at, NEXT, PARAMETER.len()),
-        }
+        let value = self.open.as_ref().map(|(_, start)| *start);
+        parameter_waits(text, value, self.scanned, self.at, PARAMETER_END, PARAMETER)
     }
 
     /// Reads the parameters that closed before `end`, each in one look.

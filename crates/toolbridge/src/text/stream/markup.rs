@@ -333,6 +333,29 @@ pub(in crate::text) fn value_end(
     }
 }
 
+/// What a reader of tagged parameters waits for ([`Region::wakes`]):
+/// inside a value starting at `value` (looked at up to `scanned` for its
+/// end, as [`value_end`] looks), its `end_tag` or the `next` parameter's
+/// tag; between parameters (`value` is `None`), the `next` tag from `at`.
+pub(in crate::text) fn parameter_waits(
+    text: &str,
+    value: Option<usize>,
+    scanned: usize,
+    at: usize,
+    end_tag: &str,
+    next: &str,
+) -> Option<Waits> {
+    match value {
+        Some(start) => waiting(
+            text,
+            scanned.max(start),
+            FirstBytes::of_list(&[end_tag, next]),
+            end_tag.len().min(next.len()),
+        ),
+        None => waiting(text, at, FirstBytes::of_list(&[next]), next.len()),
+    }
+}
+
 impl Live {
     /// The call being written, after opening one if there is none.
     pub fn current(&mut self) -> &mut LiveCall {
