@@ -116,15 +116,10 @@ impl Brackets {
         }
     }
 
-    /// The quote of the string the bytes read so far end inside, if they do.
-    pub fn string_quote(&self) -> Option<u8> {
-        self.quote
-    }
-
-    /// Whether the bytes read so far end inside a string with a backslash
-    /// that escapes the next byte.
-    pub fn escaping(&self) -> bool {
-        self.escaped
+    /// When the bytes read so far end inside a string: its quote, and
+    /// whether a backslash escapes the next byte.
+    pub fn open_string(&self) -> Option<(u8, bool)> {
+        self.quote.map(|quote| (quote, self.escaped))
     }
 
     /// Reads `bytes` (which continue those read before): the end of the

@@ -15,7 +15,7 @@ use crate::call::{ArgumentsError, ArgumentsErrorKind};
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
 use super::stream::markup::{
-    both, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Token, Until, Waits,
+    waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Token, Until, Waits,
 };
 use super::tags::{find_tag, floor, Finder};
 
@@ -449,11 +449,11 @@ impl Region for Call {
 
     fn wakes(&self, text: &str) -> Option<Waits> {
         if let Some(channel) = &self.channel {
-            channel.waits(text)
+            Some(channel.waits(text))
         } else if self.stopped {
-            self.until.waits(text)
+            Some(self.until.waits(text))
         } else {
-            both(self.until.waits(text), self.arguments.as_ref()?.wakes(text))
+            self.until.waits(text).and(self.arguments.as_ref()?.wakes(text))
         }
     }
 }
@@ -462,7 +462,7 @@ impl Pairs {
     /// The bytes the look for the next pair's end waits for
     /// ([`Region::wakes`]): a string's closing quote inside one, else a
     /// quote, a bracket or a comma.
-    fn wakes(&self, text: &str) -> Option<Waits> {
+    fn wakes(&self, text: &str) -> Waits {
         const QUOTED: FirstBytes = FirstBytes::of_list(&[QUOTE]);
         const BETWEEN: FirstBytes = FirstBytes::of_bytes(b"{[]},").and(QUOTED);
         if self.quoted {

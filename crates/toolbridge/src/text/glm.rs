@@ -13,7 +13,7 @@ use crate::pointer::Pointer;
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, recovered, Out};
 use super::stream::markup::{
-    both, could_be, parameter_waits, value_end, End, FirstBytes, Live, LiveCall, Region, Streaming, Until,
+    could_be, parameter_waits, value_end, End, FirstBytes, Live, LiveCall, Region, Streaming, Until,
     ValueEnd, Waits,
 };
 use super::tags::{find_tag, floor};
@@ -194,9 +194,9 @@ impl Region for Call {
         let arguments = match self.name {
             Name::Looking(_) => return None,
             Name::Known => self.arguments.wakes(text),
-            Name::Never => Some(Waits::bytes(FirstBytes::NONE)),
+            Name::Never => Waits::bytes(FirstBytes::NONE),
         };
-        both(self.until.waits(text), arguments)
+        self.until.waits(text).and(arguments)
     }
 }
 
@@ -218,9 +218,9 @@ struct Arguments {
 impl Arguments {
     /// The tags the look for the next key or the open value's end waits
     /// for ([`Region::wakes`]).
-    fn wakes(&self, text: &str) -> Option<Waits> {
+    fn wakes(&self, text: &str) -> Waits {
         if self.stopped {
-            return Some(Waits::bytes(FirstBytes::NONE));
+            return Waits::bytes(FirstBytes::NONE);
         }
         let value = self.open.as_ref().map(|(_, start)| *start);
         parameter_waits(text, value, self.scanned, self.at, VALUE_END, KEY)

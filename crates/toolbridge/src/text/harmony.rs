@@ -217,7 +217,7 @@ impl Region for Message {
 
     fn streams(&self, text: &str) -> Option<Waits> {
         match &self.arguments {
-            LiveArguments::Json(json) => json.streams(text)?.and(self.stops(text)),
+            LiveArguments::Json(json) => json.streams(text)?.and(self.stops(text)?),
             _ => None,
         }
     }
@@ -228,10 +228,11 @@ impl Message {
     /// for them stopped with none left in `text`.
     fn stops(&self, text: &str) -> Option<Waits> {
         const STARTS: FirstBytes = FirstBytes::of_list(&STOPS);
-        waiting(text, self.scanned.max(self.content?), STARTS, shortest(STOPS))
+        let content = self.content?;
+        Some(waiting(text, self.scanned.max(content), STARTS, shortest(STOPS)))
     }
 
-    /// Waits the arguments of a message to `functions.NAME` (read as
+    /// Streams the arguments of a message to `functions.NAME` (read as
     /// [`message_of`] reads the header), up to `limit`, where its content
     /// ends so far.
     fn stream_call(&mut self, text: &str, content: usize, limit: usize, live: &mut Live) {

@@ -14,7 +14,7 @@ use crate::pointer::Pointer;
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{
-    both, parameter_waits, value_end, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd, Waits,
+    parameter_waits, value_end, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd, Waits,
 };
 use super::tags::{find_tag, floor, scan_tags};
 use super::typed;
@@ -267,9 +267,9 @@ impl Region for Invoke {
         let parameters = match self.name {
             Name::Looking => return None,
             Name::Known => self.parameters.wakes(text, self.markup),
-            Name::Never => Some(Waits::bytes(FirstBytes::NONE)),
+            Name::Never => Waits::bytes(FirstBytes::NONE),
         };
-        both(self.until.waits(text), parameters)
+        self.until.waits(text).and(parameters)
     }
 }
 
@@ -290,9 +290,9 @@ struct Parameters {
 impl Parameters {
     /// The tags the look for the next parameter or the open one's end
     /// waits for ([`Region::wakes`]).
-    fn wakes(&self, text: &str, markup: &Markup) -> Option<Waits> {
+    fn wakes(&self, text: &str, markup: &Markup) -> Waits {
         if self.stopped {
-            return Some(Waits::bytes(FirstBytes::NONE));
+            return Waits::bytes(FirstBytes::NONE);
         }
         let value = self.open.as_ref().map(|(_, _, start)| *start);
         parameter_waits(

@@ -14,8 +14,7 @@ use crate::pointer::Pointer;
 
 use super::scan::{recovered, Out};
 use super::stream::markup::{
-    after_spaces, both, parameter_waits, scan_tags, End, Live, LiveCall, Region, Spaces, Streaming, Until,
-    Waits,
+    after_spaces, parameter_waits, scan_tags, End, Live, LiveCall, Region, Spaces, Streaming, Until, Waits,
 };
 use super::tags::{find_tag, Finder};
 use super::typed;
@@ -295,7 +294,7 @@ impl Region for Call {
         if self.body.is_none() || self.ended.is_some() {
             return None;
         }
-        both(self.until.as_ref()?.waits(text), self.params.wakes(text))
+        self.until.as_ref()?.waits(text).and(self.params.wakes(text))
     }
 }
 
@@ -313,7 +312,7 @@ struct Params {
 impl Params {
     /// The tags the look for the next parameter or the open one's end
     /// waits for ([`Region::wakes`]).
-    fn wakes(&self, text: &str) -> Option<Waits> {
+    fn wakes(&self, text: &str) -> Waits {
         let value = self.open.as_ref().map(|(_, start)| *start);
         parameter_waits(text, value, self.scanned, self.at, PARAMETER_END, PARAMETER)
     }

@@ -194,10 +194,7 @@ impl FirstBytes {
     /// there).
     #[inline]
     pub fn occurs_in(&self, bytes: &[u8]) -> bool {
-        if bytes.len() < FirstBytes::SEARCHED {
-            return bytes.iter().any(|&byte| self.contains(byte));
-        }
-        self.search(bytes).is_some()
+        self.position_in(bytes).is_some()
     }
 
     /// Where the first byte of `bytes` in the set is.

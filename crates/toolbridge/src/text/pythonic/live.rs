@@ -57,10 +57,7 @@ impl LiveCalls {
         match &self.reading {
             Reading::Stopped => Some(Waits::bytes(FirstBytes::NONE)),
             Reading::Arguments { .. } if self.at < text.len() => None,
-            Reading::Arguments { nesting, .. } => Some(match nesting.string_quote() {
-                Some(quote) => Waits::string(quote, nesting.escaping(), FirstBytes::NONE),
-                None => Waits::bytes(PYTHON),
-            }),
+            Reading::Arguments { nesting, .. } => Some(Waits::scanning(nesting.open_string(), PYTHON)),
             Reading::Start | Reading::Head | Reading::After => None,
         }
     }

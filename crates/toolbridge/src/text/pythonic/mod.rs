@@ -21,9 +21,7 @@ mod read;
 use serde_json::Value;
 
 use super::scan::{excerpt, recovered, Out};
-use super::stream::markup::{
-    after_spaces, could_be, Brackets, End, FirstBytes, Live, Region, Spaces, Streaming, Waits,
-};
+use super::stream::markup::{after_spaces, could_be, Brackets, End, Live, Region, Spaces, Streaming, Waits};
 use super::tags::Finder;
 use crate::call::{ArgumentsError, ArgumentsErrorKind};
 use crate::note::{Note, NoteKind};
@@ -290,10 +288,6 @@ impl Region for List {
         if self.start.is_none() || self.end.is_some() || self.scanned < text.len() {
             return None;
         }
-        let list = match self.brackets.string_quote() {
-            Some(quote) => Waits::string(quote, self.brackets.escaping(), FirstBytes::NONE),
-            None => Waits::bytes(PYTHON),
-        };
-        list.and(self.calls.wakes(text))
+        Waits::scanning(self.brackets.open_string(), PYTHON).and(self.calls.wakes(text)?)
     }
 }

@@ -196,15 +196,10 @@ impl Nesting {
         self.open.is_empty() && self.quote.is_none()
     }
 
-    /// The quote of the string the bytes read so far end inside, if they do.
-    pub(super) fn string_quote(&self) -> Option<u8> {
-        self.quote
-    }
-
-    /// Whether the bytes read so far end inside a string with a backslash
-    /// that escapes the next byte.
-    pub(super) fn escaping(&self) -> bool {
-        self.escaped
+    /// When the bytes read so far end inside a string: its quote, and
+    /// whether a backslash escapes the next byte.
+    pub(super) fn open_string(&self) -> Option<(u8, bool)> {
+        self.quote.map(|quote| (quote, self.escaped))
     }
 
     /// Reads `bytes[at]` (inside a string, the string's text up to its

@@ -135,13 +135,17 @@ impl Waits {
         }
     }
 
-    /// A wait inside a string closed by `quote` (the next byte escaped
-    /// when `escaped`), and for the first bytes of the tokens `stops`.
-    pub fn string(quote: u8, escaped: bool, stops: FirstBytes) -> Waits {
-        Waits {
-            stops,
-            string: Some(InString { quote, escaped }),
-            ready_at: None,
+    /// The wait of a scanner of JSON or Python values where it stopped:
+    /// inside a string (`open_string`: its quote, and whether the next byte
+    /// is escaped), for its closing quote; outside, for any of `outside`.
+    pub fn scanning(open_string: Option<(u8, bool)>, outside: FirstBytes) -> Waits {
+        match open_string {
+            Some((quote, escaped)) => Waits {
+                stops: FirstBytes::NONE,
+                string: Some(InString { quote, escaped }),
+                ready_at: None,
+            },
+            None => Waits::bytes(outside),
         }
     }
 
@@ -175,10 +179,9 @@ impl Waits {
         true
     }
 
-    /// What both `self` and `other` wait for, when both wait (and, inside
-    /// a string, agree on where they are in it).
-    pub fn and(self, other: Option<Waits>) -> Option<Waits> {
-        let other = other?;
+    /// What both `self` and `other` wait for, when they agree on where
+    /// they are inside a string (if they are).
+    pub fn and(self, other: Waits) -> Option<Waits> {
         let string = match (self.string, other.string) {
             (Some(one), Some(two)) if one != two => return None,
             (one, two) => one.or(two),
@@ -202,22 +205,17 @@ impl Waits {
 /// of the text), and nothing can be found before the region holds the
 /// shortest tag from there. A tag already whole there gives a length the
 /// region has: it is read again at once.
-pub(in crate::text) fn waiting(text: &str, from: usize, wakes: FirstBytes, shortest: usize) -> Option<Waits> {
+pub(in crate::text) fn waiting(text: &str, from: usize, wakes: FirstBytes, shortest: usize) -> Waits {
     let rest = text.as_bytes().get(from..).unwrap_or_default();
-    Some(match wakes.position_in(rest) {
+    match wakes.position_in(rest) {
         None => Waits::bytes(wakes),
         Some(at) => Waits::until(from + at + shortest.max(1)),
-    })
+    }
 }
 
 /// The length of the shortest of `tags` (0 for none).
 pub(in crate::text) fn shortest<'t>(tags: impl IntoIterator<Item = &'t str>) -> usize {
     tags.into_iter().map(str::len).min().unwrap_or(0)
-}
-
-/// What either of two readers waits for, when both wait.
-pub(in crate::text) fn both(one: Option<Waits>, other: Option<Waits>) -> Option<Waits> {
-    one?.and(other)
 }
 
 /// A region that is its token alone (a section token the parser removes).
@@ -235,7 +233,7 @@ impl Region for Until {
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
-        self.waits(text)
+        Some(self.waits(text))
     }
 }
 
@@ -344,7 +342,7 @@ pub(in crate::text) fn parameter_waits(
     at: usize,
     end_tag: &str,
     next: &str,
-) -> Option<Waits> {
+) -> Waits {
     match value {
         Some(start) => waiting(
             text,
@@ -434,7 +432,7 @@ impl Until {
     }
 
     /// What the look for its tokens waits for ([`Region::wakes`]).
-    pub fn waits(&self, text: &str) -> Option<Waits> {
+    pub fn waits(&self, text: &str) -> Waits {
         waiting(text, self.scanned.max(self.open), self.starts, self.shortest)
     }
 
@@ -545,8 +543,8 @@ impl Region for HeadJson {
         // Once the arguments ended (or come whole), only the closing token
         // is waited for; while they stream, every piece is an event.
         match &self.arguments {
-            LiveArguments::Whole => self.until.waits(text),
-            LiveArguments::Json(json) if json.end.is_some() => self.until.waits(text),
+            LiveArguments::Whole => Some(self.until.waits(text)),
+            LiveArguments::Json(json) if json.ended() => Some(self.until.waits(text)),
             _ => None,
         }
     }
@@ -629,10 +627,7 @@ impl LiveJson {
         if self.end.is_some() || self.scanned < text.len() {
             return None;
         }
-        Some(match self.brackets.string_quote() {
-            Some(quote) => Waits::string(quote, self.brackets.escaping(), FirstBytes::NONE),
-            None => Waits::bytes(Waits::JSON),
-        })
+        Some(Waits::scanning(self.brackets.open_string(), Waits::JSON))
     }
 
     /// Reads the region's text up to `limit` (where its body ends, so far);

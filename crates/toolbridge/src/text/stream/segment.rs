@@ -93,16 +93,22 @@ pub(super) struct Segment {
     /// How much of `buf`'s start is whitespace already skipped (at the start).
     spaces: usize,
     region: Option<(Box<dyn Region>, Live)>,
-    /// What the open region's reader waits for ([`Region::wakes`]): a
-    /// piece without it is appended without reading.
-    wakes: Option<Waits>,
-    /// What could make the open region's reader do more than stream the
-    /// piece as argument text ([`Region::streams`]): a piece without it
-    /// goes onto the live call's arguments without reading.
-    streams: Option<Waits>,
+    /// What the open region's reader waits for, when it does: a piece
+    /// without it is not read.
+    unread: Option<Unread>,
     /// Under [`Rules::Any`]: markup was found and is held until the family
     /// is decided (with whether it was at the start of the segment).
     holding: Option<bool>,
+}
+
+/// A piece the open region's reader need not read: one [`Waits::takes`].
+struct Unread {
+    /// What the reader waits for ([`Region::wakes`], [`Region::streams`]).
+    waits: Waits,
+    /// Whether the reader is streaming its live call's arguments
+    /// ([`Region::streams`]): such a piece goes onto their text as it is;
+    /// else ([`Region::wakes`]) it only grows the region.
+    streamed: bool,
 }
 
 /// What a segment scanning with [`Rules::Any`] stopped at.
@@ -124,8 +130,7 @@ impl Segment {
             at_start,
             spaces: 0,
             region: None,
-            wakes: None,
-            streams: None,
+            unread: None,
             holding: None,
         }
     }
@@ -150,23 +155,15 @@ impl Segment {
 
     /// More text of the segment (`done`: the segment ends after it).
     pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
-        if let Some(mut wakes) = self.wakes.take() {
+        if let Some(mut unread) = self.unread.take() {
             let len = self.buf.len() - self.from + text.len();
-            if !done && !read_every_piece() && wakes.takes(text.as_bytes(), len) {
-                self.wakes = Some(wakes);
+            if !done && !read_every_piece() && unread.waits.takes(text.as_bytes(), len) {
                 self.buf.push_str(text);
-                #[cfg(test)]
-                APPENDED_UNREAD.with(|count| count.set(count.get() + 1));
-                return Found::Nothing;
-            }
-        }
-        if let (Some(mut streams), Some((_, live))) = (self.streams.take(), &mut self.region) {
-            let len = self.buf.len() - self.from + text.len();
-            if !done && !read_every_piece() && streams.takes(text.as_bytes(), len) {
-                self.streams = Some(streams);
-                self.buf.push_str(text);
-                live.current().arguments.push_str(text);
-                sink.live(live, out);
+                if let (true, Some((_, live))) = (unread.streamed, &mut self.region) {
+                    live.current().arguments.push_str(text);
+                    sink.live(live, out);
+                }
+                self.unread = Some(unread);
                 #[cfg(test)]
                 APPENDED_UNREAD.with(|count| count.set(count.get() + 1));
                 return Found::Nothing;
@@ -266,10 +263,15 @@ impl Segment {
         };
         match end {
             End::More => {
-                self.wakes = region.wakes(text);
-                self.streams = match self.wakes {
-                    Some(_) => None,
-                    None => region.streams(text),
+                self.unread = match region.wakes(text) {
+                    Some(waits) => Some(Unread {
+                        waits,
+                        streamed: false,
+                    }),
+                    None => region.streams(text).map(|waits| Unread {
+                        waits,
+                        streamed: true,
+                    }),
                 };
                 false
             }
