@@ -54,6 +54,7 @@
 mod events;
 pub(super) mod markup;
 mod segment;
+mod waits;
 
 use crate::call::CallEvent;
 use crate::error::{Error, ErrorKind, Result};
