@@ -14,7 +14,8 @@ use crate::pointer::Pointer;
 
 use super::scan::{recovered, Out};
 use super::stream::markup::{
-    after_spaces, parameter_waits, scan_tags, End, Live, LiveCall, Region, Spaces, Streaming, Until, Waits,
+    after_spaces, parameter_waits, scan_tags, End, FirstBytes, Live, LiveCall, Region, Spaces, Streaming,
+    Until, Waits,
 };
 use super::tags::{find_tag, Finder};
 use super::typed;
@@ -307,12 +308,21 @@ struct Params {
     open: Option<(String, usize)>,
     /// How far its value was looked at for its end.
     scanned: usize,
+    /// Whether a `<parameter=` at `at` was found without the `>` that ends
+    /// its key.
+    key_open: bool,
 }
 
 impl Params {
     /// The tags the look for the next parameter or the open one's end
     /// waits for ([`Region::wakes`]).
     fn wakes(&self, text: &str) -> Waits {
+        if self.key_open {
+            // A parameter is sent at its end tag: until a tag's first byte
+            // comes, reading its key's `>` would change nothing sent (the
+            // next read finds the same tag, and its key, again).
+            return Waits::bytes(FirstBytes::of_list(&[PARAMETER_END, PARAMETER]));
+        }
         let value = self.open.as_ref().map(|(_, start)| *start);
         parameter_waits(text, value, self.scanned, self.at, PARAMETER_END, PARAMETER)
     }
@@ -333,8 +343,10 @@ impl Params {
                 let key_start = start + PARAMETER.len();
                 let Some(key_len) = text[key_start..end].find('>') else {
                     self.at = start;
+                    self.key_open = true;
                     return;
                 };
+                self.key_open = false;
                 let value_start = key_start + key_len + 1;
                 self.open = Some((
                     text[key_start..key_start + key_len].trim().to_string(),

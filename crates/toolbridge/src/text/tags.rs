@@ -273,17 +273,53 @@ pub(in crate::text) fn scan_tags_with(
         at += skip;
         let rest = &bytes[at..];
         for (which, tag) in tags.iter().enumerate() {
-            let tag = tag.as_bytes();
-            if rest.starts_with(tag) && !tag.is_empty() {
-                return Ok((at, which));
-            }
-            if rest.len() < tag.len() && tag.starts_with(rest) {
-                resume.get_or_insert(at);
+            match tag_at(rest, tag.as_bytes()) {
+                TagAt::Whole => return Ok((at, which)),
+                TagAt::Cut => {
+                    resume.get_or_insert(at);
+                }
+                TagAt::No => {}
             }
         }
         at += 1;
     }
     Err(resume.unwrap_or(bytes.len()))
+}
+
+/// What `rest` (the text from a place on) holds of `tag` there.
+#[derive(PartialEq)]
+enum TagAt {
+    /// The whole tag.
+    Whole,
+    /// Its start, cut by the end of the text.
+    Cut,
+    /// Not the tag (an empty tag is never found).
+    No,
+}
+
+/// [`TagAt`] for `tag` at the start of `rest`. Most places a scan stops at
+/// share the tag's first byte only: the first two bytes are compared in
+/// place before the rest is.
+#[inline]
+fn tag_at(rest: &[u8], tag: &[u8]) -> TagAt {
+    let (Some(&first), Some(&head)) = (tag.first(), rest.first()) else {
+        return TagAt::No;
+    };
+    if first != head {
+        return TagAt::No;
+    }
+    if let (Some(second), Some(next)) = (tag.get(1), rest.get(1)) {
+        if second != next {
+            return TagAt::No;
+        }
+    }
+    if rest.starts_with(tag) {
+        TagAt::Whole
+    } else if rest.len() < tag.len() && tag.starts_with(rest) {
+        TagAt::Cut
+    } else {
+        TagAt::No
+    }
 }
 
 /// How many bytes at the end of `text` could be the start of one of
