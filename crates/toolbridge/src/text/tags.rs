@@ -286,6 +286,22 @@ pub(in crate::text) fn scan_tags_with(
     Err(resume.unwrap_or(bytes.len()))
 }
 
+/// Whether one of `tags` (starting with `starts`) starts in `text`, whole
+/// or cut by its end: [`scan_tags_with`] from 0 not answering
+/// `Err(text.len())`, in a form cheap enough to ask of every piece a stream
+/// gets (a token or a few bytes; most of the places it stops at differ
+/// from every tag in their first two bytes).
+#[inline]
+pub(in crate::text) fn holds_tag(text: &str, tags: &[&str], starts: FirstBytes) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, &byte)| {
+        starts.contains(byte)
+            && tags
+                .iter()
+                .any(|tag| tag_at(&bytes[at..], tag.as_bytes()) != TagAt::No)
+    })
+}
+
 /// What `rest` (the text from a place on) holds of `tag` there.
 #[derive(PartialEq)]
 enum TagAt {
@@ -391,6 +407,60 @@ mod tests {
                     assert_eq!(set.position_in(bytes), expected, "{set:?} from {from} len {len}");
                     assert_eq!(set.occurs_in(bytes), expected.is_some());
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn holds_tag_is_a_scan_that_stops() {
+        let tag_lists: [&[&str]; 3] = [
+            &[
+                "<think>",
+                "[THINK]",
+                "<|START_THINKING|>",
+                "</think>",
+                "[/THINK]",
+                "<|END_THINKING|>",
+            ],
+            &["</parameter>", "<parameter="],
+            &["<", "<<"],
+        ];
+        let texts = [
+            "",
+            "<",
+            "[",
+            "<t",
+            "</",
+            "</t",
+            "<p",
+            "</p",
+            "[T",
+            "[/",
+            "[/T",
+            "[x",
+            "a<b",
+            "x<think>y",
+            "x<think",
+            "<|",
+            "<|S",
+            "<|E",
+            "<|X",
+            "</parameter",
+            "é<",
+            "<é",
+            "[THINK] ",
+            "]<]",
+            "<<",
+        ];
+        for tags in tag_lists {
+            let starts = FirstBytes::of_list(tags);
+            for text in texts {
+                let scan = scan_tags_with(text, 0, tags, starts);
+                assert_eq!(
+                    holds_tag(text, tags, starts),
+                    scan != Err(text.len()),
+                    "{text:?} {tags:?}"
+                );
             }
         }
     }

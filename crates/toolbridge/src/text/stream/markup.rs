@@ -18,7 +18,7 @@ use std::fmt;
 use super::super::envelope::{self, EnvelopeKeys, Found, HEAD_WINDOW};
 use super::super::scan::Out;
 pub(in crate::text) use super::super::tags::{
-    first_of, floor, held_suffix, scan_tags, scan_tags_with, FirstBytes,
+    first_of, floor, held_suffix, holds_tag, scan_tags, scan_tags_with, FirstBytes,
 };
 pub(in crate::text) use super::waits::{parameter_waits, shortest, waiting, Waits};
 

@@ -195,11 +195,12 @@ impl<'a> TextStream<'a> {
         }
         if self.pending.is_empty()
             && matches!(self.think, Think::Text)
-            && !THINK_STARTS.occurs_in(text.as_bytes())
+            && !markup::holds_tag(text, &THINK_TAGS, THINK_STARTS)
         {
-            // Nothing is held and no reasoning tag can start in this piece:
-            // the reasoning layer would hand all of it on, so it goes
-            // straight to the segment (most pieces, a token each).
+            // Nothing is held and no reasoning tag starts in this piece, not
+            // even cut by its end: the reasoning layer would hand all of it
+            // on, so it goes straight to the segment (most pieces, a token
+            // each).
             self.feed(text, false);
         } else {
             self.pending.push_str(text);
