@@ -97,7 +97,10 @@ fn expected_lines(calls: &Value) -> Vec<String> {
             if let Some(error) = call.get("error") {
                 return format!("{name} error: {}", error.as_str().expect("an error is a message"));
             }
-            let arguments = call.get("arguments").cloned().unwrap_or(Value::Object(Map::new()));
+            let arguments = call
+                .get("arguments")
+                .cloned()
+                .unwrap_or(Value::Object(Map::new()));
             format!("{name} {arguments}")
         })
         .collect()
@@ -140,7 +143,10 @@ fn servers_test_cases_read_as_the_servers_read_them() {
         let family_id = file["family"].as_str().unwrap_or(&stem).to_string();
         let family = Family::from_id(&family_id).unwrap_or_else(|error| panic!("{path:?}: {error}"));
         let source = file["source"].as_str().expect("a case file names its source");
-        assert!(source.starts_with("https://github.com/"), "{path:?}: source {source:?}");
+        assert!(
+            source.starts_with("https://github.com/"),
+            "{path:?}: source {source:?}"
+        );
         assert!(file["license"].is_string(), "{path:?} names no license");
         for case in file["cases"].as_array().expect("`cases` is a list") {
             cases += 1;
@@ -180,5 +186,10 @@ fn servers_test_cases_read_as_the_servers_read_them() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {cases} cases:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
