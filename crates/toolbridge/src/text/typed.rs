@@ -1,8 +1,13 @@
 //! Values written as raw text (Qwen3-Coder's parameters), typed by the
 //! tool's input schema: a string stays a string even when it looks like a
 //! number, an integer parameter gets an integer. The rule is vLLM's
-//! `qwen3coder_tool_parser.py` (`_convert_param_value`): the property's
-//! `type` decides; objects and arrays are read as JSON.
+//! `qwen3coder_tool_parser.py` (`_convert_param_value`): the types the
+//! property allows decide — its `type`, else those of its `anyOf` /
+//! `oneOf` branches, of an `allOf` branch, of its `enum` or `const`
+//! values, `object` for `properties`, `array` for `items` (vLLM's
+//! `infer_type_from_json_schema` looks at the same keywords); `null` (or
+//! `None`) is null where null is allowed, before any other type; objects
+//! and arrays are read as JSON.
 
 use serde_json::{Number, Value};
 
@@ -21,17 +26,16 @@ pub(super) fn value(
     notes: &mut Vec<Note>,
 ) -> Value {
     let at = Pointer::root().key("arguments").key(key);
-    let types: Vec<&str> = match property.and_then(|schema| schema.get("type")) {
-        Some(Value::String(name)) => vec![name.as_str()],
-        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    };
-    let trimmed = raw.trim();
-    if types.contains(&"string") || types.is_empty() {
-        return Value::String(raw.to_string());
+    let mut types = Vec::new();
+    if let Some(property) = property {
+        types_of(property, 0, &mut types);
     }
+    let trimmed = raw.trim();
     if types.contains(&"null") && matches!(trimmed, "null" | "None") {
         return Value::Null;
+    }
+    if types.contains(&"string") || types.is_empty() {
+        return Value::String(raw.to_string());
     }
     if types.contains(&"integer") {
         if let Ok(integer) = trimmed.parse::<i64>() {
@@ -93,6 +97,74 @@ pub(super) fn value(
     Value::String(raw.to_string())
 }
 
+/// How deep [`types_of`] follows branches of branches.
+const MAX_BRANCH_DEPTH: usize = 8;
+
+/// Adds the JSON types `schema` allows to `types` (none when it says
+/// nothing of them: a `$ref`, an empty schema).
+fn types_of<'s>(schema: &'s Value, depth: usize, types: &mut Vec<&'s str>) {
+    let mut add = |name: &'s str| {
+        if !types.contains(&name) {
+            types.push(name);
+        }
+    };
+    match schema.get("type") {
+        Some(Value::String(name)) => return add(name),
+        Some(Value::Array(names)) => return names.iter().filter_map(Value::as_str).for_each(add),
+        _ => {}
+    }
+    if depth < MAX_BRANCH_DEPTH {
+        let branches = |keyword| {
+            schema
+                .get(keyword)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+        };
+        let before = types.len();
+        for branch in branches("anyOf").chain(branches("oneOf")) {
+            types_of(branch, depth + 1, types);
+        }
+        // Every branch of an allOf holds: the first that names types says them.
+        for branch in branches("allOf") {
+            if types.len() > before {
+                break;
+            }
+            types_of(branch, depth + 1, types);
+        }
+        if types.len() > before {
+            return;
+        }
+    }
+    let values = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .map(|values| values.iter().collect::<Vec<_>>())
+        .or_else(|| schema.get("const").map(|value| vec![value]));
+    let mut add = |name: &'s str| {
+        if !types.contains(&name) {
+            types.push(name);
+        }
+    };
+    if let Some(values) = values {
+        for value in values {
+            add(match value {
+                Value::Null => "null",
+                Value::Bool(_) => "boolean",
+                Value::Number(number) if number.is_f64() => "number",
+                Value::Number(_) => "integer",
+                Value::String(_) => "string",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            });
+        }
+    } else if schema.get("properties").is_some() {
+        add("object");
+    } else if schema.get("items").is_some() || schema.get("prefixItems").is_some() {
+        add("array");
+    }
+}
+
 fn coerced(at: &Pointer, raw: &str, to: &str) -> Note {
     Note::new(
         NoteKind::Coerced {
@@ -102,4 +174,40 @@ fn coerced(at: &Pointer, raw: &str, to: &str) -> Note {
         at.clone(),
         format!("{raw:?} was read as the {to} the schema asks for"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn typed(raw: &str, property: Value) -> Value {
+        value("k", raw, Some(&property), &Limits::default(), &mut Vec::new())
+    }
+
+    #[test]
+    fn the_types_a_property_allows_type_its_value() {
+        let optional_integer = json!({"anyOf": [{"type": "integer"}, {"type": "null"}]});
+        assert_eq!(typed("5", optional_integer.clone()), json!(5));
+        assert_eq!(typed("null", optional_integer), Value::Null);
+        assert_eq!(typed("null", json!({"type": ["string", "null"]})), Value::Null);
+        assert_eq!(typed("null", json!({"type": "string"})), json!("null"));
+        assert_eq!(
+            typed(
+                "{\"a\": 1}",
+                json!({"oneOf": [{"type": "object"}, {"type": "null"}]})
+            ),
+            json!({"a": 1})
+        );
+        assert_eq!(typed("[1]", json!({"allOf": [{"items": {}}]})), json!([1]));
+        assert_eq!(
+            typed("{\"a\": 1}", json!({"properties": {"a": {}}})),
+            json!({"a": 1})
+        );
+        assert_eq!(typed("3", json!({"enum": [1, 2, 3]})), json!(3));
+        assert_eq!(typed("3", json!({"enum": ["1", "3"]})), json!("3"));
+        assert_eq!(typed("true", json!({"const": true})), json!(true));
+        assert_eq!(typed("7", json!({"$ref": "#/$defs/n"})), json!("7"));
+    }
 }
