@@ -109,8 +109,14 @@ fn types_of<'s>(schema: &'s Value, depth: usize, types: &mut Vec<&'s str>) {
         }
     };
     match schema.get("type") {
-        Some(Value::String(name)) => return add(name),
-        Some(Value::Array(names)) => return names.iter().filter_map(Value::as_str).for_each(add),
+        Some(Value::String(name)) => return add(json_type(name)),
+        Some(Value::Array(names)) => {
+            return names
+                .iter()
+                .filter_map(Value::as_str)
+                .map(json_type)
+                .for_each(add)
+        }
         _ => {}
     }
     if depth < MAX_BRANCH_DEPTH {
@@ -165,6 +171,25 @@ fn types_of<'s>(schema: &'s Value, depth: usize, types: &mut Vec<&'s str>) {
     }
 }
 
+/// The JSON Schema type a `type` names: its own name, or the type of a
+/// programming language's name for it that tool schemas written by hand
+/// use (`int`, `float`, `bool`, `str`, `dict`, `list`, …), as vLLM's
+/// `_convert_param_value` reads them (by prefix, any case).
+fn json_type(name: &str) -> &str {
+    let lower = name.to_ascii_lowercase();
+    let starts = |prefixes: &[&str]| prefixes.iter().any(|prefix| lower.starts_with(prefix));
+    match lower.as_str() {
+        "string" | "integer" | "number" | "boolean" | "object" | "array" | "null" => name,
+        "str" | "text" | "varchar" | "char" | "enum" => "string",
+        "bool" | "binary" => "boolean",
+        _ if starts(&["int", "uint", "long", "short", "unsigned"]) => "integer",
+        _ if starts(&["num", "float", "double"]) => "number",
+        _ if starts(&["dict", "map"]) => "object",
+        _ if starts(&["list", "arr", "sequence"]) => "array",
+        _ => name,
+    }
+}
+
 fn coerced(at: &Pointer, raw: &str, to: &str) -> Note {
     Note::new(
         NoteKind::Coerced {
@@ -209,5 +234,12 @@ mod tests {
         assert_eq!(typed("3", json!({"enum": ["1", "3"]})), json!("3"));
         assert_eq!(typed("true", json!({"const": true})), json!(true));
         assert_eq!(typed("7", json!({"$ref": "#/$defs/n"})), json!("7"));
+        // A language's names for the types (vLLM reads them by prefix).
+        assert_eq!(typed("2.5", json!({"type": "float"})), json!(2.5));
+        assert_eq!(typed("42", json!({"type": "int64"})), json!(42));
+        assert_eq!(typed("True", json!({"type": "bool"})), json!(true));
+        assert_eq!(typed("42", json!({"type": "str"})), json!("42"));
+        assert_eq!(typed("{\"a\": 1}", json!({"type": "dict"})), json!({"a": 1}));
+        assert_eq!(typed("[1]", json!({"type": "List"})), json!([1]));
     }
 }
