@@ -204,6 +204,23 @@ fn llama3_json_calls_are_named_by_what_precedes_their_parameters() {
     );
 }
 
+/// Llama 3 JSON calls on lines of their own, without the `;` between them
+/// (vLLM's `test_llama3_json_tool_parser.py` reads them so), are calls,
+/// noted; a JSON after them that is no call ends them.
+#[test]
+fn llama3_json_calls_without_separators_are_calls() {
+    let text = "{\"name\": \"a\", \"parameters\": {\"x\": 1}}\n{\"name\": \"b\", \"parameters\": {}} {\"not\": \"a call\"}";
+    assert_eq!(
+        read(text, Family::Llama3, None),
+        [
+            r#"call_0 a {"x":1}"#,
+            "call_1 b {}",
+            "  change: the call follows the one before it without the `;` between calls (at /)",
+            "prose: \"{\\\"not\\\": \\\"a call\\\"}\"",
+        ]
+    );
+}
+
 /// A Gemma 4 call that names its tool and opens its arguments is a call (a
 /// stream announces it then), its arguments an error when they do not read.
 #[test]

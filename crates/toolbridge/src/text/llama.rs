@@ -66,14 +66,22 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     out.prose.push_str(rest);
 }
 
-/// Calls `{"name", "parameters"}` separated by `;`, at the start of
+/// Calls `{"name", "parameters"}` separated by `;` (or whitespace alone,
+/// noted), at the start of
 /// `text`; returns how much of `text` they took (0: none, the text is prose).
 /// A JSON that names its tool before its parameters is that call, named as
 /// its head says (see [`envelope`]), as a stream announced it.
 fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
     let mut taken = 0;
+    let mut unseparated = false;
     while let Some(json) = json_at(&text[taken..]).filter(|json| json.text.starts_with('{')) {
         let mut notes = Vec::new();
+        if unseparated {
+            notes.push(recovered(
+                "call-separator",
+                "the call follows the one before it without the `;` between calls",
+            ));
+        }
         if json.truncated {
             notes.push(recovered(
                 "truncated-call",
@@ -99,8 +107,12 @@ fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
         }
         taken = text.len() - json.rest.len();
         let after = json.rest.trim_start();
+        // Calls on lines of their own, without the `;`, are calls too
+        // (vLLM's llama3_json tests); a JSON that is no call ends them.
+        unseparated = after.starts_with('{');
         match after.strip_prefix(';') {
             Some(next) => taken = text.len() - next.len(),
+            None if unseparated => {}
             None => break,
         }
     }
@@ -215,7 +227,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     }
 }
 
-/// JSON calls separated by `;`, from `at`. A call whose JSON names its
+/// JSON calls separated by `;` (or whitespace alone), from `at`. A call whose JSON names its
 /// tool before its parameters is announced then, and its parameters stream
 /// (see [`envelope`]); once a JSON has no such head, the
 /// calls after it come whole when the region ends.
@@ -289,10 +301,11 @@ impl Region for JsonCalls {
         let more = |done: bool| if done { End::Call(text.len()) } else { End::More };
         loop {
             if let Some(end) = self.after {
-                match after_spaces(text, self.scanned.max(end), &[";"], done) {
-                    (Spaces::Tag(at), _) => {
+                match after_spaces(text, self.scanned.max(end), &[";", "{"], done) {
+                    (Spaces::Tag(at), which) => {
+                        // After `;`, or at the next JSON when it follows without one.
                         self.after = None;
-                        self.at = at + 1;
+                        self.at = if which == 0 { at + 1 } else { at };
                         self.scanned = self.at;
                     }
                     (Spaces::Other(_), _) => return End::Call(end),
