@@ -221,6 +221,35 @@ fn llama3_json_calls_without_separators_are_calls() {
     );
 }
 
+/// Python as the model writes it: a set is a list of its distinct items;
+/// escapes are Python's (one it does not know keeps its backslash); a
+/// quote left unescaped inside a string is text when what follows it
+/// cannot follow a string there, noted (vLLM's LFM2 tests: shell commands
+/// quoted inside quotes).
+#[test]
+fn python_values_read_as_python_reads_them() {
+    let text = r#"[label(tags={'bug', 'urgent', 'bug'}, raw='a\,b\x41\101\N', run='sed -n '1,2p' f.py')]"#;
+    assert_eq!(
+        read(text, Family::Pythonic, None),
+        [
+            r#"call_0 label {"tags":["bug","urgent"],"raw":"a\\,bAA\\N","run":"sed -n '1,2p' f.py"}"#,
+            "  change: a string held a quote that was not escaped; it was read as part of the string (at /)",
+            "prose: \"\"",
+        ]
+    );
+    // A string whose quotes never end it where a value may end: the first
+    // quote does, and the call does not read (its sibling still does).
+    let text = "[f(a='x 'y' 'z), g(b=1)]";
+    assert_eq!(
+        read(text, Family::Pythonic, None),
+        [
+            "call_0 f error: arguments are not valid JSON: , or ) was expected at byte 9 of the call list",
+            "call_1 g {\"b\":1}",
+            "prose: \"\"",
+        ]
+    );
+}
+
 /// A Gemma 4 call that names its tool and opens its arguments is a call (a
 /// stream announces it then), its arguments an error when they do not read.
 #[test]

@@ -172,9 +172,16 @@ fn function_call(text: &str, out: &mut Out<'_>) -> usize {
 /// returns how much of `text` it took.
 fn builtin_call(text: &str, out: &mut Out<'_>) -> usize {
     let start = text.len() - text.trim_start().len();
-    if let Ok(((name, arguments), taken)) = pythonic::read_call(&text[start..], out.limits.max_depth) {
+    if let Ok(((name, arguments), taken, quotes_kept)) =
+        pythonic::read_call(&text[start..], out.limits.max_depth)
+    {
         if let Some(name) = name.strip_suffix(".call").filter(|name| !name.is_empty()) {
-            out.call_value(name, None, serde_json::Value::Object(arguments), Vec::new());
+            let notes = if quotes_kept {
+                vec![pythonic::unescaped_quotes()]
+            } else {
+                Vec::new()
+            };
+            out.call_value(name, None, serde_json::Value::Object(arguments), notes);
             return start + taken;
         }
     }

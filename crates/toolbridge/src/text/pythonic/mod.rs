@@ -140,8 +140,16 @@ pub(super) fn add_calls(list: CallList, mut notes: Vec<super::Note>, out: &mut O
     }
     for (index, item) in list.items.into_iter().enumerate() {
         match item {
-            Item::Call(name, arguments) => {
-                out.call_value(&name, None, Value::Object(arguments), std::mem::take(&mut notes));
+            Item::Call {
+                name,
+                arguments,
+                quotes_kept,
+            } => {
+                let mut notes = std::mem::take(&mut notes);
+                if quotes_kept {
+                    notes.push(unescaped_quotes());
+                }
+                out.call_value(&name, None, Value::Object(arguments), notes);
             }
             Item::Broken { name, text, why } => {
                 let error = ArgumentsError::new(ArgumentsErrorKind::InvalidJson, why, text.clone());
@@ -160,6 +168,15 @@ pub(super) fn add_calls(list: CallList, mut notes: Vec<super::Note>, out: &mut O
         }
     }
     out.notes.extend(notes);
+}
+
+/// The note on a call whose strings held quotes the model left unescaped,
+/// read as text.
+pub(super) fn unescaped_quotes() -> super::Note {
+    recovered(
+        "unescaped-quote",
+        "a string held a quote that was not escaped; it was read as part of the string",
+    )
 }
 
 /// Streamed: the list at the start of the text (after `<|python_start|>`)

@@ -30,8 +30,14 @@ fn close_truncated(text: &str) -> Option<String> {
 /// One item of a list of calls, as read.
 #[derive(Debug, PartialEq)]
 pub(in crate::text) enum Item {
-    /// A call whose arguments read: its name and keyword arguments.
-    Call(String, Map<String, Value>),
+    /// A call whose arguments read: its name and keyword arguments, and
+    /// whether a string in them held a quote the model left unescaped
+    /// (read as text).
+    Call {
+        name: String,
+        arguments: Map<String, Value>,
+        quotes_kept: bool,
+    },
     /// A call whose head (`name(` then `)` or `key=`) was read but whose
     /// arguments do not read: its name, its text and why.
     Broken { name: String, text: String, why: String },
@@ -67,8 +73,13 @@ pub(in crate::text) fn read_bare_call(text: &str, max_depth: usize) -> Result<Ca
         reader.skip_space();
         let start = reader.pos;
         let name = reader.head()?;
+        reader.quotes_kept = false;
         match reader.arguments() {
-            Ok(arguments) => items.push(Item::Call(name, arguments)),
+            Ok(arguments) => items.push(Item::Call {
+                name,
+                arguments,
+                quotes_kept: reader.quotes_kept,
+            }),
             Err(why) if reader.at_end() => {
                 reader.unfinished = Some((start, name));
                 return Err(why);
@@ -155,12 +166,13 @@ fn read_closing(
     })
 }
 
-/// One Python call `f(a=1)` at the start of `text` (after whitespace) and
-/// how many bytes it took (Llama 3's built-in `brave_search.call(…)`).
-pub(in crate::text) fn read_call(text: &str, max_depth: usize) -> Result<(Call, usize), String> {
+/// One Python call `f(a=1)` at the start of `text` (after whitespace), how
+/// many bytes it took (Llama 3's built-in `brave_search.call(…)`), and
+/// whether a string in it held a quote the model left unescaped.
+pub(in crate::text) fn read_call(text: &str, max_depth: usize) -> Result<(Call, usize, bool), String> {
     let mut reader = Reader::new(text, max_depth);
     let call = reader.call()?;
-    Ok((call, reader.pos))
+    Ok((call, reader.pos, reader.quotes_kept))
 }
 
 /// Where an item of a list that starts at byte `from` of `text` ends: at
@@ -253,6 +265,12 @@ pub(super) struct Reader<'t> {
     unfinished: Option<(usize, String)>,
     depth: usize,
     max_depth: usize,
+    /// Whether a string read held a quote the model left unescaped.
+    quotes_kept: bool,
+    /// The closers of the brackets open where the reader is (the list's,
+    /// the call's, a value's), innermost last: what may follow a string's
+    /// closing quote.
+    closers: Vec<u8>,
 }
 
 /// One call: the function's name and its keyword arguments.
@@ -267,6 +285,8 @@ impl Reader<'_> {
             unfinished: None,
             depth: 0,
             max_depth,
+            quotes_kept: false,
+            closers: Vec::new(),
         }
     }
 
@@ -312,6 +332,7 @@ impl Reader<'_> {
         if !self.eat('[') {
             return self.fail("[");
         }
+        self.closers.push(b']');
         loop {
             // Python allows a comma after the last item.
             if !items.is_empty() && self.eat(']') {
@@ -347,8 +368,17 @@ impl Reader<'_> {
     /// or why they do not read (the text cut off inside them is the
     /// caller's to close: `Err`).
     fn item(&mut self, start: usize, name: String) -> Result<Item, String> {
-        match self.arguments() {
-            Ok(arguments) => Ok(Item::Call(name, arguments)),
+        self.quotes_kept = false;
+        let open = self.closers.len();
+        let arguments = self.arguments();
+        // Arguments that do not read leave what they opened.
+        self.closers.truncate(open);
+        match arguments {
+            Ok(arguments) => Ok(Item::Call {
+                name,
+                arguments,
+                quotes_kept: self.quotes_kept,
+            }),
             Err(why) if self.at_end() => {
                 self.unfinished = Some((start, name));
                 Err(why)
@@ -404,6 +434,7 @@ impl Reader<'_> {
     /// The keyword arguments after a call's `(`, to its `)`.
     fn arguments(&mut self) -> Result<Map<String, Value>, String> {
         let mut arguments = Map::new();
+        self.closers.push(b')');
         while !self.eat(')') {
             let (key, value) = self.keyword()?;
             arguments.insert(key, value);
@@ -411,6 +442,7 @@ impl Reader<'_> {
                 return self.fail(", or )");
             }
         }
+        self.closers.pop();
         Ok(arguments)
     }
 
@@ -446,6 +478,7 @@ impl Reader<'_> {
                 let close = if first == '[' { ']' } else { ')' };
                 self.pos += 1;
                 self.depth += 1;
+                self.closers.push(close as u8);
                 let mut items = Vec::new();
                 while !self.eat(close) {
                     items.push(self.value()?);
@@ -453,29 +486,48 @@ impl Reader<'_> {
                         return self.fail(&format!(", or {close}"));
                     }
                 }
+                self.closers.pop();
                 self.depth -= 1;
                 Ok(Value::Array(items))
             }
             '{' => {
                 self.pos += 1;
                 self.depth += 1;
+                self.closers.push(b'}');
                 let mut map = Map::new();
+                // A set ({'a', 'b'}: no `:` after its first item) is a list
+                // of its distinct items, in the order written.
+                let mut set: Option<Vec<Value>> = None;
                 while !self.eat('}') {
                     self.skip_space();
-                    let key = match self.value()? {
-                        Value::String(key) => key,
-                        other => other.to_string(),
-                    };
-                    if !self.eat(':') {
-                        return self.fail(":");
+                    let first = self.value()?;
+                    if set.is_none() && map.is_empty() && !self.rest().trim_start().starts_with(':') {
+                        set = Some(Vec::new());
                     }
-                    map.insert(key, self.value()?);
+                    match &mut set {
+                        Some(items) => {
+                            if !items.contains(&first) {
+                                items.push(first);
+                            }
+                        }
+                        None => {
+                            let key = match first {
+                                Value::String(key) => key,
+                                other => other.to_string(),
+                            };
+                            if !self.eat(':') {
+                                return self.fail(":");
+                            }
+                            map.insert(key, self.value()?);
+                        }
+                    }
                     if !self.eat(',') && !self.rest().trim_start().starts_with('}') {
                         return self.fail(", or }");
                     }
                 }
+                self.closers.pop();
                 self.depth -= 1;
-                Ok(Value::Object(map))
+                Ok(set.map_or(Value::Object(map), Value::Array))
             }
             _ => {
                 let word = self.name();
@@ -511,43 +563,135 @@ impl Reader<'_> {
         }
     }
 
+    /// A string's text after its opening `quote`, its escapes read as
+    /// Python reads them. The string ends at the first quote that what
+    /// follows can follow a value at this place (`,`, `:`, the closers of
+    /// the open brackets in order, the text's end). A quote before it is
+    /// one the model left unescaped, text ([`quotes_kept`](Reader::quotes_kept)).
+    /// When no quote among the next [`QUOTES_LOOKED_AT`] can end it, the
+    /// first one does (the value after it then does not read).
     fn string(&mut self, quote: char) -> Result<String, String> {
         self.pos += 1;
-        let mut value = String::new();
-        let rest = self.rest();
+        let text = self.text;
+        let rest = &text[self.pos..];
         let bytes = rest.as_bytes();
         // The quote is ASCII: the text runs to it or to a backslash, copied whole.
         let stop = |byte: u8| u32::from(byte) == u32::from(quote) || byte == b'\\';
+        let mut value = String::new();
+        // The first quote: (where the value ends there, where the text stops).
+        let mut first: Option<(usize, usize)> = None;
+        let mut quotes = 0;
         let mut at = 0;
         while let Some(run) = bytes[at..].iter().position(|&byte| stop(byte)) {
             value.push_str(&rest[at..at + run]);
             at += run;
-            if bytes[at] != b'\\' {
+            if bytes[at] == b'\\' {
+                match escape(&rest[at + 1..]) {
+                    Ok((decoded, len)) => {
+                        value.push_str(&decoded);
+                        at += 1 + len;
+                        continue;
+                    }
+                    Err(Some(what)) => return self.fail(what),
+                    Err(None) => break,
+                }
+            }
+            if self.may_follow_a_value(&rest[at + 1..]) {
+                self.quotes_kept |= first.is_some();
                 self.pos += at + 1;
                 return Ok(value);
             }
-            let mut chars = rest[at + 1..].char_indices();
-            let Some((_, escaped)) = chars.next() else {
+            first.get_or_insert((value.len(), at));
+            quotes += 1;
+            if quotes == QUOTES_LOOKED_AT {
                 break;
-            };
-            at += 1 + escaped.len_utf8();
-            match escaped {
-                'n' => value.push('\n'),
-                't' => value.push('\t'),
-                'r' => value.push('\r'),
-                '0' => value.push('\0'),
-                'u' => {
-                    let hex: String = chars.by_ref().take(4).map(|(_, c)| c).collect();
-                    at += hex.len();
-                    match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
-                        Some(c) => value.push(c),
-                        None => return self.fail("a \\u escape of four hex digits"),
-                    }
-                }
-                other => value.push(other),
             }
+            value.push(quote);
+            at += 1;
+        }
+        if let Some((len, at)) = first {
+            value.truncate(len);
+            self.pos += at + 1;
+            return Ok(value);
         }
         self.pos = self.text.len();
         self.fail("the end of a string")
+    }
+
+    /// Whether `after` (the text after a string's quote) can follow a
+    /// value where the reader is: after spaces, a `,` or `:`, or the
+    /// closers of the open brackets, innermost first (then anything), or
+    /// the text's end.
+    fn may_follow_a_value(&self, after: &str) -> bool {
+        let mut open = self.closers.iter().rev();
+        for byte in after.bytes() {
+            match byte {
+                b' ' | b'\t' | b'\n' | b'\r' => {}
+                b',' | b':' => return true,
+                b')' | b']' | b'}' => match open.next() {
+                    Some(&closer) if closer == byte => {}
+                    _ => return false,
+                },
+                _ => return open.len() < self.closers.len() && open.len() == 0,
+            }
+        }
+        true
+    }
+}
+
+/// How many quotes a string looks at for its end before it takes the
+/// first (a text of many unescaped quotes stays linear).
+const QUOTES_LOOKED_AT: usize = 32;
+
+/// The escape after a backslash at the start of `after`, as Python reads
+/// it: its text and how many bytes it took; `Err(None)` when the text ends
+/// there, `Err(Some(what))` for a `\\x`, `\\u` or `\\U` without its hex
+/// digits. An escape Python does not know keeps its backslash (`'\\,'` is
+/// the two characters `\\,`); a backslash before a line break joins the
+/// lines.
+fn escape(after: &str) -> Result<(String, usize), Option<&'static str>> {
+    let Some(escaped) = after.chars().next() else {
+        return Err(None);
+    };
+    let simple = match escaped {
+        '\\' => Some('\\'),
+        '\'' => Some('\''),
+        '"' => Some('"'),
+        'a' => Some('\u{7}'),
+        'b' => Some('\u{8}'),
+        'f' => Some('\u{c}'),
+        'n' => Some('\n'),
+        'r' => Some('\r'),
+        't' => Some('\t'),
+        'v' => Some('\u{b}'),
+        _ => None,
+    };
+    if let Some(c) = simple {
+        return Ok((c.to_string(), 1));
+    }
+    let hex = |digits: usize, what: &'static str| {
+        after
+            .get(1..1 + digits)
+            .filter(|hex| hex.bytes().all(|byte| byte.is_ascii_hexdigit()))
+            .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+            .and_then(char::from_u32)
+            .map(|c| (c.to_string(), 1 + digits))
+            .ok_or(Some(what))
+    };
+    match escaped {
+        '\n' => Ok((String::new(), 1)),
+        '0'..='7' => {
+            let digits = after
+                .bytes()
+                .take(3)
+                .take_while(|byte| (b'0'..=b'7').contains(byte))
+                .count();
+            let code = u32::from_str_radix(&after[..digits], 8).unwrap_or(0);
+            Ok((char::from_u32(code).unwrap_or('\u{fffd}').to_string(), digits))
+        }
+        'x' => hex(2, "a \\x escape of two hex digits"),
+        'u' => hex(4, "a \\u escape of four hex digits"),
+        'U' => hex(8, "a \\U escape of eight hex digits"),
+        other => Ok((format!("\\{other}"), other.len_utf8())),
     }
 }
