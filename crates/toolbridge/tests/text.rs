@@ -701,16 +701,21 @@ fn adversarial_text_stays_linear_and_bounded() {
     );
 }
 
-/// ollama `model/parsers/glm46.go` reads values through `qwen3coder.go`'s
-/// `parseValue`: one line break at each end of a value is the template's,
-/// not the value's.
+/// GLM's template writes a value with no line break around it
+/// (`<arg_value>{{ v }}</arg_value>`), so the text between the tags is the
+/// value as it stands: vLLM's `glm4_moe_tool_parser.py` keeps it (its tests
+/// keep a file's final line break), where ollama's `glm46.go` drops one
+/// line break at each end. A number or boolean is read past the spaces
+/// around it.
 #[test]
-fn glm_value_line_breaks_are_the_templates() {
-    let text =
-        "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>\nSão Paulo\n</arg_value>\n</tool_call>";
+fn glm_values_are_the_text_between_the_tags() {
+    let text = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>\nSão Paulo\n</arg_value>\n<arg_key>days</arg_key>\n<arg_value>\n3\n</arg_value>\n</tool_call>";
     assert_eq!(
         read(text, Family::Glm, Some(&weather())),
-        [r#"call_0 get_weather {"city":"São Paulo"}"#, "prose: \"\""]
+        [
+            r#"call_0 get_weather {"city":"\nSão Paulo\n","days":3}"#,
+            "prose: \"\""
+        ]
     );
 }
 

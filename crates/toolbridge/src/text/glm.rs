@@ -99,10 +99,10 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
         if property.is_none() {
             untyped.push(key.clone());
         }
-        // ollama's glm46.go reads values through qwen3coder.go's parseValue,
-        // which drops one line break at each end; vLLM strips all whitespace.
-        let raw = raw.strip_prefix('\n').unwrap_or(raw);
-        let raw = raw.strip_suffix('\n').unwrap_or(raw);
+        // The value is the text between the tags as it stands: GLM's
+        // template writes it with no line break around it, and vLLM's
+        // glm4_moe parser keeps it whole (its tests keep a file's final line
+        // break; ollama's glm46.go drops one line break at each end).
         let value = typed::value(&key, raw, property, out.limits, &mut notes);
         arguments.insert(key, value);
         rest = next;
@@ -283,8 +283,6 @@ impl Arguments {
                 }
             };
             let raw = &text[value_start..value_end];
-            let raw = raw.strip_prefix('\n').unwrap_or(raw);
-            let raw = raw.strip_suffix('\n').unwrap_or(raw);
             let property = properties.and_then(|p| p.get(key));
             let value = typed::value(key, raw, property, out.limits, &mut Vec::new());
             call.push_parameter(key, value);
