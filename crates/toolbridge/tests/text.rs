@@ -794,6 +794,22 @@ fn dsml_string_attribute() {
     );
 }
 
+/// A DSML call's values are fitted to the tool's schema as a JSON call's
+/// are (vLLM `test_deepseekv32_tool_parser.py`: a number written as a
+/// string for an integer parameter), noted.
+#[test]
+fn dsml_values_are_fitted_to_the_schema() {
+    let text = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"days\" string=\"true\">3</｜DSML｜parameter>\n<｜DSML｜parameter name=\"ratio\" string=\"false\">2</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>";
+    assert_eq!(
+        read(text, Family::DeepSeekDsml, Some(&weather())),
+        [
+            r#"call_0 get_weather {"days":3,"ratio":2}"#,
+            "  change: the string \"3\" was read as the number 3, as the schema expects an integer (at /arguments/days)",
+            "prose: \"\"",
+        ]
+    );
+}
+
 /// ollama `model/parsers/gemma4_test.go`: strings between `<|"|>` are
 /// taken as written (backslashes and quotes stay), JSON strings mixed in
 /// are unescaped, nested objects and lists, and a bare word is noted.

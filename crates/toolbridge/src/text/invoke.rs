@@ -153,13 +153,8 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
             format!("no schema types {}; kept as strings", untyped.join(", ")),
         ));
     }
-    out.push(
-        name,
-        None,
-        Ok((Value::Object(arguments), Vec::new())),
-        Some(body[body.len() - body.trim_start().len()..].to_string()),
-        notes,
-    );
+    let raw = body[body.len() - body.trim_start().len()..].to_string();
+    out.call_fitted(name, arguments, raw, notes);
 }
 
 /// DSML's `string="true|false"` among a parameter's attributes.

@@ -125,6 +125,34 @@ impl<'a> Out<'a> {
         self.push(name, id, arguments, None, notes);
     }
 
+    /// A call whose arguments were read from the model's markup (`raw`),
+    /// value by value: fitted to the tool's schema, when there is one, as
+    /// [`call_value`](Out::call_value) fits them.
+    pub fn call_fitted(
+        &mut self,
+        name: &str,
+        mut arguments: Map<String, Value>,
+        raw: String,
+        mut notes: Vec<Note>,
+    ) {
+        if let Some(schema) = self.schema(name) {
+            let mut value = Value::Object(std::mem::take(&mut arguments));
+            if let Some(fixes) = fit_parsed(&mut value, schema, self.limits) {
+                notes.extend(under_arguments(fixes));
+            }
+            if let Value::Object(fitted) = value {
+                arguments = fitted;
+            }
+        }
+        self.push(
+            name,
+            None,
+            Ok((Value::Object(arguments), Vec::new())),
+            Some(raw),
+            notes,
+        );
+    }
+
     /// A call from envelope JSON that reads as it stands (see
     /// [`ExactEnvelope`]), its arguments kept as the model wrote them (so a
     /// stream sends the model's own text). Anything else — JSON that needs
