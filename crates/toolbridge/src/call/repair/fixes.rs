@@ -47,6 +47,7 @@ pub(super) enum Kind {
     FloatToInteger,
     WrappedInArray,
     EnumCase,
+    UnwrappedArguments,
     /// The fixes past [`MAX_LISTED`], counted in one note.
     More,
 }
@@ -95,6 +96,7 @@ impl Kind {
             Kind::FloatToInteger => "float-to-integer",
             Kind::WrappedInArray => "wrapped-in-array",
             Kind::EnumCase => "enum-case",
+            Kind::UnwrappedArguments => "unwrapped-arguments",
             Kind::More => "more-repairs",
         }
     }

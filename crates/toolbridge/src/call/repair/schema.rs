@@ -1,7 +1,8 @@
 //! Fitting a repaired value to the tool's input schema, where the intent is
 //! plain: `"5"` → `5` where an integer is expected, `"a"` → `["a"]` where an
 //! array is, `"Celsius"` → `"celsius"` where the enum says so, a string
-//! holding the expected object decoded. The walk over the value uses an
+//! holding the expected object decoded, arguments wrapped in one member
+//! the schema does not declare (`{"arguments": {…}}`) unwrapped. The walk over the value uses an
 //! explicit stack, and follows the schema through `properties`,
 //! `additionalProperties`, `prefixItems` and `items`, local `$ref`s and an
 //! `anyOf`/`oneOf` with one branch besides `null`.
@@ -176,8 +177,13 @@ fn pointer(path: &[Step<'_>]) -> Pointer {
     })
 }
 
+/// Members a model wraps a call's arguments in (vLLM's DeepSeek V3.2
+/// parser unwraps `arguments` and `input`).
+const WRAPPERS: [&str; 5] = ["arguments", "input", "parameters", "args", "params"];
+
 /// Fits `value` to `schema`, noting each change.
 pub(super) fn fit(value: &mut Value, schema: &Value, limits: &Limits, fixes: &mut Fixes) {
+    unwrap_arguments(value, schema, limits, fixes);
     let mut stack: Vec<(&mut Value, &Value, usize, Option<Step<'_>>)> = vec![(value, schema, 0, None)];
     let mut path: Vec<Step<'_>> = Vec::new();
     while let Some((node, node_schema, depth, step)) = stack.pop() {
@@ -207,6 +213,49 @@ pub(super) fn fit(value: &mut Value, schema: &Value, limits: &Limits, fixes: &mu
             _ => {}
         }
     }
+}
+
+/// Arguments the model wrapped in one member the schema does not declare
+/// (`{"arguments": {…}}`, `{"input": "{…}"}`, one of [`WRAPPERS`]): the
+/// member's object (or the object its string holds) is the arguments, when
+/// it has members and the schema declares every one.
+fn unwrap_arguments(value: &mut Value, schema: &Value, limits: &Limits, fixes: &mut Fixes) {
+    let Some(properties) = resolve(schema, schema)
+        .and_then(|root| root.field("properties"))
+        .and_then(Value::as_object)
+    else {
+        return;
+    };
+    let Some(map) = value.as_object().filter(|map| map.len() == 1) else {
+        return;
+    };
+    let Some((key, inner)) = map.iter().next() else {
+        return;
+    };
+    if properties.contains_key(key) || !WRAPPERS.contains(&key.as_str()) {
+        return;
+    }
+    let inner = match inner {
+        Value::Object(_) => inner.clone(),
+        Value::String(text) if text.trim_start().starts_with('{') && text.len() <= limits.max_bytes => {
+            match crate::json::parse(text.trim(), limits.max_depth) {
+                Ok(decoded) => decoded,
+                Err(_) => return,
+            }
+        }
+        _ => return,
+    };
+    let declared = inner.as_object().is_some_and(|members| {
+        !members.is_empty() && members.keys().all(|member| properties.contains_key(member))
+    });
+    if !declared {
+        return;
+    }
+    let message = format!(
+        "the arguments were wrapped in {key:?}, which the schema does not declare; what it holds was read as the arguments"
+    );
+    *value = inner;
+    fixes.add(Kind::UnwrappedArguments, Pointer::root, None, Some(message));
 }
 
 /// The fixes at one place.
@@ -388,6 +437,49 @@ mod tests {
         assert_eq!(
             fitted(text, schema),
             json!({"n": "1.5", "e": "LOW", "t": null, "o": {"a": 1}, "s": "5"})
+        );
+    }
+
+    /// vLLM `test_deepseekv32_tool_parser.py`: arguments wrapped in one
+    /// member the schema does not declare are the member's object, noted;
+    /// only when the schema declares every key inside.
+    #[test]
+    fn arguments_wrapped_in_one_undeclared_member_are_unwrapped() {
+        let schema = json!({"properties": {"location": {"type": "string"}, "days": {"type": "integer"}}});
+        let repaired = crate::call::repair(
+            r#"{"arguments": {"location": "Beijing", "days": "2"}}"#,
+            Some(&schema),
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(repaired.value, json!({"location": "Beijing", "days": 2}));
+        let notes: Vec<String> = repaired.notes.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            notes,
+            [
+                "change: the arguments were wrapped in \"arguments\", which the schema does not declare; what it holds was read as the arguments (at /)",
+                "change: the string \"2\" was read as the number 2, as the schema expects an integer (at /days)",
+            ]
+        );
+        assert_eq!(
+            fitted(r#"{"input": "{\"location\": \"Oslo\"}"}"#, schema.clone()),
+            json!({"location": "Oslo"})
+        );
+        // Not a wrapper: a declared member, a key the schema does not
+        // declare inside, more than one member, an empty object.
+        for text in [
+            r#"{"input": {"location": "Oslo", "wind": 3}}"#,
+            r#"{"args": {"location": "Oslo"}, "days": 1}"#,
+            r#"{"params": {}}"#,
+            r#"{"wrapper": {"location": "Oslo"}}"#,
+        ] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(fitted(text, schema.clone()), value, "{text}");
+        }
+        let declared = json!({"properties": {"input": {"type": "object"}, "location": {}}});
+        assert_eq!(
+            fitted(r#"{"input": {"location": "Oslo"}}"#, declared),
+            json!({"input": {"location": "Oslo"}})
         );
     }
 
