@@ -250,6 +250,38 @@ fn python_values_read_as_python_reads_them() {
     );
 }
 
+/// Kimi K2 writing a call's counter alone as its head (`0`, no
+/// `functions.NAME:`): the call is to the one declared tool, or the one whose
+/// properties hold its arguments' keys, noted; when no declared tool is
+/// alone in that, it is no call (vLLM `test_kimi_k2_tool_parser.py`).
+#[test]
+fn kimi_bare_counter_heads_are_read_by_the_declared_tools() {
+    let tools = [
+        Tool::new("read_file", json!({"type": "object", "properties": {"path": {}}})),
+        Tool::new(
+            "get_weather",
+            json!({"type": "object", "properties": {"city": {}, "days": {}}}),
+        ),
+    ];
+    let text = "<|tool_calls_section_begin|><|tool_call_begin|>0 <|tool_call_argument_begin|>{\"city\": \"Oslo\"}<|tool_call_end|><|tool_calls_section_end|>";
+    assert_eq!(
+        read(text, Family::Kimi, Some(&tools)),
+        [
+            r#"0 get_weather {"city":"Oslo"}"#,
+            "  change: the call's head is the counter \"0\" without functions.NAME:; it was read as a call to get_weather, the declared tool its arguments are for (at /)",
+            "prose: \"\"",
+        ]
+    );
+    let text = "<|tool_calls_section_begin|><|tool_call_begin|>0 <|tool_call_argument_begin|>{\"mode\": 1}<|tool_call_end|><|tool_calls_section_end|>";
+    assert_eq!(
+        read(text, Family::Kimi, Some(&tools)),
+        [
+            "prose: \"<|tool_call_begin|>0 <|tool_call_argument_begin|>{\\\"mode\\\": 1}<|tool_call_end|>\"",
+            "note: error: kimi markup \"<|tool_call_begin|>0 <|tool_call_argumen\"… was kept in the prose: its head \"0\" names no tool, and no declared tool is the one its arguments are for (at /)",
+        ]
+    );
+}
+
 /// A Gemma 4 call that names its tool and opens its arguments is a call (a
 /// stream announces it then), its arguments an error when they do not read.
 #[test]

@@ -48,11 +48,7 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
             (body[..at].trim(), body[at..].trim())
         }
     };
-    // Only the `functions.` prefix goes, so a dotted name (`github.search`)
-    // stays whole, as mlx-lm's `kimi_k2.py` keeps it; vLLM's parser keeps the
-    // part after the first dot only, which loses it.
-    let name = head.strip_prefix("functions.").unwrap_or(head);
-    let name = name.rsplit_once(':').map_or(name, |(name, _)| name);
+    let name = name_of(head);
     if name.is_empty() {
         out.not_a_call(BEGIN, markup, "it names no tool");
         return;
@@ -62,7 +58,65 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
         _ if arguments.is_empty() => "{}",
         _ => arguments,
     };
+    if is_counter(name) && out.schema(name).is_none() {
+        let Some(tool) = counted_tool(out, arguments) else {
+            out.not_a_call(
+                BEGIN,
+                markup,
+                &format!(
+                    "its head {name:?} names no tool, and no declared tool is the one its arguments are for"
+                ),
+            );
+            return;
+        };
+        notes.push(recovered(
+            "bare-counter",
+            format!("the call's head is the counter {name:?} without functions.NAME:; it was read as a call to {tool}, the declared tool its arguments are for"),
+        ));
+        let tool = tool.to_string();
+        out.call_text(&tool, Some(head), arguments, notes);
+        return;
+    }
     out.call_text(name, Some(head), arguments, notes);
+}
+
+/// The tool's name in a call's head: `functions.NAME:IDX` without
+/// `functions.` and `:IDX`. Only that prefix goes, so a dotted name
+/// (`github.search`) stays whole, as mlx-lm's `kimi_k2.py` keeps it;
+/// vLLM's parser keeps the part after the first dot only, which loses it.
+fn name_of(head: &str) -> &str {
+    let name = head.strip_prefix("functions.").unwrap_or(head);
+    name.rsplit_once(':').map_or(name, |(name, _)| name)
+}
+
+/// Whether a head is a bare counter (`0`): Kimi K2 sometimes writes the
+/// call's index alone (vLLM's `kimi_k2_tool_parser.py` and sglang's
+/// `KimiK2Detector` read such heads).
+fn is_counter(name: &str) -> bool {
+    name.bytes().all(|byte| byte.is_ascii_digit())
+}
+
+/// The tool a call whose head is a bare counter is to: the one tool
+/// declared, or the one declared tool whose properties hold every key of
+/// its arguments (`None` when none or several do, or the arguments do not
+/// read as an object: vLLM then reads no call).
+fn counted_tool<'o>(out: &Out<'o>, arguments: &str) -> Option<&'o str> {
+    let tools = out.tools();
+    if let [tool] = tools {
+        return Some(&tool.name);
+    }
+    let arguments: serde_json::Map<String, serde_json::Value> = serde_json::from_str(arguments).ok()?;
+    let mut fitting = tools.iter().filter(|tool| {
+        let properties = tool
+            .input_schema
+            .get("properties")
+            .and_then(serde_json::Value::as_object);
+        properties.is_some_and(|properties| arguments.keys().all(|key| properties.contains_key(key)))
+    });
+    match (fitting.next(), fitting.next()) {
+        (Some(tool), None) => Some(&tool.name),
+        _ => None,
+    }
 }
 
 /// Streamed: a call runs from `<|tool_call_begin|>` to `<|tool_call_end|>`
@@ -94,14 +148,15 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 
 /// A streamed call's head, as [`call`] reads it: `functions.NAME:IDX`, the
 /// whole of it the id, up to `<|tool_call_argument_begin|>`. Without that
-/// token (lost in decoding) the call comes whole, as the parser recovers it.
+/// token (lost in decoding), or with a bare counter for a head, the call
+/// comes whole, as the parser reads it.
 fn head(body: &str) -> Head {
     match find_tag(body, ARGUMENTS) {
         Some(at) => {
             let head = body[..at].trim();
-            let name = head.strip_prefix("functions.").unwrap_or(head);
-            let name = name.rsplit_once(':').map_or(name, |(name, _)| name);
-            if name.is_empty() {
+            let name = name_of(head);
+            // A bare counter's tool is known from its arguments: it comes whole.
+            if name.is_empty() || is_counter(name) {
                 return Head::Whole;
             }
             object_after(body, at + ARGUMENTS.len(), name, Some(head))

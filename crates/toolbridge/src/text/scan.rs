@@ -79,6 +79,11 @@ impl<'a> Out<'a> {
             .map(|tool| &tool.input_schema)
     }
 
+    /// The tools given (none when no tools were).
+    pub fn tools(&self) -> &'a [Tool] {
+        self.tools.unwrap_or_default()
+    }
+
     /// Markup that holds no readable call: kept in the prose, with a note
     /// saying why it is not a call.
     pub fn not_a_call(&mut self, markup: &str, text: &str, why: &str) {
