@@ -45,6 +45,10 @@ use toolbridge::call::{CallEvent, ToolCall};
 use toolbridge::text::{parse, Family, TextStream};
 use toolbridge::Tool;
 
+// The benchmarks' cutter of a text into pieces.
+#[path = "../benches/documents/mod.rs"]
+mod documents;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text_servers")
 }
@@ -116,17 +120,8 @@ fn expected_lines(calls: &Value) -> Vec<String> {
 fn streamed(text: &str, family: Family, tools: Option<&[Tool]>, size: usize) -> Vec<ToolCall> {
     let mut stream = TextStream::new(Some(family), tools);
     let mut events = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let mut end = (start + size).min(text.len());
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        if end == start {
-            end = start + text[start..].chars().next().map_or(1, char::len_utf8);
-        }
-        stream.push(&text[start..end], &mut events).unwrap();
-        start = end;
+    for piece in documents::deltas(text, size) {
+        stream.push(piece, &mut events).unwrap();
     }
     stream.finish(&mut events).unwrap();
     events
