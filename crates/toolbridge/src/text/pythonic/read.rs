@@ -586,9 +586,8 @@ impl Reader<'_> {
             value.push_str(&rest[at..at + run]);
             at += run;
             if bytes[at] == b'\\' {
-                match escape(&rest[at + 1..]) {
-                    Ok((decoded, len)) => {
-                        value.push_str(&decoded);
+                match escape(&rest[at + 1..], &mut value) {
+                    Ok(len) => {
                         at += 1 + len;
                         continue;
                     }
@@ -644,19 +643,17 @@ impl Reader<'_> {
 const QUOTES_LOOKED_AT: usize = 32;
 
 /// The escape after a backslash at the start of `after`, as Python reads
-/// it: its text and how many bytes it took; `Err(None)` when the text ends
-/// there, `Err(Some(what))` for a `\\x`, `\\u` or `\\U` without its hex
-/// digits. An escape Python does not know keeps its backslash (`'\\,'` is
-/// the two characters `\\,`); a backslash before a line break joins the
-/// lines.
-fn escape(after: &str) -> Result<(String, usize), Option<&'static str>> {
+/// it, pushed onto `value`: how many bytes it took; `Err(None)` when the
+/// text ends there, `Err(Some(what))` for a `\\x`, `\\u` or `\\U` without
+/// its hex digits. An escape Python does not know keeps its backslash
+/// (`'\\,'` is the two characters `\\,`); a backslash before a line break
+/// joins the lines.
+fn escape(after: &str, value: &mut String) -> Result<usize, Option<&'static str>> {
     let Some(escaped) = after.chars().next() else {
         return Err(None);
     };
     let simple = match escaped {
-        '\\' => Some('\\'),
-        '\'' => Some('\''),
-        '"' => Some('"'),
+        '\\' | '\'' | '"' => Some(escaped),
         'a' => Some('\u{7}'),
         'b' => Some('\u{8}'),
         'f' => Some('\u{c}'),
@@ -667,19 +664,21 @@ fn escape(after: &str) -> Result<(String, usize), Option<&'static str>> {
         _ => None,
     };
     if let Some(c) = simple {
-        return Ok((c.to_string(), 1));
+        value.push(c);
+        return Ok(1);
     }
-    let hex = |digits: usize, what: &'static str| {
-        after
+    let mut hex = |digits: usize, what: &'static str| {
+        let c = after
             .get(1..1 + digits)
             .filter(|hex| hex.bytes().all(|byte| byte.is_ascii_hexdigit()))
             .and_then(|hex| u32::from_str_radix(hex, 16).ok())
             .and_then(char::from_u32)
-            .map(|c| (c.to_string(), 1 + digits))
-            .ok_or(Some(what))
+            .ok_or(Some(what))?;
+        value.push(c);
+        Ok(1 + digits)
     };
     match escaped {
-        '\n' => Ok((String::new(), 1)),
+        '\n' => Ok(1),
         '0'..='7' => {
             let digits = after
                 .bytes()
@@ -687,11 +686,16 @@ fn escape(after: &str) -> Result<(String, usize), Option<&'static str>> {
                 .take_while(|byte| (b'0'..=b'7').contains(byte))
                 .count();
             let code = u32::from_str_radix(&after[..digits], 8).unwrap_or(0);
-            Ok((char::from_u32(code).unwrap_or('\u{fffd}').to_string(), digits))
+            value.push(char::from_u32(code).unwrap_or('\u{fffd}'));
+            Ok(digits)
         }
         'x' => hex(2, "a \\x escape of two hex digits"),
         'u' => hex(4, "a \\u escape of four hex digits"),
         'U' => hex(8, "a \\U escape of eight hex digits"),
-        other => Ok((format!("\\{other}"), other.len_utf8())),
+        other => {
+            value.push('\\');
+            value.push(other);
+            Ok(other.len_utf8())
+        }
     }
 }
