@@ -103,19 +103,13 @@ const MAX_BRANCH_DEPTH: usize = 8;
 /// Adds the JSON types `schema` allows to `types` (none when it says
 /// nothing of them: a `$ref`, an empty schema).
 fn types_of<'s>(schema: &'s Value, depth: usize, types: &mut Vec<&'s str>) {
-    let mut add = |name: &'s str| {
-        if !types.contains(&name) {
-            types.push(name);
-        }
-    };
     match schema.get("type") {
-        Some(Value::String(name)) => return add(json_type(name)),
+        Some(Value::String(name)) => return add_type(types, json_type(name)),
         Some(Value::Array(names)) => {
-            return names
-                .iter()
-                .filter_map(Value::as_str)
-                .map(json_type)
-                .for_each(add)
+            for name in names.iter().filter_map(Value::as_str) {
+                add_type(types, json_type(name));
+            }
+            return;
         }
         _ => {}
     }
@@ -147,14 +141,9 @@ fn types_of<'s>(schema: &'s Value, depth: usize, types: &mut Vec<&'s str>) {
         .and_then(Value::as_array)
         .map(|values| values.iter().collect::<Vec<_>>())
         .or_else(|| schema.get("const").map(|value| vec![value]));
-    let mut add = |name: &'s str| {
-        if !types.contains(&name) {
-            types.push(name);
-        }
-    };
     if let Some(values) = values {
         for value in values {
-            add(match value {
+            let name = match value {
                 Value::Null => "null",
                 Value::Bool(_) => "boolean",
                 Value::Number(number) if number.is_f64() => "number",
@@ -162,12 +151,19 @@ fn types_of<'s>(schema: &'s Value, depth: usize, types: &mut Vec<&'s str>) {
                 Value::String(_) => "string",
                 Value::Array(_) => "array",
                 Value::Object(_) => "object",
-            });
+            };
+            add_type(types, name);
         }
     } else if schema.get("properties").is_some() {
-        add("object");
+        add_type(types, "object");
     } else if schema.get("items").is_some() || schema.get("prefixItems").is_some() {
-        add("array");
+        add_type(types, "array");
+    }
+}
+
+fn add_type<'s>(types: &mut Vec<&'s str>, name: &'s str) {
+    if !types.contains(&name) {
+        types.push(name);
     }
 }
 

@@ -623,15 +623,17 @@ impl Reader<'_> {
     /// the text's end.
     fn may_follow_a_value(&self, after: &str) -> bool {
         let mut open = self.closers.iter().rev();
+        let mut closed = 0;
         for byte in after.bytes() {
             match byte {
                 b' ' | b'\t' | b'\n' | b'\r' => {}
                 b',' | b':' => return true,
                 b')' | b']' | b'}' => match open.next() {
-                    Some(&closer) if closer == byte => {}
+                    Some(&closer) if closer == byte => closed += 1,
                     _ => return false,
                 },
-                _ => return open.len() < self.closers.len() && open.len() == 0,
+                // Past the closers of every open bracket, anything may follow.
+                _ => return closed > 0 && closed == self.closers.len(),
             }
         }
         true
