@@ -13,6 +13,15 @@ const CALLS_END: &str = "<｜tool▁calls▁end｜>";
 const BEGIN: &str = "<｜tool▁call▁begin｜>";
 const SEP: &str = "<｜tool▁sep｜>";
 const END: &str = "<｜tool▁call▁end｜>";
+/// The tokens the template writes around tool results; in a model's text
+/// they are markup, removed from the prose with the section tokens (the
+/// results' text stays), as ollama's `deepseek3.go` does.
+const OUTPUT_TOKENS: [&str; 4] = [
+    "<｜tool▁outputs▁begin｜>",
+    "<｜tool▁outputs▁end｜>",
+    "<｜tool▁output▁begin｜>",
+    "<｜tool▁output▁end｜>",
+];
 
 pub(super) fn detect(text: &str) -> bool {
     text.contains("tool▁call▁begin") || text.contains("tool▁calls▁begin")
@@ -22,9 +31,22 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     delimited_calls(text, BEGIN, END, out, |body| body.find(CALLS_END), prose, call);
 }
 
-/// Prose, without the section tokens around the calls.
+/// Prose, without the section tokens around the calls and the tokens
+/// around tool results.
 fn prose(text: &str, out: &mut Out<'_>) {
-    push_prose_without(text, &[CALLS_BEGIN, CALLS_END], out);
+    let [outputs_begin, outputs_end, output_begin, output_end] = OUTPUT_TOKENS;
+    push_prose_without(
+        text,
+        &[
+            CALLS_BEGIN,
+            CALLS_END,
+            outputs_begin,
+            outputs_end,
+            output_begin,
+            output_end,
+        ],
+        out,
+    );
 }
 
 /// One call's body, between `<｜tool▁call▁begin｜>` and `<｜tool▁call▁end｜>`.
@@ -65,9 +87,18 @@ fn unfence(text: &str) -> &str {
 /// Streamed: a call runs from `<｜tool▁call▁begin｜>` to
 /// `<｜tool▁call▁end｜>` (without it, to `<｜tool▁calls▁end｜>` or the next
 /// call), its arguments streaming once the name is read; the section
-/// tokens are regions of their own, which the parser removes.
+/// tokens and the tool-result tokens are regions of their own, which the
+/// parser removes.
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &[BEGIN, CALLS_BEGIN, CALLS_END],
+    opens: &[
+        BEGIN,
+        CALLS_BEGIN,
+        CALLS_END,
+        OUTPUT_TOKENS[0],
+        OUTPUT_TOKENS[1],
+        OUTPUT_TOKENS[2],
+        OUTPUT_TOKENS[3],
+    ],
     bare: None,
     region,
 };
