@@ -5,15 +5,16 @@
 //! (ollama `model/parsers/gemma4.go`, vLLM `gemma4_tool_parser.py`). Its
 //! reasoning is a `<|channel>thought\n…<channel|>` block: kept in the
 //! prose, and a call inside a closed one is not a call. ollama drops the
-//! `<|tool_response>` token the model may write after a call; this drops
-//! it wherever it is in the prose.
+//! `<|tool_response>` token the model may write after a call, and a
+//! `<tool_call|>` that closes no call; this drops them wherever they are
+//! in the prose.
 
 use serde_json::{Map, Number, Value};
 
 use crate::call::{ArgumentsError, ArgumentsErrorKind};
 
 use super::envelope::HEAD_WINDOW;
-use super::scan::{delimited_calls, recovered, Out};
+use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{
     waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Token, Until, Waits,
 };
@@ -52,14 +53,7 @@ fn calls(text: &str, out: &mut Out<'_>) {
         CLOSE,
         out,
         |_| None,
-        |prose, out| {
-            let mut rest = prose;
-            while let Some(at) = rest.find(RESPONSE) {
-                out.prose.push_str(&rest[..at]);
-                rest = &rest[at + RESPONSE.len()..];
-            }
-            out.prose.push_str(rest);
-        },
+        |prose, out| push_prose_without(prose, &[RESPONSE, CLOSE], out),
         call,
     );
 }
@@ -344,10 +338,10 @@ impl<'t> Reader<'t> {
 /// sent as its `,` or the closing `}` arrives; a thought channel from
 /// `<|channel>` to `<channel|>` is a region too, so a call inside it stays
 /// in it, and a channel opening inside a call runs the call's region to
-/// the channel's end; `<|tool_response>` is a region of its own, which the
-/// parser removes.
+/// the channel's end; `<|tool_response>`, and a `<tool_call|>` that closes
+/// no call, are regions of their own, which the parser removes.
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &[OPEN, CHANNEL, RESPONSE],
+    opens: &[OPEN, CHANNEL, RESPONSE, CLOSE],
     bare: None,
     region,
 };
@@ -361,7 +355,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
             stopped: false,
         }),
         Some(1) => Box::new(Until::new(CHANNEL.len(), &[CHANNEL_END], &[], &[])),
-        Some(_) => Box::new(Token(RESPONSE.len())),
+        Some(token) => Box::new(Token(STREAM.opens[token].len())),
         None => unreachable!("Gemma 4 has no bare markup"),
     }
 }
