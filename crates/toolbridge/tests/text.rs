@@ -282,6 +282,24 @@ fn kimi_bare_counter_heads_are_read_by_the_declared_tools() {
     );
 }
 
+/// ollama `gemma4_test.go` (issue 15315): a bare key with spaces, a string
+/// in single quotes (a `<|"|>` left after it dropped), and a string whose
+/// closing `<|"|>` is missing before the arguments close, each noted.
+#[test]
+fn gemma4_repairs_of_weak_output() {
+    let text =
+        "<|tool_call>call:f{Basic Chain:{on:true},pattern:'\\s+'<|\"|>,command:<|\"|>ls -la}<tool_call|>";
+    assert_eq!(
+        read(text, Family::Gemma4, None),
+        [
+            r#"call_0 f {"Basic Chain":{"on":true},"pattern":"\\s+","command":"ls -la"}"#,
+            "  change: a string's closing <|\"|> is missing; it ends where the arguments around it close (at /)",
+            "  change: '\\s+' written without <|\"|> delimiters; read as strings (at /)",
+            "prose: \"\"",
+        ]
+    );
+}
+
 /// A Gemma 4 call that names its tool and opens its arguments is a call (a
 /// stream announces it then), its arguments an error when they do not read.
 #[test]

@@ -89,6 +89,12 @@ fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>)
                     "the text ends inside the call's arguments; what was open was closed",
                 ));
             }
+            if reader.unclosed {
+                notes.push(recovered(
+                    "missing-delimiter",
+                    "a string's closing <|\"|> is missing; it ends where the arguments around it close",
+                ));
+            }
             if !reader.bare.is_empty() {
                 notes.push(recovered(
                     "bare-string",
@@ -130,6 +136,9 @@ struct Reader<'t> {
     depth: usize,
     max_depth: usize,
     truncated: bool,
+    /// Whether a string's closing `<|"|>` was missing before the closers
+    /// of the arguments.
+    unclosed: bool,
     bare: Vec<String>,
 }
 
@@ -142,6 +151,7 @@ impl<'t> Reader<'t> {
             depth: 0,
             max_depth,
             truncated: false,
+            unclosed: false,
             bare: Vec::new(),
         }
     }
@@ -240,21 +250,31 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// A `<|"|>`-delimited string, as written.
+    /// A `<|"|>`-delimited string, as written. Without its closing
+    /// delimiter it runs to the end of the text, but for the closers of the
+    /// objects and lists open around it there (`command:<|"|>ls}` is
+    /// `"ls"`, as ollama repairs it).
     fn delimited(&mut self) -> String {
-        match find_tag(self.rest(), QUOTE) {
-            Some(end) => {
-                let value = self.rest()[..end].to_string();
-                self.pos += end + QUOTE.len();
-                value
-            }
-            None => {
-                self.truncated = true;
-                let value = self.rest().to_string();
-                self.pos = self.text.len();
-                value
-            }
+        let text = self.text;
+        let rest = &text[self.pos..];
+        if let Some(end) = find_tag(rest, QUOTE) {
+            self.pos += end + QUOTE.len();
+            return rest[..end].to_string();
         }
+        let mut end = rest.trim_end().len();
+        let mut closers = 0;
+        while closers < self.depth && rest[..end].ends_with(['}', ']']) {
+            end = rest[..end - 1].trim_end().len();
+            closers += 1;
+        }
+        if closers == 0 {
+            self.truncated = true;
+            self.pos = text.len();
+            return rest.to_string();
+        }
+        self.unclosed = true;
+        self.pos += end;
+        rest[..end].to_string()
     }
 
     /// A key: bare, `<|"|>`-delimited or a JSON string.
@@ -270,16 +290,18 @@ impl<'t> Reader<'t> {
                 _ => self.fail("a key"),
             };
         }
+        // A bare key may hold spaces (`Basic LLM Chain:`, as ollama reads it).
         let text = self.text;
         let rest = &text[self.pos..];
         let len = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.'))
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ' ')))
             .unwrap_or(rest.len());
-        if len == 0 {
+        let key = rest[..len].trim_end();
+        if key.is_empty() {
             return self.fail("a key");
         }
         self.pos += len;
-        Ok(rest[..len].to_string())
+        Ok(key.to_string())
     }
 
     /// A JSON string (models mix them in); cut off, it is closed.
@@ -306,10 +328,22 @@ impl<'t> Reader<'t> {
         serde_json::from_str(&text).or_else(|_| self.fail("a JSON string"))
     }
 
-    /// `true`, `false`, `null` or a number, up to the next `,` `}` `]`.
+    /// `true`, `false`, `null` or a number, up to the next `,` `}` `]`;
+    /// a string in single quotes (with a `<|"|>` left after it, dropped) is
+    /// its text, as ollama repairs it.
     fn literal(&mut self) -> Result<Value, String> {
         let text = self.text;
         let rest = &text[self.pos..];
+        if let Some(quoted) = rest.strip_prefix('\'') {
+            if let Some(end) = quoted.find('\'') {
+                let after = quoted[end + 1..].trim_start();
+                let dangling = if after.starts_with(QUOTE) { QUOTE.len() } else { 0 };
+                let skipped = quoted[end + 1..].len() - after.len();
+                self.bare.push(format!("'{}'", &quoted[..end]));
+                self.pos += 1 + end + 1 + skipped + dangling;
+                return Ok(Value::String(quoted[..end].to_string()));
+            }
+        }
         let len = rest.find([',', '}', ']']).unwrap_or(rest.len());
         let word = rest[..len].trim();
         let value = match word {
