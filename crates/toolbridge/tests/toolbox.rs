@@ -73,6 +73,23 @@ fn a_valid_call_is_accepted_unchanged() {
     );
 }
 
+/// A call whose arguments are wrapped in one member the schema does not
+/// declare fails validation (its required parameter is missing); coerced,
+/// the wrapper's object is the arguments, noted (vLLM's DeepSeek V3.2
+/// parser unwraps `arguments` and `input` so).
+#[test]
+fn arguments_wrapped_in_an_undeclared_member_are_unwrapped_when_coerced() {
+    let toolbox = Toolbox::new([weather()]).unwrap();
+    let checked = toolbox.check(&call("get_weather", json!({"arguments": {"city": "Paris"}})));
+    assert_eq!(
+        accepted(&checked),
+        (
+            json!({"city": "Paris"}),
+            vec!["/ the arguments were wrapped in \"arguments\", which the schema does not declare; what it holds was read as the arguments".to_string()]
+        )
+    );
+}
+
 #[test]
 fn an_unknown_tool_is_answered_with_the_closest_names() {
     let toolbox = Toolbox::new([weather(), tool("save_note", json!({"type": "object"}))]).unwrap();
