@@ -10,6 +10,11 @@ use toolbridge::{Limits, Tool};
 /// `id name arguments` per call, then `prose: …`, then each note as `fix-or-kind: message`.
 fn read(text: &str, family: Family, tools: Option<&[Tool]>) -> Vec<String> {
     assert_eq!(Family::detect(text), Some(family), "detected family of {text:?}");
+    read_as(text, family, tools)
+}
+
+/// [`read`] for a text the family is given for, not detected from.
+fn read_as(text: &str, family: Family, tools: Option<&[Tool]>) -> Vec<String> {
     let parsed = parse(text, family, tools).unwrap();
     let mut lines = Vec::new();
     for call in &parsed.calls {
@@ -296,6 +301,22 @@ fn gemma4_repairs_of_weak_output() {
             "  change: a string's closing <|\"|> is missing; it ends where the arguments around it close (at /)",
             "  change: '\\s+' written without <|\"|> delimiters; read as strings (at /)",
             "prose: \"\"",
+        ]
+    );
+}
+
+/// LFM2 through a decoder that skips special tokens: the list of calls at
+/// the start without `<|tool_call_start|>`, and a `<|tool_call_end|>` left
+/// after it (ollama `lfm2_test.go`). Detected, such a text is pythonic.
+#[test]
+fn lfm2_list_without_its_tokens() {
+    let text = "[bash(command='ls')]<|tool_call_end|> Listed.";
+    assert_eq!(
+        read_as(text, Family::Lfm2, None),
+        [
+            r#"call_0 bash {"command":"ls"}"#,
+            "  change: the list of calls is not between <|tool_call_start|> and <|tool_call_end|>; it was read as a bare list (at /)",
+            "prose: \"Listed.\"",
         ]
     );
 }

@@ -3,12 +3,16 @@
 //! `model/parsers/lfm2.go`, vLLM `lfm2_tool_parser.py`; llama.cpp
 //! `common/chat-parsers/lfm2.cpp`). Values are Python literals, read as
 //! the [`Pythonic`](super::Family::Pythonic) family reads them; ollama also
-//! takes one call without the list brackets, and so does this.
+//! takes one call without the list brackets, and so does this. A list at
+//! the start of the text without the tokens around it (a decoder that
+//! skips special tokens drops them) is read as the pythonic family reads
+//! one, noted, and so is it by ollama; a `<|tool_call_end|>` that ends no
+//! call is removed from the prose.
 
 use super::pythonic;
 use super::pythonic::LiveCalls;
-use super::scan::{delimited_calls, excerpt, recovered, Out};
-use super::stream::markup::{End, Live, Region, Streaming, Until, Waits};
+use super::scan::{delimited_calls, excerpt, push_prose_without, recovered, Out};
+use super::stream::markup::{End, Live, Region, Streaming, Token, Until, Waits};
 
 const OPEN: &str = "<|tool_call_start|>";
 const CLOSE: &str = "<|tool_call_end|>";
@@ -18,13 +22,30 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    let lead = text.len() - text.trim_start().len();
+    let mut rest = text;
+    if pythonic::STREAM
+        .bare
+        .is_some_and(|bare| bare(&text[lead..], true) == Some(true))
+    {
+        out.prose.push_str(&text[..lead]);
+        let before = out.calls.len();
+        let taken = pythonic::one_list(&text[lead..], out);
+        if let Some(call) = out.calls.get_mut(before) {
+            call.notes.push(recovered(
+                "missing-control-token",
+                "the list of calls is not between <|tool_call_start|> and <|tool_call_end|>; it was read as a bare list",
+            ));
+        }
+        rest = &text[lead + taken..];
+    }
     delimited_calls(
-        text,
+        rest,
         OPEN,
         CLOSE,
         out,
         |_| None,
-        |prose, out| out.prose.push_str(prose),
+        |prose, out| push_prose_without(prose, &[CLOSE], out),
         calls,
     );
 }
@@ -62,18 +83,24 @@ fn calls(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
 /// Streamed: a call list runs from `<|tool_call_start|>` to
 /// `<|tool_call_end|>`, or to the next `<|tool_call_start|>` when its end
 /// token is missing; its calls are announced and their arguments sent as
-/// the pythonic family's are ([`LiveCalls`]).
+/// the pythonic family's are ([`LiveCalls`]). A list at the start without
+/// the tokens is the pythonic family's region; a `<|tool_call_end|>` that
+/// ends no call is a region of its own, which the parser removes.
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &[OPEN],
-    bare: None,
+    opens: &[OPEN, CLOSE],
+    bare: pythonic::STREAM.bare,
     region,
 };
 
-fn region(_: Option<usize>) -> Box<dyn Region> {
-    Box::new(CallList {
-        until: Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
-        calls: LiveCalls::new(OPEN.len(), None),
-    })
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => Box::new(CallList {
+            until: Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
+            calls: LiveCalls::new(OPEN.len(), None),
+        }),
+        Some(_) => Box::new(Token(CLOSE.len())),
+        None => (pythonic::STREAM.region)(None),
+    }
 }
 
 /// One pair of tokens being read.

@@ -83,7 +83,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// The list at the start of `text` (bare, or after `<|python_start|>`),
 /// as far as the stream's [`List`] reader takes it; how much it took (at
 /// least one character).
-fn one_list(text: &str, out: &mut Out<'_>) -> usize {
+pub(super) fn one_list(text: &str, out: &mut Out<'_>) -> usize {
     // Where the region ends, without reading its calls as a stream would.
     let len = match List::new().end(text, true) {
         End::Call(len) | End::Prose(len) => len,
