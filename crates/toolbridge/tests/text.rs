@@ -321,6 +321,22 @@ fn lfm2_list_without_its_tokens() {
     );
 }
 
+/// A Qwen3-Coder `<function=` whose name holds markup names no tool: the
+/// markup stays prose, noted (ollama `qwen3coder_bare_test.go`).
+#[test]
+fn qwen3_coder_function_without_a_name_is_prose() {
+    let text = "<function=<<not xml>></function> then <function=f>\n</function>";
+    assert_eq!(
+        read_as(text, Family::Qwen3Coder, None),
+        [
+            "call_0 f {}",
+            "  change: the <tool_call> before <function=…> is missing (at /)",
+            "prose: \"<function=<<not xml>></function> then\"",
+            "note: error: qwen3-coder markup \"<function=<<not xml>></function>\" was kept in the prose: what it names is not a tool's name (at /)",
+        ]
+    );
+}
+
 /// A Gemma 4 call that names its tool and opens its arguments is a call (a
 /// stream announces it then), its arguments an error when they do not read.
 #[test]

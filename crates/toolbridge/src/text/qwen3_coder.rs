@@ -67,6 +67,16 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         let name = text[name_start..name_start + name_len].trim();
         let body_start = name_start + name_len + 1;
         let next_function = functions.from(body_start).unwrap_or(text.len());
+        if !is_name(name) {
+            // Markup around no name (`<function=<<not xml>>`): prose, as ollama keeps it.
+            let end = function_ends
+                .from(body_start)
+                .filter(|&end| end <= next_function)
+                .map_or(next_function, |end| end + FUNCTION_END.len());
+            out.not_a_call(FUNCTION, &text[start..end], "what it names is not a tool's name");
+            pos = end;
+            continue;
+        }
         let body_end = match function_ends.from(body_start).filter(|&end| end <= next_function) {
             Some(end) => end,
             None => {
@@ -170,6 +180,11 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     out.prose.push_str(&text[pos..]);
 }
 
+/// Whether `name` can be a tool's name: not empty, and no markup in it.
+fn is_name(name: &str) -> bool {
+    !name.is_empty() && !name.contains(['<', '>'])
+}
+
 /// The value without the line break the template puts after the opening
 /// tag and before the closing one.
 fn strip_line_breaks(value: &str) -> &str {
@@ -244,7 +259,7 @@ impl Region for Call {
                     return if done { End::Call(text.len()) } else { End::More };
                 };
                 let name = text[name_start..name_start + len].trim();
-                if !name.is_empty() {
+                if is_name(name) {
                     live.current().open_canonical(name);
                 }
                 self.params.at = name_start + len + 1;
