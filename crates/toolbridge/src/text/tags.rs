@@ -241,10 +241,9 @@ where
         .filter(|&at| starts.contains(bytes[at]))
         .find_map(|at| {
             let rest = &bytes[at..];
-            let which = tags.clone().position(|tag| {
-                let tag = tag.as_ref().as_bytes();
-                !tag.is_empty() && rest.starts_with(tag)
-            })?;
+            let which = tags
+                .clone()
+                .position(|tag| tag_at(rest, tag.as_ref().as_bytes()) == TagAt::Whole)?;
             Some((at, which))
         })
 }
@@ -356,10 +355,9 @@ where
         .find(|&at| {
             let rest = &bytes[at..];
             starts.contains(bytes[at])
-                && tags.clone().any(|tag| {
-                    let tag = tag.as_ref().as_bytes();
-                    rest.len() < tag.len() && tag.starts_with(rest)
-                })
+                && tags
+                    .clone()
+                    .any(|tag| tag_at(rest, tag.as_ref().as_bytes()) == TagAt::Cut)
         })
         .map_or(0, |at| bytes.len() - at)
 }
