@@ -22,25 +22,18 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    let lead = text.len() - text.trim_start().len();
-    let mut rest = text;
-    if pythonic::STREAM
-        .bare
-        .is_some_and(|bare| bare(&text[lead..], true) == Some(true))
-    {
-        out.prose.push_str(&text[..lead]);
-        let before = out.calls.len();
-        let taken = pythonic::one_list(&text[lead..], out);
+    let before = out.calls.len();
+    let taken = pythonic::leading_list(text, out);
+    if taken > 0 {
         if let Some(call) = out.calls.get_mut(before) {
             call.notes.push(recovered(
                 "missing-control-token",
                 "the list of calls is not between <|tool_call_start|> and <|tool_call_end|>; it was read as a bare list",
             ));
         }
-        rest = &text[lead + taken..];
     }
     delimited_calls(
-        rest,
+        &text[taken..],
         OPEN,
         CLOSE,
         out,

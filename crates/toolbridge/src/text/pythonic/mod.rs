@@ -66,12 +66,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     // Lists are read where a stream opens them — bare at the start of the
     // text, and at every `<|python_start|>` — each as far as the stream's
     // reader takes it, so that whole and streamed text give the same calls.
-    let mut pos = 0;
-    let lead = text.len() - text.trim_start().len();
-    if bare(&text[lead..], true) == Some(true) {
-        out.prose.push_str(&text[..lead]);
-        pos = lead + one_list(&text[lead..], out);
-    }
+    let mut pos = leading_list(text, out);
     let mut starts = Finder::new(text, START);
     while let Some(start) = starts.from(pos) {
         out.prose.push_str(&text[pos..start]);
@@ -80,10 +75,22 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     out.prose.push_str(&text[pos..]);
 }
 
+/// The list a text opens with, after whitespace (see [`bare`]), read as a
+/// stream reads it: how much of `text` it took with the whitespace before
+/// it (which goes to the prose); 0 when the text opens with no list.
+pub(super) fn leading_list(text: &str, out: &mut Out<'_>) -> usize {
+    let lead = text.len() - text.trim_start().len();
+    if bare(&text[lead..], true) != Some(true) {
+        return 0;
+    }
+    out.prose.push_str(&text[..lead]);
+    lead + one_list(&text[lead..], out)
+}
+
 /// The list at the start of `text` (bare, or after `<|python_start|>`),
 /// as far as the stream's [`List`] reader takes it; how much it took (at
 /// least one character).
-pub(super) fn one_list(text: &str, out: &mut Out<'_>) -> usize {
+fn one_list(text: &str, out: &mut Out<'_>) -> usize {
     // Where the region ends, without reading its calls as a stream would.
     let len = match List::new().end(text, true) {
         End::Call(len) | End::Prose(len) => len,
