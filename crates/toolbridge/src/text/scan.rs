@@ -114,8 +114,23 @@ impl<'a> Out<'a> {
 
     /// A call whose arguments were already read as a value: fitted to the
     /// tool's schema when there is one.
-    pub fn call_value(&mut self, name: &str, id: Option<&str>, mut arguments: Value, notes: Vec<Note>) {
-        let arguments = match (self.schema(name), &arguments) {
+    pub fn call_value(&mut self, name: &str, id: Option<&str>, arguments: Value, notes: Vec<Note>) {
+        let arguments = self.fitted(name, arguments);
+        self.push(name, id, arguments, None, notes);
+    }
+
+    /// A call whose arguments were read from the model's markup (`raw`),
+    /// value by value: fitted as [`call_value`](Out::call_value) fits them.
+    pub fn call_fitted(&mut self, name: &str, arguments: Map<String, Value>, raw: String, notes: Vec<Note>) {
+        let arguments = self.fitted(name, Value::Object(arguments));
+        self.push(name, None, arguments, Some(raw), notes);
+    }
+
+    /// `arguments` fitted to the schema of the tool `name`, when there is
+    /// one, with the fixes' notes; arguments nested deeper than the limits
+    /// allow are read through repair, which says where.
+    fn fitted(&self, name: &str, mut arguments: Value) -> Result<(Value, Vec<Note>), ArgumentsError> {
+        match (self.schema(name), &arguments) {
             (Some(schema), Value::Object(_)) => match fit_parsed(&mut arguments, schema, self.limits) {
                 Some(fixes) => Ok((arguments, under_arguments(fixes))),
                 None => self.arguments_from_text(name, &arguments.to_string()),
@@ -126,36 +141,7 @@ impl<'a> Out<'a> {
                 format!("the arguments are {}, not an object", json_type(&arguments)),
                 arguments.to_string(),
             )),
-        };
-        self.push(name, id, arguments, None, notes);
-    }
-
-    /// A call whose arguments were read from the model's markup (`raw`),
-    /// value by value: fitted to the tool's schema, when there is one, as
-    /// [`call_value`](Out::call_value) fits them.
-    pub fn call_fitted(
-        &mut self,
-        name: &str,
-        mut arguments: Map<String, Value>,
-        raw: String,
-        mut notes: Vec<Note>,
-    ) {
-        if let Some(schema) = self.schema(name) {
-            let mut value = Value::Object(std::mem::take(&mut arguments));
-            if let Some(fixes) = fit_parsed(&mut value, schema, self.limits) {
-                notes.extend(under_arguments(fixes));
-            }
-            if let Value::Object(fitted) = value {
-                arguments = fitted;
-            }
         }
-        self.push(
-            name,
-            None,
-            Ok((Value::Object(arguments), Vec::new())),
-            Some(raw),
-            notes,
-        );
     }
 
     /// A call from envelope JSON that reads as it stands (see
