@@ -53,7 +53,7 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/text_servers")
 }
 
-/// Every case file: (server, family id, path).
+/// Every case file: (server, file stem, path).
 fn case_files() -> Vec<(String, String, PathBuf)> {
     let mut files = Vec::new();
     let Ok(servers) = std::fs::read_dir(root()) else {
@@ -200,6 +200,7 @@ fn servers_test_cases_read_as_the_servers_read_them() {
         }
     }
     eprintln!("{cases} cases, {gaps} of them known gaps");
+    assert!(cases > 0, "no case files under {:?}", root());
     assert!(
         failures.is_empty(),
         "{} of {cases} cases:\n{}",

@@ -646,9 +646,9 @@ const QUOTES_LOOKED_AT: usize = 32;
 
 /// The escape after a backslash at the start of `after`, as Python reads
 /// it, pushed onto `value`: how many bytes it took; `Err(None)` when the
-/// text ends there, `Err(Some(what))` for a `\\x`, `\\u` or `\\U` without
+/// text ends there, `Err(Some(what))` for a `\x`, `\u` or `\U` without
 /// its hex digits. An escape Python does not know keeps its backslash
-/// (`'\\,'` is the two characters `\\,`); a backslash before a line break
+/// (`'\,'` is the two characters `\,`); a backslash before a line break
 /// joins the lines.
 fn escape(after: &str, value: &mut String) -> Result<usize, Option<&'static str>> {
     let Some(escaped) = after.chars().next() else {
