@@ -305,6 +305,49 @@ fn gemma4_repairs_of_weak_output() {
     );
 }
 
+/// ollama `gemma4_test.go` (issue 15315): when the strict read fails, a
+/// word without delimiters runs past commas to where the arguments go on
+/// (a key and its `:`; a declared property's when the tool is declared),
+/// kept as written.
+#[test]
+fn gemma4_text_without_delimiters_runs_past_commas() {
+    let text = "<|tool_call>call:send{to:ann,body:Dear Ann, thanks, Bob}<tool_call|>";
+    assert_eq!(
+        read(text, Family::Gemma4, None),
+        [
+            r#"call_0 send {"to":"ann","body":"Dear Ann, thanks, Bob"}"#,
+            "  change: \"ann\", \"Dear Ann, thanks, Bob\" written without <|\"|> delimiters; read as strings (at /)",
+            "prose: \"\"",
+        ]
+    );
+    // Arguments that read strictly stay as they read.
+    let text = "<|tool_call>call:send{to:ann,body:Dear Ann}<tool_call|>";
+    assert_eq!(
+        read(text, Family::Gemma4, None)[0],
+        r#"call_0 send {"to":"ann","body":"Dear Ann"}"#
+    );
+    // A word the strict read took for a key at the end of the text.
+    let text = "<|tool_call>call:note{text:\n\nSee a, b and c.<tool_call|>";
+    assert_eq!(
+        read(text, Family::Gemma4, None)[0],
+        r#"call_0 note {"text":"\n\nSee a, b and c."}"#
+    );
+    // Declared, only a declared property goes on after a comma.
+    let tools = [Tool::new(
+        "send",
+        json!({"type": "object", "properties": {"body": {"type": "string"}, "to": {"type": "string"}}}),
+    )];
+    let text = "<|tool_call>call:send{body:Note: see a, b, cc: me, to:ann}<tool_call|>";
+    assert_eq!(
+        read(text, Family::Gemma4, Some(&tools))[0],
+        r#"call_0 send {"body":"Note: see a, b, cc: me","to":"ann"}"#
+    );
+    assert_eq!(
+        read(text, Family::Gemma4, None)[0],
+        r#"call_0 send {"body":"Note: see a, b","cc":"me","to":"ann"}"#
+    );
+}
+
 /// LFM2 through a decoder that skips special tokens: the list of calls at
 /// the start without `<|tool_call_start|>`, and a `<|tool_call_end|>` left
 /// after it (ollama `lfm2_test.go`). Detected, such a text is pythonic.

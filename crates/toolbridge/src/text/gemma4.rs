@@ -81,7 +81,23 @@ fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>)
         return;
     }
     let mut reader = Reader::new(&body[brace..], out.limits.max_depth);
-    match reader.value() {
+    let mut read = reader.value();
+    if read.is_err() || (reader.keyless && !reader.bare.is_empty()) {
+        // Read again with unquoted text running past commas (ollama's
+        // `repairGemma4RawTerminalStringValue`): only after the strict read
+        // failed, or ended on words it took for a key after a word it took
+        // for a string, so arguments that read stay as they read.
+        let declared = out
+            .schema(name)
+            .and_then(|schema| schema.get("properties"))
+            .and_then(Value::as_object);
+        let mut raw = Reader::new(&body[brace..], out.limits.max_depth);
+        raw.raw_text = Some(declared);
+        if let Ok(value) = raw.value() {
+            (reader, read) = (raw, Ok(value));
+        }
+    }
+    match read {
         Ok(Value::Object(arguments)) => {
             if reader.truncated {
                 notes.push(recovered(
@@ -140,6 +156,12 @@ struct Reader<'t> {
     /// of the arguments.
     unclosed: bool,
     bare: Vec<String>,
+    /// Whether unquoted text is read raw, running past commas up to where
+    /// the arguments go on (see [`Reader::raw_end`]); with the properties
+    /// of the declared tool when there is one, whose names alone go on.
+    raw_text: Option<Option<&'t Map<String, Value>>>,
+    /// Whether the text ended on a key without its `:`.
+    keyless: bool,
 }
 
 impl<'t> Reader<'t> {
@@ -153,6 +175,8 @@ impl<'t> Reader<'t> {
             truncated: false,
             unclosed: false,
             bare: Vec::new(),
+            raw_text: None,
+            keyless: false,
         }
     }
 
@@ -193,6 +217,7 @@ impl<'t> Reader<'t> {
     }
 
     fn value(&mut self) -> Result<Value, String> {
+        let start = self.pos;
         if self.at_end() {
             return Ok(Value::Null);
         }
@@ -215,6 +240,7 @@ impl<'t> Reader<'t> {
                     let key = self.key()?;
                     if !self.eat(':') {
                         if self.at_end() {
+                            self.keyless = true;
                             map.insert(key, Value::Null);
                             break;
                         }
@@ -246,7 +272,7 @@ impl<'t> Reader<'t> {
                 Ok(Value::Array(items))
             }
             b'"' => self.json_string(),
-            _ => self.literal(),
+            _ => self.literal(start),
         }
     }
 
@@ -330,8 +356,11 @@ impl<'t> Reader<'t> {
 
     /// `true`, `false`, `null` or a number, up to the next `,` `}` `]`;
     /// a string in single quotes (with a `<|"|>` left after it, dropped) is
-    /// its text, as ollama repairs it.
-    fn literal(&mut self) -> Result<Value, String> {
+    /// its text, as ollama repairs it; other words are the string they
+    /// spell. Read raw, a string that runs past the first `,` `}` `]`
+    /// (`start` is where the value began, before any space) is kept as
+    /// written, as ollama keeps it.
+    fn literal(&mut self, start: usize) -> Result<Value, String> {
         let text = self.text;
         let rest = &text[self.pos..];
         if let Some(quoted) = rest.strip_prefix('\'') {
@@ -355,6 +384,11 @@ impl<'t> Reader<'t> {
                     Value::Number(integer.into())
                 } else if let Some(number) = word.parse::<f64>().ok().and_then(Number::from_f64) {
                     Value::Number(number)
+                } else if let Some(end) = self.raw_text.and_then(|declared| raw_end(rest, declared)) {
+                    let written = &text[start..self.pos + end];
+                    self.bare.push(super::scan::excerpt(written));
+                    self.pos += end;
+                    return Ok(Value::String(written.to_string()));
                 } else {
                     // ollama's repair: an unquoted word is the string it spells.
                     self.bare.push(format!("{word:?}"));
@@ -365,6 +399,38 @@ impl<'t> Reader<'t> {
         self.pos += len;
         Ok(value)
     }
+}
+
+/// Where raw text starting `rest` ends when it runs past the first `,` `}`
+/// `]` (`None` when it ends there): at the first comma the arguments go on
+/// after (a key and its `:`, a declared property's when `declared` lists
+/// them), else at the first closer only closers and such a comma follow,
+/// else at the end of the text (trailing space left out).
+fn raw_end(rest: &str, declared: Option<&Map<String, Value>>) -> Option<usize> {
+    let goes_on = |after: &str| {
+        let after = after.trim_start();
+        let key_len = after
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
+            .unwrap_or(after.len());
+        let key = &after[..key_len];
+        !key.is_empty()
+            && after[key_len..].trim_start().starts_with(':')
+            && declared.is_none_or(|properties| properties.contains_key(key))
+    };
+    let closes = |from: &str| {
+        let after = from.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '}' | ']'));
+        after.is_empty() || after.strip_prefix(',').is_some_and(goes_on)
+    };
+    let first = rest.find([',', '}', ']']).unwrap_or(rest.len());
+    let end = rest
+        .match_indices([',', '}', ']'])
+        .map(|(at, _)| at)
+        .find(|&at| match rest.as_bytes()[at] {
+            b',' => goes_on(&rest[at + 1..]),
+            _ => closes(&rest[at..]),
+        })
+        .unwrap_or_else(|| rest.trim_end().len());
+    (end > first).then_some(end)
 }
 
 /// Streamed: a call runs from `<|tool_call>` to `<tool_call|>` (or the next
@@ -560,7 +626,9 @@ impl Pairs {
         let object = format!("{{{pair}}}");
         let mut reader = Reader::new(&object, out.limits.max_depth);
         match reader.value() {
-            Ok(Value::Object(map)) if !reader.truncated && map.len() == 1 => {
+            // A word without delimiters may yet run on past this comma when
+            // the call is read whole (see `raw_end`): the call then comes whole.
+            Ok(Value::Object(map)) if !reader.truncated && map.len() == 1 && reader.bare.is_empty() => {
                 for (key, value) in map {
                     call.push_parameter(&key, value);
                 }
