@@ -849,6 +849,45 @@ fn glm_values_are_the_text_between_the_tags() {
     );
 }
 
+/// ollama `glm47_test.go`: between `<arg_value>` and its `</arg_value>`
+/// the call's tags are text. A value whose `</arg_value>` does not come
+/// before the next `<arg_key>` or `<arg_value>` is unclosed, and the first
+/// call tag in it ends the call, as it did before.
+#[test]
+fn glm_call_tags_inside_a_value_are_text() {
+    let text = "<tool_call>w<arg_key>c</arg_key><arg_value>Wrap in <tool_call> and </tool_call>.</arg_value></tool_call> ok";
+    assert_eq!(
+        read(text, Family::Glm, None),
+        [
+            r#"call_0 w {"c":"Wrap in <tool_call> and </tool_call>."}"#,
+            "  info: no schema types c; kept as strings (at /arguments)",
+            "prose: \"ok\"",
+        ]
+    );
+    let text = "<tool_call>w<arg_key>c</arg_key><arg_value>x</tool_call> so <tool_call>v<arg_key>d</arg_key><arg_value>y</arg_value></tool_call>";
+    assert_eq!(
+        read(text, Family::Glm, None),
+        [
+            r#"call_0 w {"c":"x"}"#,
+            "  change: the </arg_value> of \"c\" is missing; its value ends at the next tag (at /)",
+            "  info: no schema types c; kept as strings (at /arguments)",
+            r#"call_1 v {"d":"y"}"#,
+            "  info: no schema types d; kept as strings (at /arguments)",
+            "prose: \"so\"",
+        ]
+    );
+    let text = "<tool_call>w<arg_key>c</arg_key><arg_value>x</tool_call> and prose";
+    assert_eq!(
+        read(text, Family::Glm, None),
+        [
+            r#"call_0 w {"c":"x"}"#,
+            "  change: the </arg_value> of \"c\" is missing; its value ends at the next tag (at /)",
+            "  info: no schema types c; kept as strings (at /arguments)",
+            "prose: \"and prose\"",
+        ]
+    );
+}
+
 /// vLLM `granite_tool_parser.py`: Granite 3.1 writes `<tool_call>` and a
 /// JSON list with no closing tag; before the Granite family it was taken
 /// for a GLM call named `[…]`.

@@ -80,6 +80,10 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::DeepSeek, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Kra", false),
     (Family::Glm, "Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>42</arg_value>\n<arg_key>days</arg_key>\n<arg_value>7</arg_value>\n</tool_call>", true),
     (Family::Glm, "<tool_call>now</tool_call><tool_call>add<arg_key>a</arg_key><arg_value>1", false),
+    // The call's tags inside a value are text; an unclosed value ends the call at its first one.
+    (Family::Glm, "<tool_call>w<arg_key>c</arg_key><arg_value>Wrap in <tool_call> and </tool_call>.</arg_value></tool_call> ok", false),
+    (Family::Glm, "<tool_call>w<arg_key>c</arg_key><arg_value>x</tool_call> so <tool_call>v<arg_key>d</arg_key><arg_value>y</arg_value></tool_call>", false),
+    (Family::Glm, "<tool_call>w<arg_key>c</arg_key><arg_value>x</tool_call> and prose", false),
     (Family::Kimi, "<think>Weather, then time.</think>Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Seoul\"}<|tool_call_end|><|tool_call_begin|>functions.now:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>", false),
     (Family::Kimi, "<think>I need the time.<|tool_calls_section_begin|><|tool_call_begin|>functions.now:0<|tool_call_argument_begin|>{}<|tool_call_end|>", false),
 ];

@@ -3,7 +3,9 @@
 //! drops the line break after the name). Values are raw text typed by the
 //! tool's schema ([`super::typed`]); without a schema they stay
 //! strings (ollama's rule; vLLM would read `42` as a number), and a note says
-//! so.
+//! so. Between `<arg_value>` and its `</arg_value>` the call's own tags are
+//! text: a value may be a document about this very markup (ollama
+//! `glm47_test.go`, `TestGLM47ParserToolCloseTagInsideArgumentValue`).
 
 use serde_json::{Map, Value};
 
@@ -11,12 +13,12 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::envelope::HEAD_WINDOW;
-use super::scan::{delimited_calls, recovered, Out};
+use super::scan::{recovered, Out};
 use super::stream::markup::{
-    could_be, parameter_waits, value_end, End, FirstBytes, Live, LiveCall, Region, Streaming, Until,
+    could_be, parameter_waits, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming,
     ValueEnd, Waits,
 };
-use super::tags::{find_tag, floor};
+use super::tags::{find_tag, floor, scan_tags_with, Finder};
 use super::typed;
 
 const OPEN: &str = "<tool_call>";
@@ -37,15 +39,107 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    delimited_calls(
-        text,
-        OPEN,
-        CLOSE,
-        out,
-        |_| None,
-        |prose, out| out.prose.push_str(prose),
-        call,
-    );
+    let mut opens = Finder::new(text, OPEN);
+    let mut pos = 0;
+    while let Some(start) = opens.from(pos) {
+        out.prose.push_str(&text[pos..start]);
+        let region = &text[start..];
+        let mut ends = Ends::new();
+        let End::Call(len) = ends.end(region, true) else {
+            unreachable!("a region ends at the end of the text")
+        };
+        let body = &region[OPEN.len()..len];
+        let mut notes = Vec::new();
+        let body = body.strip_suffix(CLOSE).unwrap_or_else(|| {
+            notes.push(recovered(
+                "missing-close-tag",
+                format!("the call's {CLOSE} is missing"),
+            ));
+            body
+        });
+        call(body, &region[..len], out, notes);
+        pos = start + len;
+    }
+    out.prose.push_str(&text[pos..]);
+}
+
+/// Where a call's region ends, as the parse and the stream both read it:
+/// after its `</tool_call>`, or before the next `<tool_call>` when that is
+/// missing, outside its values. A value whose `</arg_value>` does not come
+/// before the next `<arg_key>` or `<arg_value>` is unclosed: then the first
+/// `<tool_call>` or `</tool_call>` inside it ends the call, as it does
+/// outside a value. Both stop a value's look, so no text is looked at
+/// more than twice.
+struct Ends {
+    /// Where the look for the next tag goes on.
+    scanned: usize,
+    /// Inside a value: where the call ends if the value turns out
+    /// unclosed (the first call tag in it), when one came.
+    value: Option<Option<usize>>,
+}
+
+/// The tags [`Ends`] looks for between values, and inside one.
+const BETWEEN: [&str; 3] = [OPEN, CLOSE, VALUE];
+const INSIDE: [&str; 5] = [VALUE_END, KEY, VALUE, OPEN, CLOSE];
+const TAG_STARTS: FirstBytes = FirstBytes::of_list(&INSIDE);
+
+impl Ends {
+    /// The look for the end of a region opened by `<tool_call>`.
+    fn new() -> Ends {
+        Ends {
+            scanned: OPEN.len(),
+            value: None,
+        }
+    }
+
+    /// Where the region `text` ends, looking only at the text not looked
+    /// at yet (from where a tag cut by a delta may start).
+    fn end(&mut self, text: &str, done: bool) -> End {
+        loop {
+            let tags: &[&str] = if self.value.is_some() { &INSIDE } else { &BETWEEN };
+            let (at, which) = match scan_tags_with(text, self.scanned, tags, TAG_STARTS) {
+                Ok(found) => found,
+                Err(resume) => {
+                    self.scanned = resume;
+                    break;
+                }
+            };
+            self.scanned = at + tags[which].len();
+            match (self.value, which) {
+                // Between values: `<tool_call>`, `</tool_call>`, `<arg_value>`.
+                (None, 0) => return End::Call(at),
+                (None, 1) => return End::Call(self.scanned),
+                (None, _) => self.value = Some(None),
+                // Inside one: `</arg_value>`, `<arg_key>`, `<arg_value>`, then the call's tags.
+                (Some(_), 0) => self.value = None,
+                (Some(Some(unclosed)), 1 | 2) => return End::Call(unclosed),
+                (Some(None), 1) => self.value = None,
+                (Some(None), 2) => {}
+                (Some(None), 3) => self.value = Some(Some(at)),
+                (Some(None), _) => self.value = Some(Some(self.scanned)),
+                (Some(Some(_)), _) => {}
+            }
+        }
+        if done {
+            End::Call(self.value.flatten().unwrap_or(text.len()))
+        } else {
+            End::More
+        }
+    }
+
+    /// Where the call's body ends, given where the region ends: before its
+    /// `</tool_call>` once that came.
+    fn body_end(text: &str, end: End) -> usize {
+        match end {
+            End::Call(len) | End::Prose(len) => text[..len].strip_suffix(CLOSE).map_or(len, str::len),
+            End::More => text.len(),
+        }
+    }
+
+    /// What the look for the next tag waits for ([`Region::wakes`]).
+    fn waits(&self, text: &str) -> Waits {
+        waiting(text, self.scanned, TAG_STARTS, KEY.len())
+    }
 }
 
 /// One call: the name, then key/value pairs.
@@ -138,7 +232,7 @@ pub(super) const STREAM: Streaming = Streaming {
 
 fn region(_: Option<usize>) -> Box<dyn Region> {
     Box::new(Call {
-        until: Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
+        ends: Ends::new(),
         name: Name::Looking(OPEN.len()),
         arguments: Arguments::default(),
     })
@@ -146,7 +240,7 @@ fn region(_: Option<usize>) -> Box<dyn Region> {
 
 /// One call being read.
 struct Call {
-    until: Until,
+    ends: Ends,
     name: Name,
     arguments: Arguments,
 }
@@ -163,8 +257,8 @@ enum Name {
 
 impl Region for Call {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
-        let end = self.until.end(text, done);
-        let limit = self.until.body_end(text, end);
+        let end = self.ends.end(text, done);
+        let limit = Ends::body_end(text, end);
         let text = &text[..limit];
         if let Name::Looking(from) = self.name {
             let from = from.min(text.len());
@@ -196,7 +290,7 @@ impl Region for Call {
             Name::Known => self.arguments.wakes(text),
             Name::Never => Waits::bytes(FirstBytes::NONE),
         };
-        self.until.waits(text).and(arguments)
+        self.ends.waits(text).and(arguments)
     }
 }
 
