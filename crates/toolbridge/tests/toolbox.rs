@@ -415,6 +415,44 @@ fn unreadable_arguments_are_repaired_against_the_schema_or_rejected() {
     );
 }
 
+/// Arguments cut off before their end (a token limit) are not repaired
+/// into a call that runs on half an argument: the reader of the call left
+/// them unread, and the Toolbox sends them back whole.
+#[test]
+fn arguments_cut_off_are_rejected_not_repaired() {
+    let toolbox = Toolbox::new([tool(
+        "write_file",
+        json!({"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}}),
+    )])
+    .unwrap();
+    let mut cut = call("write_file", json!({}));
+    cut.arguments = Err(ArgumentsError::new(
+        ArgumentsErrorKind::InvalidJson,
+        "EOF while parsing a string",
+        r#"{"path": "a.py", "content": "print('hel"#,
+    ));
+    let expected = "The call to `write_file` was rejected: 1 problem with its arguments.\n\
+         - the arguments were cut off after 39 bytes, before they ended (the response probably \
+         reached its token limit), so the call was not run; send the whole call again\n\
+         Expected: write_file(path?: string, content?: string)";
+    assert_eq!(rejected(&toolbox.check(&cut)), expected);
+    cut.arguments = Err(ArgumentsError::new(
+        ArgumentsErrorKind::Unfinished,
+        "the stream ended before the provider ended this call",
+        r#"{"path": "a.py", "content": "print('hel"#,
+    ));
+    assert_eq!(rejected(&toolbox.check(&cut)), expected);
+    let Checked::Rejected(rejection) = toolbox.check(&cut) else {
+        panic!("accepted")
+    };
+    assert_eq!(
+        serde_json::to_value(&rejection.violations).unwrap(),
+        json!([{"path": "", "keyword": "arguments", "expected": "a JSON object",
+                "got": "39 bytes that end inside the arguments",
+                "message": "the arguments were cut off after 39 bytes, before they ended (the response probably reached its token limit), so the call was not run; send the whole call again"}])
+    );
+}
+
 #[test]
 fn arguments_beyond_the_limits_are_rejected_without_recursion() {
     let toolbox = Toolbox::new([tool("f", json!({"type": "object"}))])

@@ -309,8 +309,9 @@ pub(crate) fn parse(text: &str, at: &Pointer, limits: &Limits) -> Read {
     }
 }
 
-/// A repair note saying the text ended before its value did.
-fn is_truncation(note: &Note) -> bool {
+/// A repair note saying the text ended before its value did: the call was
+/// cut off (a token limit), and running it would act on half an argument.
+pub(crate) fn is_truncation(note: &Note) -> bool {
     matches!(&note.kind, NoteKind::Repaired { fix } if fix == "truncated")
 }
 

@@ -55,6 +55,7 @@ use crate::limits::Limits;
 use crate::note::Note;
 use crate::rewrite::Inverse;
 
+pub(crate) use arguments::is_truncation;
 pub use arguments::{ArgumentsError, ArgumentsErrorKind};
 pub use assemble::CallEvent;
 pub(crate) use partial::{changes_of, SpareTexts};

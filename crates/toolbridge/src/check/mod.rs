@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::call::{fit_parsed, repair, ArgumentsError, ToolCall};
+use crate::call::{fit_parsed, is_truncation, repair, ArgumentsError, ArgumentsErrorKind, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::validate::{Compiled, Failure, FailureKind};
 use crate::json::Field;
@@ -611,9 +611,17 @@ impl Toolbox {
                 }
                 value.into_owned()
             }
+            // The reader left text cut off unrepaired on purpose (the call
+            // was cut off too): it is not repaired here either.
+            Err(error) if error.kind() == ArgumentsErrorKind::Unfinished => {
+                return Err(cut_off(error.raw()));
+            }
             Err(error) => {
                 let schema = self.options.coerce.then_some(&entry.tool.input_schema);
                 match repair(error.raw(), schema, limits) {
+                    Ok(repaired) if repaired.notes.iter().any(is_truncation) => {
+                        return Err(cut_off(error.raw()));
+                    }
                     Ok(repaired) => {
                         notes.extend(repaired.notes);
                         repaired.value
@@ -638,6 +646,24 @@ impl Toolbox {
             }
         }
     }
+}
+
+/// The problem with arguments whose text ends before they do (`raw`): the
+/// response was cut off, most likely by its token limit. Running the call
+/// would act on half an argument (a file written in part), so it is sent
+/// back whole, as the reader of the call left it.
+fn cut_off(raw: &str) -> Violation {
+    let got = format!("{} bytes that end inside the arguments", raw.len());
+    Violation::new(
+        Pointer::root(),
+        "arguments",
+        "a JSON object",
+        got,
+        format!(
+            "the arguments were cut off after {} bytes, before they ended (the response probably reached its token limit), so the call was not run; send the whole call again",
+            raw.len()
+        ),
+    )
 }
 
 /// Fits arguments that do not match to the schema (through the repair's
