@@ -569,13 +569,27 @@ fn pythonic_calls_with_python_literals() {
         ]
     );
     // Cut off, the open string and brackets are closed and the call kept (noted).
+    // The call the text ends inside is noted as cut (the Toolbox does not
+    // run it); the list, on the response.
     let cut = "[get_weather(city='Par";
     assert_eq!(
         read(cut, Family::Pythonic, None),
         [
             r#"call_0 get_weather {"city":"Par"}"#,
-            "  change: the text ends inside the list of calls; the open strings and brackets were closed (at /)",
+            "  change: the text ends inside this call; its open strings and brackets were closed (at /)",
             "prose: \"\"",
+            "note: change: the text ends inside the list of calls; the open strings and brackets were closed (at /)",
+        ]
+    );
+    // Cut after its last call, the list cut no call.
+    let cut = "[now(), get_weather(city='Oslo')";
+    assert_eq!(
+        read(cut, Family::Pythonic, None),
+        [
+            "call_0 now {}",
+            r#"call_1 get_weather {"city":"Oslo"}"#,
+            "prose: \"\"",
+            "note: change: the text ends inside the list of calls; the open strings and brackets were closed (at /)",
         ]
     );
     // Cut after a call's head (`name(key=`): a stream announced the call
@@ -585,8 +599,9 @@ fn pythonic_calls_with_python_literals() {
         read(cut, Family::Pythonic, None),
         [
             "call_0 get_weather error: arguments are not valid JSON: a Python literal was expected at byte 18 of the call list",
-            "  change: the text ends inside the list of calls; the open strings and brackets were closed (at /)",
+            "  change: the text ends inside this call; its open strings and brackets were closed (at /)",
             "prose: \"\"",
+            "note: change: the text ends inside the list of calls; the open strings and brackets were closed (at /)",
         ]
     );
     // Cut before a head: no call, the text stays prose.

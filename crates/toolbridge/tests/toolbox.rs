@@ -453,6 +453,61 @@ fn arguments_cut_off_are_rejected_not_repaired() {
     );
 }
 
+/// Calls a raw-text reader closed at the end of the text (noted as cut)
+/// are not run either; a list the text ends inside after its last call
+/// cut no call, and its calls run.
+#[test]
+fn raw_text_calls_cut_off_are_rejected() {
+    use toolbridge::text::{parse, Family};
+    let toolbox = Toolbox::new([
+        tool("now", json!({"type": "object"})),
+        tool(
+            "write_file",
+            json!({"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}}),
+        ),
+    ])
+    .unwrap();
+    let check = |text: &str, family: Family| -> Vec<String> {
+        parse(text, family, None)
+            .unwrap()
+            .calls
+            .iter()
+            .map(|call| match toolbox.check(call) {
+                Checked::Accepted(accepted) => format!("accepted {}", accepted.name),
+                Checked::Rejected(rejection) => rejection.message,
+            })
+            .collect()
+    };
+    let hermes = "<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.py\", \"content\": \"print('hel";
+    assert_eq!(
+        check(hermes, Family::Hermes),
+        [
+            "The call to `write_file` was rejected: 1 problem with its arguments.\n\
+          - the arguments were cut off before they ended (the response probably reached its \
+          token limit), so the call was not run; send the whole call again\n\
+          Expected: write_file(path?: string, content?: string)"
+        ]
+    );
+    let gemma = "<|tool_call>call:write_file{path:<|\"|>a.py<|\"|>,content:<|\"|>print('hel";
+    assert_eq!(
+        check(gemma, Family::Gemma4),
+        [
+            "The call to `write_file` was rejected: 1 problem with its arguments.\n\
+          - the arguments were cut off before they ended (the response probably reached its \
+          token limit), so the call was not run; send the whole call again\n\
+          Expected: write_file(path?: string, content?: string)"
+        ]
+    );
+    let pythonic = "[now(), write_file(path='a.py', content='print(1)')";
+    assert_eq!(
+        check(pythonic, Family::Pythonic),
+        ["accepted now", "accepted write_file"]
+    );
+    let pythonic = "[now(), write_file(path='a.py', content='print(";
+    assert_eq!(check(pythonic, Family::Pythonic)[0], "accepted now");
+    assert!(check(pythonic, Family::Pythonic)[1].contains("the arguments were cut off"));
+}
+
 #[test]
 fn arguments_beyond_the_limits_are_rejected_without_recursion() {
     let toolbox = Toolbox::new([tool("f", json!({"type": "object"}))])

@@ -309,10 +309,12 @@ pub(crate) fn parse(text: &str, at: &Pointer, limits: &Limits) -> Read {
     }
 }
 
-/// A repair note saying the text ended before its value did: the call was
-/// cut off (a token limit), and running it would act on half an argument.
+/// A note saying the text ended before a call's arguments did (the
+/// repair's `truncated`, a raw-text reader's `truncated-call`): the call
+/// was cut off (a token limit), and running it would act on half an
+/// argument.
 pub(crate) fn is_truncation(note: &Note) -> bool {
-    matches!(&note.kind, NoteKind::Repaired { fix } if fix == "truncated")
+    matches!(&note.kind, NoteKind::Repaired { fix } if fix == "truncated" || fix == "truncated-call")
 }
 
 fn empty() -> Value {

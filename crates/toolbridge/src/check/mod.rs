@@ -417,13 +417,14 @@ impl Toolbox {
             provider_name: call.provider_name.clone(),
         };
         let arguments = call.arguments.as_ref().map(Cow::Borrowed).map_err(Cow::Borrowed);
-        self.check_arguments(caller, arguments)
+        self.check_arguments(caller, arguments, cut_length(call))
     }
 
     /// [`check`](Toolbox::check) for a call the caller no longer needs: its
     /// arguments, id and names are moved, not copied (what a dispatcher
     /// holding the calls it parsed wants).
     pub fn check_owned(&self, call: ToolCall) -> Checked {
+        let cut = cut_length(&call);
         let ToolCall {
             id,
             name,
@@ -438,11 +439,17 @@ impl Toolbox {
             provider_id,
             provider_name,
         };
-        self.check_arguments(caller, arguments.map(Cow::Owned).map_err(Cow::Owned))
+        self.check_arguments(caller, arguments.map(Cow::Owned).map_err(Cow::Owned), cut)
     }
 
-    /// Checks the call `caller` sent with `arguments`.
-    fn check_arguments(&self, mut caller: Caller, arguments: Arguments<'_>) -> Checked {
+    /// Checks the call `caller` sent with `arguments`; `cut` says its
+    /// reader found it cut off (see [`cut_length`]).
+    fn check_arguments(
+        &self,
+        mut caller: Caller,
+        arguments: Arguments<'_>,
+        cut: Option<Option<usize>>,
+    ) -> Checked {
         let mut notes = Vec::new();
         let Some((entry, exact)) = self.resolve(&caller.name, &caller.provider_name, &mut notes) else {
             return Checked::Rejected(self.unknown_tool(caller, notes));
@@ -461,6 +468,9 @@ impl Toolbox {
                 provider_name: caller.provider_name,
             })
         };
+        if let Some(length) = cut {
+            return reject(caller, vec![cut_off(length)], notes);
+        }
         let mut arguments = match self.read_arguments(entry, arguments, &mut notes) {
             Ok(arguments) => arguments,
             Err(violation) => return reject(caller, vec![violation], notes),
@@ -614,13 +624,13 @@ impl Toolbox {
             // The reader left text cut off unrepaired on purpose (the call
             // was cut off too): it is not repaired here either.
             Err(error) if error.kind() == ArgumentsErrorKind::Unfinished => {
-                return Err(cut_off(error.raw()));
+                return Err(cut_off(Some(error.raw().len())));
             }
             Err(error) => {
                 let schema = self.options.coerce.then_some(&entry.tool.input_schema);
                 match repair(error.raw(), schema, limits) {
                     Ok(repaired) if repaired.notes.iter().any(is_truncation) => {
-                        return Err(cut_off(error.raw()));
+                        return Err(cut_off(Some(error.raw().len())));
                     }
                     Ok(repaired) => {
                         notes.extend(repaired.notes);
@@ -648,20 +658,35 @@ impl Toolbox {
     }
 }
 
-/// The problem with arguments whose text ends before they do (`raw`): the
-/// response was cut off, most likely by its token limit. Running the call
-/// would act on half an argument (a file written in part), so it is sent
-/// back whole, as the reader of the call left it.
-fn cut_off(raw: &str) -> Violation {
-    let got = format!("{} bytes that end inside the arguments", raw.len());
+/// Whether the reader of `call` found it cut off (a note it made when the
+/// text ended inside the call's arguments and it closed them): then the
+/// length of the argument text as sent, when the call keeps it.
+fn cut_length(call: &ToolCall) -> Option<Option<usize>> {
+    if !call.notes.iter().any(is_truncation) {
+        return None;
+    }
+    Some(call.raw_arguments.as_deref().map(str::len))
+}
+
+/// The problem with arguments whose text ends before they do (`length`
+/// bytes, when known): the response was cut off, most likely by its token
+/// limit. Running the call would act on half an argument (a file written
+/// in part), so it is sent back whole, as it came.
+fn cut_off(length: Option<usize>) -> Violation {
+    let (after, got) = match length {
+        Some(length) => (
+            format!(" after {length} bytes,"),
+            format!("{length} bytes that end inside the arguments"),
+        ),
+        None => (String::new(), "arguments that end before they close".to_string()),
+    };
     Violation::new(
         Pointer::root(),
         "arguments",
         "a JSON object",
         got,
         format!(
-            "the arguments were cut off after {} bytes, before they ended (the response probably reached its token limit), so the call was not run; send the whole call again",
-            raw.len()
+            "the arguments were cut off{after} before they ended (the response probably reached its token limit), so the call was not run; send the whole call again"
         ),
     )
 }

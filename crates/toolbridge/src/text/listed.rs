@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::call::repair;
+use crate::call::{is_truncation, repair};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
@@ -41,8 +41,10 @@ pub(super) fn listed_calls(
         let end = text.len() - json.rest.len();
         let mut notes = Vec::new();
         if json.truncated {
-            notes.push(recovered(
-                "truncated-call",
+            // The list's note; the call the text ends inside, if any, gets
+            // the repair's truncation notes (the Toolbox does not run it).
+            out.notes.push(recovered(
+                "truncated-list",
                 "the text ends inside the list of calls",
             ));
         }
@@ -105,6 +107,9 @@ pub(super) fn listed_calls(
                         .fold(Pointer::root(), |at, token| at.key(token));
                     per_item[item].push(Note::new(note.kind, at, note.message));
                 }
+                // The text ending after an item closes only the list: the
+                // list's note, not the first call's.
+                None if listed && tokens.is_empty() && is_truncation(&note) => out.notes.push(note),
                 None => per_item[0].push(note),
             }
         }

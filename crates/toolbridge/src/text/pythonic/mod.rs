@@ -134,18 +134,31 @@ fn list(text: &str, out: &mut Out<'_>) {
 /// call whose arguments do not read is a call with that error (a stream
 /// announced it once its name and first argument came); an item that is
 /// no call is noted and left out (the list began with a call, so it is
-/// not prose).
+/// not prose). A list the text ends inside is noted on the response
+/// (`truncated-list`), and on the call it cut, when it cut one
+/// (`truncated-call`: the Toolbox does not run that call).
 pub(super) fn add_calls(list: CallList, mut notes: Vec<super::Note>, out: &mut Out<'_>) {
+    let last = list.items.len().saturating_sub(1);
+    let mut cut = None;
     if list.truncated {
-        notes.push(recovered(
-            "truncated-call",
+        out.notes.push(recovered(
+            "truncated-list",
             "the text ends inside the list of calls; the open strings and brackets were closed",
         ));
+        cut = list.last_cut.then(|| {
+            recovered(
+                "truncated-call",
+                "the text ends inside this call; its open strings and brackets were closed",
+            )
+        });
     }
     if let Some(broken) = &list.broken {
         notes.push(recovered("broken-list", broken.clone()));
     }
     for (index, item) in list.items.into_iter().enumerate() {
+        if index == last && !matches!(item, Item::NotACall(_)) {
+            notes.extend(cut.take());
+        }
         match item {
             Item::Call {
                 name,
@@ -175,6 +188,7 @@ pub(super) fn add_calls(list: CallList, mut notes: Vec<super::Note>, out: &mut O
         }
     }
     out.notes.extend(notes);
+    out.notes.extend(cut);
 }
 
 /// The note on a call whose strings held quotes the model left unescaped,

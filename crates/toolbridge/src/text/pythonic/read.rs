@@ -2,9 +2,11 @@
 
 use serde_json::{Map, Number, Value};
 
-/// `text` cut off inside a list of calls, with its open string and
-/// brackets closed; `None` when it is not cut off.
-fn close_truncated(text: &str) -> Option<String> {
+/// `text` cut off inside a list of calls (or one call), with its open
+/// string and brackets closed, and whether it was cut inside an item (a
+/// call, not only the list around the calls); `None` when it is not cut
+/// off.
+fn close_truncated(text: &str) -> Option<(String, bool)> {
     let bytes = text.as_bytes();
     let mut nesting = Nesting::default();
     let mut at = 0;
@@ -24,7 +26,9 @@ fn close_truncated(text: &str) -> Option<String> {
         closed.push(char::from(quote));
     }
     closed.extend(nesting.open.iter().rev().map(|&close| char::from(close)));
-    Some(closed)
+    let list = usize::from(text.trim_start().starts_with('['));
+    let in_item = nesting.quote.is_some() || nesting.open.len() > list;
+    Some((closed, in_item))
 }
 
 /// One item of a list of calls, as read.
@@ -54,6 +58,8 @@ pub(in crate::text) struct CallList {
     /// Whether the text ended inside it (its open strings and brackets
     /// were then closed).
     pub truncated: bool,
+    /// Whether the text ended inside its last item: that call was cut off.
+    pub last_cut: bool,
     /// How the list breaks off, when it does (it then ends after its last
     /// item; the rest is not the list's): the note's sentence.
     pub broken: Option<String>,
@@ -113,13 +119,14 @@ fn read_closing(
                 items,
                 taken: reader.pos,
                 truncated: false,
+                last_cut: false,
                 broken: None,
             })
         }
         Err(why) => why,
     };
     if reader.at_end() {
-        if let Some(closed) = close_truncated(text) {
+        if let Some((closed, in_item)) = close_truncated(text) {
             let mut closed_reader = Reader::new(&closed, max_depth);
             let mut closed_items = Vec::new();
             if read(&mut closed_reader, &mut closed_items).is_ok() {
@@ -128,6 +135,7 @@ fn read_closing(
                     items: closed_items,
                     taken: text.len(),
                     truncated: true,
+                    last_cut: in_item,
                     broken: None,
                 });
             }
@@ -162,6 +170,7 @@ fn read_closing(
         items,
         taken,
         truncated: false,
+        last_cut: false,
         broken: Some(broken),
     })
 }
