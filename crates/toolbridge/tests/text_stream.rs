@@ -58,6 +58,9 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Llama3, "Done <|eot_id|> and more <|eom_id|>\n", false),
     (Family::Llama3, "<|python_tag|>{\"name\": \"a\", \"parameters\": {\"x\": 1}}; {\"parameters\": {}, \"name\": \"b\"}; {\"name\": \"c\", \"parameters\": {}}<|eom_id|>", false),
     (Family::Llama3, "<|python_tag|>{\"name\": \"a\", \"parameters\": {\"x\": 1}, \"k\": ]}; {\"name\": \"b\", \"parameters\": {\"y\": \"}\"}}<|eom_id|>", false),
+    // A JSON that is no call ends the calls; a `<function=` inside it opens a call (cargo-fuzz).
+    (Family::Llama3, "{\"name\"<function=g]t{\"c\": 1}", false),
+    (Family::Llama3, "{\"name\": \"a\", \"parameters\": {}}; {\"x\" <function=b>{}</function>]", false),
     (Family::Mistral, "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lyon\"}, \"id\": \"abc123DEF\"}, {\"name\": \"now\", \"arguments\": {}}]", false),
     (Family::Mistral, "Sure.[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{\"city\": \"Nice\"}[TOOL_CALLS]now[ARGS]{}", false),
     (Family::Mistral, "[TOOL_CALLS]add{\"a\": 1, \"b\": 2}", false),

@@ -378,17 +378,23 @@ impl Region for JsonCalls {
                     match brackets.feed(&text.as_bytes()[self.scanned..]) {
                         Some(len) => {
                             let end = self.scanned + len;
-                            let first_after_tag = self.at == PYTHON_TAG.len() && !self.read_one;
                             let json = &text[*start..end];
-                            if first_after_tag
-                                && !repair(json, None, out.limits).is_ok_and(|read| is_call(&read.value))
-                            {
-                                // JSON that is no call: code for the interpreter,
-                                // read up to the end-of-message token as the parser does.
+                            if !repair(json, None, out.limits).is_ok_and(|read| is_call(&read.value)) {
                                 self.json = None;
-                                self.builtin = true;
-                                self.scanned = self.at;
-                                return self.builtin_end(text, done);
+                                if self.at == PYTHON_TAG.len() && !self.read_one {
+                                    // JSON that is no call: code for the interpreter,
+                                    // read up to the end-of-message token as the parser does.
+                                    self.builtin = true;
+                                    self.scanned = self.at;
+                                    return self.builtin_end(text, done);
+                                }
+                                // The parse ends its calls before a JSON that is no
+                                // call and reads on from there as prose, where a tag
+                                // (`<function=` inside that JSON) opens what it opens.
+                                return match self.at {
+                                    0 => End::Prose(0),
+                                    at => End::Call(at),
+                                };
                             }
                             self.ended(end);
                         }
