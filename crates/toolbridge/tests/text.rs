@@ -348,6 +348,27 @@ fn gemma4_text_without_delimiters_runs_past_commas() {
     );
 }
 
+/// vLLM `test_echoed_tool_call_body_not_leaked_to_content`: LFM2 writes a
+/// call's list again after it, closed by a second end token; that exact
+/// copy is dropped (noted), and text that only starts like it is prose.
+#[test]
+fn lfm2_echo_of_a_call_is_dropped() {
+    let text = "<|tool_call_start|>[now()]<|tool_call_end|>\n[now()] <|tool_call_end|>Done.";
+    assert_eq!(
+        read(text, Family::Lfm2, None),
+        [
+            "call_0 now {}",
+            "  change: the list of calls was written again after its <|tool_call_end|>, closed by another; the copy was dropped (at /)",
+            "prose: \"Done.\"",
+        ]
+    );
+    let text = "<|tool_call_start|>[now()]<|tool_call_end|>[now(), now()]";
+    assert_eq!(
+        read(text, Family::Lfm2, None),
+        ["call_0 now {}", "prose: \"[now(), now()]\""]
+    );
+}
+
 /// LFM2 through a decoder that skips special tokens: the list of calls at
 /// the start without `<|tool_call_start|>`, and a `<|tool_call_end|>` left
 /// after it (ollama `lfm2_test.go`). Detected, such a text is pythonic.

@@ -78,6 +78,9 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Pythonic, "[now(), get_weather(city=\"Oslo\\u12", false),
     (Family::Lfm2, "<|tool_call_start|>[now(), get_weather(city=\"Oslo\")] so<|tool_call_end|> then", false),
     (Family::Lfm2, "<|tool_call_start|>get_weather(city=\"Oslo\", days=3)<|tool_call_end|>", false),
+    // A copy of the call's list after it, closed by a second end token, is dropped.
+    (Family::Lfm2, "<|tool_call_start|>[now()]<|tool_call_end|>\n[now()] <|tool_call_end|>Done.", false),
+    (Family::Lfm2, "<|tool_call_start|>[now()]<|tool_call_end|>[now(), now()]", false),
     (Family::DeepSeek, "Let me see.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Berlin\"}\n```<｜tool▁call▁end｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>now\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", false),
     (Family::DeepSeek, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Kraków\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", false),
     (Family::DeepSeek, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Kra", false),

@@ -7,12 +7,17 @@
 //! the start of the text without the tokens around it (a decoder that
 //! skips special tokens drops them) is read as the pythonic family reads
 //! one, noted, and so is it by ollama; a `<|tool_call_end|>` that ends no
-//! call is removed from the prose.
+//! call is removed from the prose. LFM2 often writes a call's list again
+//! after it, closed by a second `<|tool_call_end|>` (vLLM
+//! `test_echoed_tool_call_body_not_leaked_to_content`): that exact copy is
+//! dropped, noted on the call.
+
+use std::cell::Cell;
 
 use super::pythonic;
 use super::pythonic::LiveCalls;
 use super::scan::{delimited_calls, excerpt, push_prose_without, recovered, Out};
-use super::stream::markup::{End, Live, Region, Streaming, Token, Until, Waits};
+use super::stream::markup::{could_be, End, Live, Region, Streaming, Token, Until, Waits};
 
 const OPEN: &str = "<|tool_call_start|>";
 const CLOSE: &str = "<|tool_call_end|>";
@@ -32,15 +37,80 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
             ));
         }
     }
+    // The list of the call before the prose, when its end token closed it.
+    let last = Cell::new(None);
     delimited_calls(
         &text[taken..],
         OPEN,
         CLOSE,
         out,
         |_| None,
-        |prose, out| push_prose_without(prose, &[CLOSE], out),
-        calls,
+        |prose, out| {
+            let prose = match last.take() {
+                Some(list) => without_echo(prose, list, out),
+                None => prose,
+            };
+            push_prose_without(prose, &[CLOSE], out)
+        },
+        |body, whole, out, notes| {
+            last.set(
+                whole
+                    .ends_with(CLOSE)
+                    .then(|| body.trim())
+                    .filter(|list| !list.is_empty()),
+            );
+            calls(body, whole, out, notes)
+        },
     );
+}
+
+/// `prose` without the copy of the call `list` before it that the model
+/// wrote again, closed by a second `<|tool_call_end|>` (see [`echo_len`]);
+/// the copy is noted on the last call.
+fn without_echo<'t>(prose: &'t str, list: &str, out: &mut Out<'_>) -> &'t str {
+    let Echo::Whole(len) = echo_len(prose, list) else {
+        return prose;
+    };
+    if let Some(call) = out.calls.last_mut() {
+        call.notes.push(recovered(
+            "echoed-call",
+            "the list of calls was written again after its <|tool_call_end|>, closed by another; the copy was dropped",
+        ));
+    }
+    &prose[len..]
+}
+
+/// What the text after a call's `<|tool_call_end|>` holds of a copy of its
+/// `list`: space, the list exactly, space, `<|tool_call_end|>`.
+enum Echo {
+    /// The whole copy, this long.
+    Whole(usize),
+    /// Its start, cut by the end of the text.
+    Cut,
+    /// No copy.
+    No,
+}
+
+fn echo_len(after: &str, list: &str) -> Echo {
+    let spaced = |text: &str| text.len() - text.trim_start().len();
+    let at = spaced(after);
+    let rest = &after[at..];
+    if rest.len() < list.len() {
+        return if list.starts_with(rest) {
+            Echo::Cut
+        } else {
+            Echo::No
+        };
+    }
+    if !rest.starts_with(list) {
+        return Echo::No;
+    }
+    let end = at + list.len() + spaced(&rest[list.len()..]);
+    match &after[end..] {
+        tail if tail.starts_with(CLOSE) => Echo::Whole(end + CLOSE.len()),
+        tail if could_be(tail, CLOSE) || tail.is_empty() => Echo::Cut,
+        _ => Echo::No,
+    }
 }
 
 /// The calls between one pair of tokens.
@@ -90,27 +160,52 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
         Some(0) => Box::new(CallList {
             until: Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
             calls: LiveCalls::new(OPEN.len(), None),
+            closed: false,
         }),
         Some(_) => Box::new(Token(CLOSE.len())),
         None => (pythonic::STREAM.region)(None),
     }
 }
 
-/// One pair of tokens being read.
+/// One pair of tokens being read; once its end token came, a copy of its
+/// list after it (see [`echo_len`]) is held until it is whole (then the
+/// region runs to the copy's end token, which the parse drops) or is not one.
 struct CallList {
     until: Until,
     calls: LiveCalls,
+    /// Whether the end token came.
+    closed: bool,
 }
 
 impl Region for CallList {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
         let end = self.until.end(text, done);
-        let body = &text[..self.until.body_end(text, end)];
-        self.calls.read(body, done, live, out);
-        end
+        let body_end = self.until.body_end(text, end);
+        if !self.closed {
+            self.calls.read(&text[..body_end], done, live, out);
+        }
+        let End::Call(len) = end else {
+            return end;
+        };
+        if body_end == len {
+            return end;
+        }
+        self.closed = true;
+        let list = text[OPEN.len()..body_end].trim();
+        if list.is_empty() {
+            return end;
+        }
+        match echo_len(&text[len..], list) {
+            Echo::Whole(echo) => End::Call(len + echo),
+            Echo::Cut if !done => End::More,
+            Echo::Cut | Echo::No => end,
+        }
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
+        if self.closed {
+            return None;
+        }
         self.calls.wakes(text)?.and(self.until.waits(text))
     }
 }
