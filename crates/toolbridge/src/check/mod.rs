@@ -4,6 +4,7 @@
 //! [`Toolbox`] for the steps).
 
 mod bounds;
+mod cut;
 mod defaults;
 mod native;
 mod plan;
@@ -28,6 +29,7 @@ use crate::pipeline::Written;
 use crate::pointer::Pointer;
 use crate::suggest::closest;
 use crate::tool::Tool;
+use cut::CutOff;
 
 use defaults::Defaults;
 use plan::{Fill, NameMap, Pending, Restore, Watched};
@@ -408,7 +410,9 @@ impl Toolbox {
     }
 
     /// Checks one call. Never panics; untrusted arguments are bounded by
-    /// the [limits](CheckOptions::limits).
+    /// the [limits](CheckOptions::limits). A call cut off before its
+    /// arguments ended (a token limit) is rejected, asked for whole: it is
+    /// not repaired into a call that runs on half an argument.
     pub fn check(&self, call: &ToolCall) -> Checked {
         let caller = Caller {
             id: call.id.clone(),
@@ -417,14 +421,14 @@ impl Toolbox {
             provider_name: call.provider_name.clone(),
         };
         let arguments = call.arguments.as_ref().map(Cow::Borrowed).map_err(Cow::Borrowed);
-        self.check_arguments(caller, arguments, cut_length(call))
+        self.check_arguments(caller, arguments, CutOff::of(call))
     }
 
     /// [`check`](Toolbox::check) for a call the caller no longer needs: its
     /// arguments, id and names are moved, not copied (what a dispatcher
     /// holding the calls it parsed wants).
     pub fn check_owned(&self, call: ToolCall) -> Checked {
-        let cut = cut_length(&call);
+        let cut = CutOff::of(&call);
         let ToolCall {
             id,
             name,
@@ -442,14 +446,9 @@ impl Toolbox {
         self.check_arguments(caller, arguments.map(Cow::Owned).map_err(Cow::Owned), cut)
     }
 
-    /// Checks the call `caller` sent with `arguments`; `cut` says its
-    /// reader found it cut off (see [`cut_length`]).
-    fn check_arguments(
-        &self,
-        mut caller: Caller,
-        arguments: Arguments<'_>,
-        cut: Option<Option<usize>>,
-    ) -> Checked {
+    /// Checks the call `caller` sent with `arguments`; `cut` when its
+    /// reader found it cut off.
+    fn check_arguments(&self, mut caller: Caller, arguments: Arguments<'_>, cut: Option<CutOff>) -> Checked {
         let mut notes = Vec::new();
         let Some((entry, exact)) = self.resolve(&caller.name, &caller.provider_name, &mut notes) else {
             return Checked::Rejected(self.unknown_tool(caller, notes));
@@ -468,8 +467,8 @@ impl Toolbox {
                 provider_name: caller.provider_name,
             })
         };
-        if let Some(length) = cut {
-            return reject(caller, vec![cut_off(length)], notes);
+        if let Some(cut) = cut {
+            return reject(caller, vec![cut.violation()], notes);
         }
         let mut arguments = match self.read_arguments(entry, arguments, &mut notes) {
             Ok(arguments) => arguments,
@@ -624,13 +623,13 @@ impl Toolbox {
             // The reader left text cut off unrepaired on purpose (the call
             // was cut off too): it is not repaired here either.
             Err(error) if error.kind() == ArgumentsErrorKind::Unfinished => {
-                return Err(cut_off(Some(error.raw().len())));
+                return Err(CutOff::text(error.raw()).violation());
             }
             Err(error) => {
                 let schema = self.options.coerce.then_some(&entry.tool.input_schema);
                 match repair(error.raw(), schema, limits) {
                     Ok(repaired) if repaired.notes.iter().any(is_truncation) => {
-                        return Err(cut_off(Some(error.raw().len())));
+                        return Err(CutOff::text(error.raw()).violation());
                     }
                     Ok(repaired) => {
                         notes.extend(repaired.notes);
@@ -656,39 +655,6 @@ impl Toolbox {
             }
         }
     }
-}
-
-/// Whether the reader of `call` found it cut off (a note it made when the
-/// text ended inside the call's arguments and it closed them): then the
-/// length of the argument text as sent, when the call keeps it.
-fn cut_length(call: &ToolCall) -> Option<Option<usize>> {
-    if !call.notes.iter().any(is_truncation) {
-        return None;
-    }
-    Some(call.raw_arguments.as_deref().map(str::len))
-}
-
-/// The problem with arguments whose text ends before they do (`length`
-/// bytes, when known): the response was cut off, most likely by its token
-/// limit. Running the call would act on half an argument (a file written
-/// in part), so it is sent back whole, as it came.
-fn cut_off(length: Option<usize>) -> Violation {
-    let (after, got) = match length {
-        Some(length) => (
-            format!(" after {length} bytes,"),
-            format!("{length} bytes that end inside the arguments"),
-        ),
-        None => (String::new(), "arguments that end before they close".to_string()),
-    };
-    Violation::new(
-        Pointer::root(),
-        "arguments",
-        "a JSON object",
-        got,
-        format!(
-            "the arguments were cut off{after} before they ended (the response probably reached its token limit), so the call was not run; send the whole call again"
-        ),
-    )
 }
 
 /// Fits arguments that do not match to the schema (through the repair's
