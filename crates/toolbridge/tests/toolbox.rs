@@ -538,6 +538,36 @@ fn arguments_beyond_the_limits_are_rejected_without_recursion() {
         checked.rejection().unwrap().violations[0].got,
         "larger than 1000 bytes"
     );
+    // Scalars only (looked at in one pass): the same depth and size as the walk counts.
+    let limited = |limits: Limits| {
+        Toolbox::new([tool("f", json!({"type": "object"}))])
+            .unwrap()
+            .with_options(CheckOptions::default().with_limits(limits))
+    };
+    let shallow = limited(Limits::default().with_max_depth(1));
+    assert!(shallow.check(&call("f", json!({}))).is_accepted());
+    assert_eq!(
+        shallow
+            .check(&call("f", json!({"a": 1})))
+            .rejection()
+            .unwrap()
+            .violations[0]
+            .got,
+        "nested deeper than 1 levels"
+    );
+    // `{"a":"x"}` counts 2 for the braces, 1 + 4 for the key, 1 + 2 for the string.
+    assert!(limited(Limits::default().with_max_bytes(10))
+        .check(&call("f", json!({"a": "x"})))
+        .is_accepted());
+    assert_eq!(
+        limited(Limits::default().with_max_bytes(9))
+            .check(&call("f", json!({"a": "x"})))
+            .rejection()
+            .unwrap()
+            .violations[0]
+            .got,
+        "larger than 9 bytes"
+    );
     // A huge misspelt key gets no suggestion, and no quadratic work.
     let toolbox = Toolbox::new([weather()]).unwrap();
     let key = "c".repeat(100_000);

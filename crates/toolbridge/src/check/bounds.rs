@@ -10,6 +10,15 @@ use crate::limits::Limits;
 /// are met, so only nested objects and arrays wait on the stack (arguments
 /// without any allocate nothing).
 pub(super) fn within(value: &Value, limits: &Limits) -> std::result::Result<(), String> {
+    if let Some((depth, bytes)) = flat(value) {
+        return if depth > limits.max_depth {
+            Err(too_deep(limits))
+        } else if bytes > limits.max_bytes {
+            Err(format!("larger than {} bytes", limits.max_bytes))
+        } else {
+            Ok(())
+        };
+    }
     let mut stack = Waiting::new(value);
     let mut next = Some((value, 1usize));
     let mut bytes = 0usize;
@@ -37,6 +46,23 @@ pub(super) fn within(value: &Value, limits: &Limits) -> std::result::Result<(), 
         }
     }
     Ok(())
+}
+
+/// The depth and size of an object holding only scalars (most arguments),
+/// counted as [`within`] counts them in one look at its members; `None`
+/// for anything else.
+fn flat(value: &Value) -> Option<(usize, usize)> {
+    let Value::Object(map) = value else {
+        return None;
+    };
+    let mut bytes = 2;
+    for (key, member) in map {
+        if matches!(member, Value::Object(_) | Value::Array(_)) {
+            return None;
+        }
+        bytes += key.len() + 4 + scalar_bytes(member);
+    }
+    Some((if map.is_empty() { 1 } else { 2 }, bytes))
 }
 
 /// A member of a node at `depth` for [`within`]: an object or array is
