@@ -12,7 +12,7 @@ use crate::tool::{ActionRun, Confirm, Include, Run, Tool};
 
 use super::find::Found;
 use super::sexp::{self, eval_constant, keyword_text, Kind, Sexp, Span};
-use super::{last_token, Flavor, GPTEL_ONLY, PLACEHOLDER_MESSAGE, SLOTS};
+use super::{last_token, Flavor, GPTEL_ONLY, SLOTS};
 
 /// Schema keywords whose value maps names to schemas.
 const SCHEMA_MAPS: [&str; 5] = [
@@ -75,7 +75,7 @@ impl<'t> ToolReader<'t> {
     /// as Emacs reads it (each expansion noted at `at`).
     fn source_of(&mut self, form: &Sexp, at: &Pointer) -> String {
         let mut symbols = Vec::new();
-        collect_symbols(form, &mut symbols);
+        form.symbol_spans(&mut symbols);
         let mut out = String::new();
         let mut done = form.span.start;
         for span in symbols {
@@ -438,7 +438,7 @@ impl<'t> ToolReader<'t> {
         if value.is_nil() {
             return None;
         }
-        if is_placeholder(value) {
+        if super::write::is_placeholder(value) {
             self.note(
                 NoteKind::Placeholder { field: "function".into() },
                 at.clone(),
@@ -775,30 +775,6 @@ impl<'t> ToolReader<'t> {
             }
         }
     }
-}
-
-/// The spans of the symbols in `form`, in source order.
-fn collect_symbols(form: &Sexp, spans: &mut Vec<Span>) {
-    match &form.kind {
-        Kind::Symbol(_) => spans.push(form.span),
-        _ => form
-            .children()
-            .into_iter()
-            .for_each(|child| collect_symbols(child, spans)),
-    }
-}
-
-/// True for the placeholder function [`write_as`](super::write::write_as)
-/// writes for a tool without an Emacs Lisp handler.
-fn is_placeholder(form: &Sexp) -> bool {
-    let Some([params, body]) = form.call_of("lambda") else {
-        return false;
-    };
-    let params_ok = matches!(params.list(), Some([rest, ignored])
-        if rest.symbol() == Some("&rest") && ignored.symbol() == Some("_"));
-    let body_ok = matches!(body.call_of("error"), Some([message, name])
-        if message.kind == Kind::Str(PLACEHOLDER_MESSAGE.into()) && matches!(name.kind, Kind::Str(_)));
-    params_ok && body_ok
 }
 
 #[cfg(test)]

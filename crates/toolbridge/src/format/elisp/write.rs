@@ -11,7 +11,7 @@ use crate::pointer::Pointer;
 use crate::schema::{inferred_type, lower, Dialect};
 use crate::tool::{Confirm, Include, Run, Tool};
 
-use super::sexp::{self, keyword_text, string_literal, symbol_text, Doc};
+use super::sexp::{self, keyword_text, string_literal, symbol_text, Doc, Kind, Sexp};
 use super::{last_token, Flavor, PLACEHOLDER_MESSAGE, SLOTS};
 
 /// Writes one tool as a `(gptel-make-tool …)` or `(llm-make-tool …)` form.
@@ -707,6 +707,19 @@ fn is_plain_symbol(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         && text != "nil"
         && text != "t"
+}
+
+/// True for the placeholder function [`write_as`]
+/// writes for a tool without an Emacs Lisp handler.
+pub(super) fn is_placeholder(form: &Sexp) -> bool {
+    let Some([params, body]) = form.call_of("lambda") else {
+        return false;
+    };
+    let params_ok = matches!(params.list(), Some([rest, ignored])
+        if rest.symbol() == Some("&rest") && ignored.symbol() == Some("_"));
+    let body_ok = matches!(body.call_of("error"), Some([message, name])
+        if message.kind == Kind::Str(PLACEHOLDER_MESSAGE.into()) && matches!(name.kind, Kind::Str(_)));
+    params_ok && body_ok
 }
 
 #[cfg(test)]

@@ -4,11 +4,13 @@
 //!
 //! This file holds the forms ([`Sexp`], each with its byte span) and the only
 //! evaluation toolbridge does, [`eval_constant`]; `read.rs` reads text into
-//! forms and `print.rs` writes read syntax and lays out [`Doc`] trees.
+//! forms, `print.rs` writes read syntax and lays out [`Doc`] trees, and
+//! `number.rs` holds the number syntax both need.
 //!
 //! We write our own rather than use `lexpr`, which cannot read `#'fn` and
 //! loses the difference between `nil`, `()` and `t` (see DESIGN.md).
 
+mod number;
 mod print;
 mod read;
 
@@ -152,6 +154,18 @@ impl Sexp {
             Kind::Unquote(_) | Kind::UnquoteSplicing(_) => "an unquote".into(),
             Kind::Record(_) => "a record".into(),
             Kind::ByteCode(_) => "a byte-code object".into(),
+        }
+    }
+
+    /// The spans of the symbols in this form, in source order, added to
+    /// `spans`.
+    pub fn symbol_spans(&self, spans: &mut Vec<Span>) {
+        match &self.kind {
+            Kind::Symbol(_) => spans.push(self.span),
+            _ => self
+                .children()
+                .into_iter()
+                .for_each(|child| child.symbol_spans(spans)),
         }
     }
 

@@ -2,7 +2,7 @@
 //! [`Doc`] trees laid out as text (plists one pair per line when they do not
 //! fit on one, vectors, `(list …)` calls and verbatim source text).
 
-use super::read::parse_number;
+use super::number::parse_number;
 
 /// The read syntax of a string: `"` and `\` escaped, control characters as
 /// escapes, everything else (non-ASCII included) as it is.
