@@ -157,7 +157,7 @@ struct Reader<'t> {
     unclosed: bool,
     bare: Vec<String>,
     /// Whether unquoted text is read raw, running past commas up to where
-    /// the arguments go on (see [`Reader::raw_end`]); with the properties
+    /// the arguments go on (see [`raw_end`]); with the properties
     /// of the declared tool when there is one, whose names alone go on.
     raw_text: Option<Option<&'t Map<String, Value>>>,
     /// Whether the text ended on a key without its `:`.
@@ -417,19 +417,27 @@ fn raw_end(rest: &str, declared: Option<&Map<String, Value>>) -> Option<usize> {
             && after[key_len..].trim_start().starts_with(':')
             && declared.is_none_or(|properties| properties.contains_key(key))
     };
-    let closes = |from: &str| {
-        let after = from.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '}' | ']'));
-        after.is_empty() || after.strip_prefix(',').is_some_and(goes_on)
-    };
     let first = rest.find([',', '}', ']']).unwrap_or(rest.len());
-    let end = rest
-        .match_indices([',', '}', ']'])
-        .map(|(at, _)| at)
-        .find(|&at| match rest.as_bytes()[at] {
-            b',' => goes_on(&rest[at + 1..]),
-            _ => closes(&rest[at..]),
-        })
-        .unwrap_or_else(|| rest.trim_end().len());
+    let mut at = 0;
+    let end = loop {
+        let Some(found) = rest[at..].find([',', '}', ']']) else {
+            break rest.trim_end().len();
+        };
+        let stop = at + found;
+        if rest.as_bytes()[stop] == b',' {
+            if goes_on(&rest[stop + 1..]) {
+                break stop;
+            }
+            at = stop + 1;
+            continue;
+        }
+        let after = rest[stop..].trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '}' | ']'));
+        if after.is_empty() || after.strip_prefix(',').is_some_and(goes_on) {
+            break stop;
+        }
+        // Every closer of this run is followed by the same text: none ends it.
+        at = rest.len() - after.len();
+    };
     (end > first).then_some(end)
 }
 
