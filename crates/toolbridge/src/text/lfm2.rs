@@ -68,7 +68,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// wrote again, closed by a second `<|tool_call_end|>` (see [`echo_len`]);
 /// the copy is noted on the last call.
 fn without_echo<'t>(prose: &'t str, list: &str, out: &mut Out<'_>) -> &'t str {
-    let Echo::Whole(len) = echo_len(prose, list) else {
+    let Echo::Whole(len) = echo_len(prose, list, &mut 0) else {
         return prose;
     };
     if let Some(call) = out.calls.last_mut() {
@@ -91,21 +91,23 @@ enum Echo {
     No,
 }
 
-fn echo_len(after: &str, list: &str) -> Echo {
+/// `matched` is how many bytes of the copy an earlier look at a shorter
+/// `after` found equal to the list (0 for none), so that a stream looks at
+/// each byte once; it grows with what this look finds.
+fn echo_len(after: &str, list: &str, matched: &mut usize) -> Echo {
     let spaced = |text: &str| text.len() - text.trim_start().len();
     let at = spaced(after);
-    let rest = &after[at..];
-    if rest.len() < list.len() {
-        return if list.starts_with(rest) {
-            Echo::Cut
-        } else {
-            Echo::No
-        };
-    }
-    if !rest.starts_with(list) {
+    let (rest, list) = (&after.as_bytes()[at..], list.as_bytes());
+    let upto = rest.len().min(list.len());
+    let from = (*matched).min(upto);
+    if rest[from..upto] != list[from..upto] {
         return Echo::No;
     }
-    let end = at + list.len() + spaced(&rest[list.len()..]);
+    *matched = upto;
+    if rest.len() < list.len() {
+        return Echo::Cut;
+    }
+    let end = at + list.len() + spaced(&after[at + list.len()..]);
     match &after[end..] {
         tail if tail.starts_with(CLOSE) => Echo::Whole(end + CLOSE.len()),
         tail if could_be(tail, CLOSE) || tail.is_empty() => Echo::Cut,
@@ -161,6 +163,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
             until: Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
             calls: LiveCalls::new(OPEN.len(), None),
             closed: false,
+            matched: 0,
         }),
         Some(_) => Box::new(Token(CLOSE.len())),
         None => (pythonic::STREAM.region)(None),
@@ -175,6 +178,8 @@ struct CallList {
     calls: LiveCalls,
     /// Whether the end token came.
     closed: bool,
+    /// How much of a copy after it matched so far (see [`echo_len`]).
+    matched: usize,
 }
 
 impl Region for CallList {
@@ -195,7 +200,7 @@ impl Region for CallList {
         if list.is_empty() {
             return end;
         }
-        match echo_len(&text[len..], list) {
+        match echo_len(&text[len..], list, &mut self.matched) {
             Echo::Whole(echo) => End::Call(len + echo),
             Echo::Cut if !done => End::More,
             Echo::Cut | Echo::No => end,
