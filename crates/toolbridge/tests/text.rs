@@ -924,6 +924,77 @@ fn glm_call_tags_inside_a_value_are_text() {
     );
 }
 
+/// Between `<parameter=K>` and its `</parameter>` the call's tags are
+/// text: a coding model writing a chat template or a document about this
+/// markup (vLLM's `qwen3coder_tool_parser.py` and ollama's `qwen3coder.go`
+/// cut the value at the first `</function>`). A value whose `</parameter>`
+/// does not come before the next `<parameter=` (or the end) is unclosed,
+/// and the first call tag in it ends the call, as it did before.
+#[test]
+fn qwen3_coder_call_tags_inside_a_value_are_text() {
+    let text = "<tool_call>\n<function=write>\n<parameter=content>\nWrap it: <tool_call>\n<function=NAME>\n</function>\n</tool_call>\n</parameter>\n</function>\n</tool_call> ok";
+    assert_eq!(
+        read(text, Family::Qwen3Coder, None),
+        [
+            r#"call_0 write {"content":"Wrap it: <tool_call>\n<function=NAME>\n</function>\n</tool_call>"}"#,
+            "  info: no schema types this parameter (content); kept as strings (at /arguments)",
+            "prose: \"ok\"",
+        ]
+    );
+    let text = "<tool_call><function=w><parameter=c>x</function></tool_call> so <tool_call><function=v><parameter=d>y</parameter></function></tool_call>";
+    assert_eq!(
+        read(text, Family::Qwen3Coder, None),
+        [
+            r#"call_0 w {"c":"x"}"#,
+            "  change: the </parameter> of \"c\" is missing; its value ends at the next tag (at /)",
+            "  info: no schema types this parameter (c); kept as strings (at /arguments)",
+            r#"call_1 v {"d":"y"}"#,
+            "  info: no schema types this parameter (d); kept as strings (at /arguments)",
+            "prose: \"so\"",
+        ]
+    );
+    let text = "<tool_call><function=w><parameter=c>x</tool_call> and <function=v></function> prose";
+    assert_eq!(
+        read(text, Family::Qwen3Coder, None),
+        [
+            r#"call_0 w {"c":"x"}"#,
+            "  change: the call's </function> is missing (at /)",
+            "  change: the </parameter> of \"c\" is missing; its value ends at the next tag (at /)",
+            "  info: no schema types this parameter (c); kept as strings (at /arguments)",
+            "call_1 v {}",
+            "  change: the <tool_call> before <function=…> is missing (at /)",
+            "prose: \"and  prose\"",
+        ]
+    );
+}
+
+/// A parameter given twice keeps its last value with a note (vLLM's
+/// parsers build a dict, so the last wins silently), and the note on
+/// untyped parameters names it once.
+#[test]
+fn a_parameter_given_twice_keeps_the_last_with_a_note() {
+    let text = "<tool_call>w<arg_key>c</arg_key><arg_value>1</arg_value><arg_key>c</arg_key><arg_value>2</arg_value></tool_call>";
+    assert_eq!(
+        read(text, Family::Glm, None),
+        [
+            r#"call_0 w {"c":"2"}"#,
+            "  loss: the argument \"c\" was given twice; the last value was kept (at /arguments/c)",
+            "  info: no schema types c; kept as strings (at /arguments)",
+            "prose: \"\"",
+        ]
+    );
+    let text = "<tool_call><function=w><parameter=c>1</parameter><parameter=c>2</parameter></function></tool_call>";
+    assert_eq!(
+        read(text, Family::Qwen3Coder, None),
+        [
+            r#"call_0 w {"c":"2"}"#,
+            "  loss: the parameter \"c\" was given twice; the last value was kept (at /arguments/c)",
+            "  info: no schema types this parameter (c); kept as strings (at /arguments)",
+            "prose: \"\"",
+        ]
+    );
+}
+
 /// vLLM `granite_tool_parser.py`: Granite 3.1 writes `<tool_call>` and a
 /// JSON list with no closing tag; before the Granite family it was taken
 /// for a GLM call named `[…]`.

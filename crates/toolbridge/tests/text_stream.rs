@@ -90,6 +90,10 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Glm, "<tool_call>w<arg_key>c</arg_key><arg_value>Wrap in <tool_call> and </tool_call>.</arg_value></tool_call> ok", false),
     (Family::Glm, "<tool_call>w<arg_key>c</arg_key><arg_value>x</tool_call> so <tool_call>v<arg_key>d</arg_key><arg_value>y</arg_value></tool_call>", false),
     (Family::Glm, "<tool_call>w<arg_key>c</arg_key><arg_value>x</tool_call> and prose", false),
+    (Family::Qwen3Coder, "<tool_call>\n<function=write>\n<parameter=content>\nWrap it: <tool_call>\n<function=NAME>\n</function>\n</tool_call>\n</parameter>\n</function>\n</tool_call> ok", false),
+    (Family::Qwen3Coder, "<tool_call><function=w><parameter=c>x</function></tool_call> so <tool_call><function=v><parameter=d>y</parameter></function></tool_call>", false),
+    (Family::Qwen3Coder, "<tool_call><function=w><parameter=c>x</tool_call> and <function=v></function> prose", false),
+    (Family::Glm, "<tool_call>w<arg_key>c</arg_key><arg_value>1</arg_value><arg_key>c</arg_key><arg_value>2</arg_value></tool_call>", false),
     (Family::Kimi, "<think>Weather, then time.</think>Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Seoul\"}<|tool_call_end|><|tool_call_begin|>functions.now:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>", false),
     (Family::Kimi, "<think>I need the time.<|tool_calls_section_begin|><|tool_call_begin|>functions.now:0<|tool_call_argument_begin|>{}<|tool_call_end|>", false),
 ];

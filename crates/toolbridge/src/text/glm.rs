@@ -190,7 +190,8 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
         let property = schema
             .and_then(|schema| schema.get("properties"))
             .and_then(|p| p.get(&key));
-        if property.is_none() {
+        // A parameter given twice is named once.
+        if property.is_none() && !arguments.contains_key(&key) {
             untyped.push(key.clone());
         }
         // The value is the text between the tags as it stands: GLM's
@@ -198,7 +199,15 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
         // glm4_moe parser keeps it whole (its tests keep a file's final line
         // break; ollama's glm46.go drops one line break at each end).
         let value = typed::value(&key, raw, property, out.limits, &mut notes);
-        arguments.insert(key, value);
+        if arguments.insert(key.clone(), value).is_some() {
+            notes.push(Note::new(
+                NoteKind::Dropped {
+                    keyword: key.as_str().into(),
+                },
+                Pointer::root().key("arguments").key(&key),
+                format!("the argument {key:?} was given twice; the last value was kept"),
+            ));
+        }
         rest = next;
     }
     if !untyped.is_empty() {

@@ -127,7 +127,8 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
             (Values::StringAttribute, Some(true)) => Value::String(raw.to_string()),
             (Values::StringAttribute, Some(false)) => json_value(&key, raw, property, out, &mut notes),
             _ => {
-                if property.is_none() {
+                // A parameter given twice is named once.
+                if property.is_none() && !arguments.contains_key(&key) {
                     untyped.push(key.clone());
                 }
                 typed::value(&key, trim_value(raw), property, out.limits, &mut notes)

@@ -5,7 +5,11 @@
 //! line break removed (the template writes each on its own line); the
 //! tool's schema types it ([`super::typed`]). Without a schema
 //! (no tools given, or a parameter the tool does not have) a value stays
-//! a string, ollama's rule, and a note says so.
+//! a string, ollama's rule, and a note says so. Between `<parameter=K>` and
+//! its `</parameter>` the call's own tags are text: a coding model writes
+//! files and documents about this very markup (a chat template holds
+//! `</function>\n</tool_call>`), where vLLM's and ollama's parsers cut the
+//! value at the first `</function>`.
 
 use serde_json::{Map, Value};
 
@@ -14,10 +18,10 @@ use crate::pointer::Pointer;
 
 use super::scan::{recovered, Out};
 use super::stream::markup::{
-    after_spaces, parameter_waits, scan_tags, End, FirstBytes, Live, LiveCall, Region, Spaces, Streaming,
-    Until, Waits,
+    after_spaces, parameter_waits, scan_tags, shortest, waiting, End, FirstBytes, Live, LiveCall, Region,
+    Spaces, Streaming, Waits,
 };
-use super::tags::{find_tag, Finder};
+use super::tags::{scan_tags_with, Finder};
 use super::typed;
 
 const OPEN: &str = "<tool_call>";
@@ -66,8 +70,8 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         };
         let name = text[name_start..name_start + name_len].trim();
         let body_start = name_start + name_len + 1;
-        let next_function = functions.from(body_start).unwrap_or(text.len());
         if !is_name(name) {
+            let next_function = functions.from(body_start).unwrap_or(text.len());
             // Markup around no name (`<function=<<not xml>>`): prose, as ollama keeps it.
             let end = function_ends
                 .from(body_start)
@@ -77,14 +81,18 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
             pos = end;
             continue;
         }
-        let body_end = match function_ends.from(body_start).filter(|&end| end <= next_function) {
-            Some(end) => end,
+        let End::Call(len) = Ends::new(0).end(&text[body_start..], true) else {
+            unreachable!("a body ends at the end of the text")
+        };
+        let body = &text[body_start..body_start + len];
+        let body_end = match body.strip_suffix(FUNCTION_END) {
+            Some(body) => body_start + body.len(),
             None => {
                 notes.push(recovered(
                     "missing-close-tag",
                     "the call's </function> is missing",
                 ));
-                find_tag(&text[body_start..next_function], CLOSE).map_or(next_function, |at| body_start + at)
+                body_start + len
             }
         };
         let mut arguments = Map::new();
@@ -124,7 +132,8 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
             let property = schema
                 .and_then(|schema| schema.get("properties"))
                 .and_then(|p| p.get(&key));
-            if property.is_none() {
+            // A parameter given twice is named once.
+            if property.is_none() && !arguments.contains_key(&key) {
                 untyped.push(key.clone());
             }
             let value = typed::value(&key, raw, property, out.limits, &mut notes);
@@ -192,6 +201,97 @@ fn strip_line_breaks(value: &str) -> &str {
     value.strip_suffix('\n').unwrap_or(value)
 }
 
+/// Where a call's body ends, as the parse and the stream both read it:
+/// after its `</function>`; before the next `<function=` when that is
+/// missing, or before a `</tool_call>` that comes first (a `</function>`
+/// after the `</tool_call>`, before the next call, still wins); else at the
+/// end of the text. Inside a value the call's tags are text. A value whose
+/// `</parameter>` does not come before the next `<parameter=` (or the end
+/// of the text) is unclosed: then the first call tag inside it ends the
+/// call, as it would outside a value. The next `<parameter=` stops a
+/// value's look, so no text is looked at more than twice.
+struct Ends {
+    /// Where the look for the next tag goes on.
+    scanned: usize,
+    /// The first `</tool_call>` between values (where the call ends if its
+    /// `</function>` never comes).
+    cut: Option<usize>,
+    /// Inside a value: the first call tag in it (where, and which of
+    /// [`TAGS`]), when one came.
+    value: Option<Option<(usize, usize)>>,
+}
+
+/// The tags [`Ends`] looks for: between values the first four, inside
+/// one all five. The call's own tags come first, so that their index
+/// means the same in both lists.
+const TAGS: [&str; 5] = [FUNCTION, FUNCTION_END, CLOSE, PARAMETER, PARAMETER_END];
+const BETWEEN: &[&str] = TAGS.split_at(4).0;
+const TAG_STARTS: FirstBytes = FirstBytes::of_list(&TAGS);
+
+impl Ends {
+    /// The look for the end of a body that starts at `body`.
+    fn new(body: usize) -> Ends {
+        Ends {
+            scanned: body,
+            cut: None,
+            value: None,
+        }
+    }
+
+    /// Where the body in `text` ends (after its `</function>`, or where the
+    /// call ends without it), looking only at the text not looked at yet
+    /// (from where a tag cut by a delta may start).
+    fn end(&mut self, text: &str, done: bool) -> End {
+        loop {
+            let tags: &[&str] = if self.value.is_some() { &TAGS } else { BETWEEN };
+            let (at, which) = match scan_tags_with(text, self.scanned, tags, TAG_STARTS) {
+                Ok(found) => found,
+                Err(resume) => {
+                    self.scanned = resume;
+                    break;
+                }
+            };
+            self.scanned = at + tags[which].len();
+            match (self.value, which) {
+                // Between values: `<function=`, `</function>`, `</tool_call>`, `<parameter=`.
+                (None, 3) => self.value = Some(None),
+                (None, 2) => {
+                    self.cut.get_or_insert(at);
+                }
+                (None, _) => return End::Call(self.call_tag(at, which)),
+                // Inside one: its end, the next parameter, a call tag.
+                (Some(_), 4) => self.value = None,
+                (Some(Some((tag, tag_which))), 3) => return End::Call(self.call_tag(tag, tag_which)),
+                (Some(None), 3) => {}
+                (Some(None), _) => self.value = Some(Some((at, which))),
+                (Some(Some(_)), _) => {}
+            }
+        }
+        if !done {
+            return End::More;
+        }
+        End::Call(match self.value {
+            Some(Some((tag, which))) => self.call_tag(tag, which),
+            _ => self.cut.unwrap_or(text.len()),
+        })
+    }
+
+    /// Where the body ends at the call tag `which` of [`TAGS`] at `at`:
+    /// after a `</function>`; before the next `<function=` (or the
+    /// `</tool_call>` before it) or a `</tool_call>`.
+    fn call_tag(&self, at: usize, which: usize) -> usize {
+        match which {
+            1 => at + FUNCTION_END.len(),
+            _ => self.cut.filter(|&cut| cut < at).unwrap_or(at),
+        }
+    }
+
+    /// What the look for the next tag waits for ([`Region::wakes`]).
+    fn waits(&self, text: &str) -> Waits {
+        waiting(text, self.scanned, TAG_STARTS, shortest(TAGS))
+    }
+}
+
 /// Streamed: a call runs from `<tool_call>` (when `<function=` follows it)
 /// or `<function=` to `</function>` and the `</tool_call>` after it; a
 /// `<tool_call>` that no `<function=` follows is prose. Parameters are sent
@@ -207,7 +307,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
         wrapped: opened_by == Some(0),
         function: None,
         body: None,
-        until: None,
+        ends: None,
         ended: None,
         spaces: 0,
         params: Params::default(),
@@ -221,7 +321,7 @@ struct Call {
     function: Option<usize>,
     /// Where the body starts (after the name's `>`).
     body: Option<usize>,
-    until: Option<Until>,
+    ends: Option<Ends>,
     /// The end of `</function>`, when the call ended with it (then a
     /// `</tool_call>` may follow after whitespace).
     ended: Option<usize>,
@@ -277,10 +377,7 @@ impl Region for Call {
                 }
             };
         }
-        let until = self
-            .until
-            .get_or_insert_with(|| Until::new(body, &[FUNCTION_END], &[FUNCTION], &[CLOSE]));
-        match until.end(text, done) {
+        match self.ends.get_or_insert_with(|| Ends::new(body)).end(text, done) {
             End::Call(end) => {
                 if let Some(call) = live.calls.last_mut() {
                     self.params.read(text, end, call, out);
@@ -310,7 +407,7 @@ impl Region for Call {
         if self.body.is_none() || self.ended.is_some() {
             return None;
         }
-        self.until.as_ref()?.waits(text).and(self.params.wakes(text))
+        self.ends.as_ref()?.waits(text).and(self.params.wakes(text))
     }
 }
 
