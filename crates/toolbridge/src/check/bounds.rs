@@ -14,7 +14,7 @@ pub(super) fn within(value: &Value, limits: &Limits) -> std::result::Result<(), 
         return if depth > limits.max_depth {
             Err(too_deep(limits))
         } else if bytes > limits.max_bytes {
-            Err(format!("larger than {} bytes", limits.max_bytes))
+            Err(too_large(limits))
         } else {
             Ok(())
         };
@@ -42,7 +42,7 @@ pub(super) fn within(value: &Value, limits: &Limits) -> std::result::Result<(), 
             scalar => bytes += scalar_bytes(scalar),
         }
         if bytes > limits.max_bytes {
-            return Err(format!("larger than {} bytes", limits.max_bytes));
+            return Err(too_large(limits));
         }
     }
     Ok(())
@@ -129,4 +129,8 @@ fn scalar_bytes(value: &Value) -> usize {
 
 fn too_deep(limits: &Limits) -> String {
     format!("nested deeper than {} levels", limits.max_depth)
+}
+
+fn too_large(limits: &Limits) -> String {
+    format!("larger than {} bytes", limits.max_bytes)
 }
