@@ -926,10 +926,12 @@ fn glm_call_tags_inside_a_value_are_text() {
 
 /// Between `<parameter=K>` and its `</parameter>` the call's tags are
 /// text: a coding model writing a chat template or a document about this
-/// markup (vLLM's `qwen3coder_tool_parser.py` and ollama's `qwen3coder.go`
-/// cut the value at the first `</function>`). A value whose `</parameter>`
-/// does not come before the next `<parameter=` (or the end) is unclosed,
-/// and the first call tag in it ends the call, as it did before.
+/// markup. As vLLM's `qwen3coder_tool_parser.py` reads it now (ollama's
+/// `qwen3coder.go` cuts the value at the first `</function>`), a
+/// `</parameter>` closes its value only when `</function>`, `</tool_call>`
+/// or the next `<parameter=` follows it, so a value missing its
+/// `</parameter>` runs on to one that does; a value never closed is read
+/// as before: the first call tag in it ends the call.
 #[test]
 fn qwen3_coder_call_tags_inside_a_value_are_text() {
     let text = "<tool_call>\n<function=write>\n<parameter=content>\nWrap it: <tool_call>\n<function=NAME>\n</function>\n</tool_call>\n</parameter>\n</function>\n</tool_call> ok";
@@ -945,12 +947,42 @@ fn qwen3_coder_call_tags_inside_a_value_are_text() {
     assert_eq!(
         read(text, Family::Qwen3Coder, None),
         [
+            r#"call_0 w {"c":"x</function></tool_call> so <tool_call><function=v><parameter=d>y"}"#,
+            "  info: no schema types this parameter (c); kept as strings (at /arguments)",
+            "prose: \"\"",
+        ]
+    );
+    let text = "<tool_call><function=w><parameter=c>x</function></tool_call> so <tool_call><function=v></function></tool_call>";
+    assert_eq!(
+        read(text, Family::Qwen3Coder, None),
+        [
             r#"call_0 w {"c":"x"}"#,
             "  change: the </parameter> of \"c\" is missing; its value ends at the next tag (at /)",
             "  info: no schema types this parameter (c); kept as strings (at /arguments)",
-            r#"call_1 v {"d":"y"}"#,
-            "  info: no schema types this parameter (d); kept as strings (at /arguments)",
+            "call_1 v {}",
             "prose: \"so\"",
+        ]
+    );
+    // A `</parameter>` that text follows is text; a declared parameter's
+    // `<parameter=` after it closes the value, an undeclared one's does not.
+    let text = "<tool_call>\n<function=write>\n<parameter=content>\nclose with </parameter> then\n<parameter=path>\nx\n</parameter>\n</parameter>\n<parameter=path>\na.py\n</parameter>\n</function>\n</tool_call>";
+    let tools = [Tool::new(
+        "write",
+        json!({"type": "object", "properties": {"content": {"type": "string"}, "path": {"type": "string"}}}),
+    )];
+    assert_eq!(
+        read(text, Family::Qwen3Coder, Some(&tools)),
+        [
+            r#"call_0 write {"content":"close with </parameter> then\n<parameter=path>\nx\n</parameter>","path":"a.py"}"#,
+            "prose: \"\"",
+        ]
+    );
+    let text = "<tool_call><function=write><parameter=content>a</parameter><parameter=mode>b</parameter></function></tool_call>";
+    assert_eq!(
+        read(text, Family::Qwen3Coder, Some(&tools)),
+        [
+            r#"call_0 write {"content":"a</parameter><parameter=mode>b"}"#,
+            "prose: \"\"",
         ]
     );
     let text = "<tool_call><function=w><parameter=c>x</tool_call> and <function=v></function> prose";
@@ -983,7 +1015,8 @@ fn a_parameter_given_twice_keeps_the_last_with_a_note() {
             "prose: \"\"",
         ]
     );
-    let text = "<tool_call><function=w><parameter=c>1</parameter><parameter=c>2</parameter></function></tool_call>";
+    let text =
+        "<tool_call><function=w><parameter=c>1</parameter><parameter=c>2</parameter></function></tool_call>";
     assert_eq!(
         read(text, Family::Qwen3Coder, None),
         [

@@ -94,6 +94,11 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Qwen3Coder, "<tool_call><function=w><parameter=c>x</function></tool_call> so <tool_call><function=v><parameter=d>y</parameter></function></tool_call>", false),
     (Family::Qwen3Coder, "<tool_call><function=w><parameter=c>x</tool_call> and <function=v></function> prose", false),
     (Family::Glm, "<tool_call>w<arg_key>c</arg_key><arg_value>1</arg_value><arg_key>c</arg_key><arg_value>2</arg_value></tool_call>", false),
+    // A </parameter> closes its value only before </function>, </tool_call> or a
+    // (declared) parameter; markup written in a value at a line's start nests.
+    (Family::Qwen3Coder, "<tool_call>\n<function=get_weather>\n<parameter=city>\nclose with </parameter> then\n<parameter=days>\n3\n</parameter>\n</parameter>\n<parameter=days>\n4\n</parameter>\n</function>\n</tool_call> ok", true),
+    (Family::Qwen3Coder, "<tool_call><function=get_weather><parameter=city>a</parameter><parameter=mode>b</parameter></function></tool_call><tool_call><function=get_weather><parameter=city>c</parameter>   \n</function></tool_call>", true),
+    (Family::Qwen3Coder, "<function=w><parameter=c>x</parameter> and </parameter></function> prose <function=v><parameter=d>y", false),
     (Family::Kimi, "<think>Weather, then time.</think>Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Seoul\"}<|tool_call_end|><|tool_call_begin|>functions.now:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>", false),
     (Family::Kimi, "<think>I need the time.<|tool_calls_section_begin|><|tool_call_begin|>functions.now:0<|tool_call_argument_begin|>{}<|tool_call_end|>", false),
 ];

@@ -5,21 +5,26 @@
 //! line break removed (the template writes each on its own line); the
 //! tool's schema types it ([`super::typed`]). Without a schema
 //! (no tools given, or a parameter the tool does not have) a value stays
-//! a string, ollama's rule, and a note says so. Between `<parameter=K>` and
-//! its `</parameter>` the call's own tags are text: a coding model writes
-//! files and documents about this very markup (a chat template holds
-//! `</function>\n</tool_call>`), where vLLM's and ollama's parsers cut the
-//! value at the first `</function>`.
+//! a string, ollama's rule, and a note says so.
+//!
+//! A value may hold this very markup: a coding model writes chat templates
+//! and tools that write tool calls. As vLLM's parser reads it now
+//! ([`Strict`]), a `</parameter>` ends its value only where the call's
+//! markup goes on after it, and markup written in a value nests; ollama's
+//! parser cuts such a value at its first `</function>`. A value that never
+//! closes is read the older, [`Loose`] way, from its call on.
+
+use std::ops::Range;
 
 use serde_json::{Map, Value};
 
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
+use super::envelope::HEAD_WINDOW;
 use super::scan::{recovered, Out};
 use super::stream::markup::{
-    after_spaces, parameter_waits, scan_tags, shortest, waiting, End, FirstBytes, Live, LiveCall, Region,
-    Spaces, Streaming, Waits,
+    after_spaces, could_be, shortest, waiting, End, FirstBytes, Live, Region, Spaces, Streaming, Waits,
 };
 use super::tags::{scan_tags_with, Finder};
 use super::typed;
@@ -46,9 +51,8 @@ pub(super) fn detect(text: &str) -> bool {
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     let mut functions = Finder::new(text, FUNCTION);
     let mut function_ends = Finder::new(text, FUNCTION_END);
-    let mut parameters = Finder::new(text, PARAMETER);
-    let mut parameter_ends = Finder::new(text, PARAMETER_END);
     let mut pos = 0;
+    let mut loose = false;
     while let Some(start) = functions.from(pos) {
         let mut notes = Vec::new();
         // The <tool_call> wrapper, when the text before the function ends with it.
@@ -81,8 +85,20 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
             pos = end;
             continue;
         }
-        let End::Call(len) = Ends::new(0).end(&text[body_start..], true) else {
-            unreachable!("a body ends at the end of the text")
+        let properties = properties_of(out.schema(name));
+        // Once a value never closes, this call and those after it are read
+        // the loose way (a stream's region then runs to the end of the text).
+        let mut strict = (!loose).then(|| Strict::new(0));
+        let len = match strict
+            .as_mut()
+            .map(|strict| strict.end(&text[body_start..], true, properties))
+        {
+            Some(Read::Call(len)) => len,
+            _ => {
+                loose = true;
+                strict = None;
+                loose_end(&text[body_start..])
+            }
         };
         let body = &text[body_start..body_start + len];
         let body_end = match body.strip_suffix(FUNCTION_END) {
@@ -95,83 +111,33 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
                 body_start + len
             }
         };
-        let mut arguments = Map::new();
-        let mut untyped = Vec::new();
-        let mut at = body_start;
-        while let Some(param) = parameters.from(at).filter(|&param| param < body_end) {
-            let key_start = param + PARAMETER.len();
-            let Some(key_len) = text[key_start..body_end].find('>') else {
-                notes.push(recovered(
-                    "missing-bracket",
-                    "a <parameter= has no closing >; it was left out",
-                ));
-                break;
-            };
-            let key = text[key_start..key_start + key_len].trim().to_string();
-            let value_start = key_start + key_len + 1;
-            let next_param = parameters.from(value_start).filter(|&next| next < body_end);
-            let value_end = match parameter_ends
-                .from(value_start)
-                .filter(|&end| end < next_param.unwrap_or(body_end))
-            {
-                Some(end) => {
-                    at = end + PARAMETER_END.len();
-                    end
-                }
-                None => {
-                    notes.push(recovered(
-                        "missing-close-tag",
-                        format!("the </parameter> of {key:?} is missing; its value ends at the next tag"),
-                    ));
-                    at = next_param.unwrap_or(body_end);
-                    at
-                }
-            };
-            let raw = strip_line_breaks(&text[value_start..value_end]);
-            let schema = out.schema(name);
-            let property = schema
-                .and_then(|schema| schema.get("properties"))
-                .and_then(|p| p.get(&key));
-            // A parameter given twice is named once.
-            if property.is_none() && !arguments.contains_key(&key) {
-                untyped.push(key.clone());
-            }
-            let value = typed::value(&key, raw, property, out.limits, &mut notes);
-            if arguments.insert(key.clone(), value).is_some() {
-                notes.push(Note::new(
-                    NoteKind::Dropped {
-                        keyword: key.as_str().into(),
-                    },
-                    Pointer::root().key("arguments").key(&key),
-                    format!("the parameter {key:?} was given twice; the last value was kept"),
-                ));
-            }
-        }
-        if !untyped.is_empty() {
-            notes.push(Note::new(
-                NoteKind::Kept {
-                    key: untyped.join(", ").into(),
-                },
-                Pointer::root().key("arguments"),
-                format!(
-                    "no schema types {} ({}); kept as strings",
-                    if untyped.len() == 1 {
-                        "this parameter"
-                    } else {
-                        "these parameters"
-                    },
-                    untyped.join(", ")
-                ),
-            ));
-        }
         pos = body_end;
         if text[pos..].starts_with(FUNCTION_END) {
             pos += FUNCTION_END.len();
         }
         let after = text[pos..].trim_start();
-        if let Some(rest) = after.strip_prefix(CLOSE) {
-            pos = text.len() - rest.len();
-        } else if before.ends_with(OPEN) {
+        let unclosed = match after.strip_prefix(CLOSE) {
+            Some(rest) => {
+                pos = text.len() - rest.len();
+                false
+            }
+            None => before.ends_with(OPEN),
+        };
+        let params = match strict {
+            // Read again as the call's own text reads it (what a stream reads
+            // at the call's close): the read went on past a `</tool_call>`.
+            Some(strict) if strict.cut.is_some() => {
+                let mut again = Strict::new(0);
+                match again.end(&text[body_start..pos], true, properties) {
+                    Read::Call(_) => again.params,
+                    _ => loose_params(&text[body_start..body_end], &mut notes),
+                }
+            }
+            Some(strict) => strict.params,
+            None => loose_params(&text[body_start..body_end], &mut notes),
+        };
+        let arguments = arguments(&text[body_start..], &params, properties, out, &mut notes);
+        if unclosed {
             notes.push(recovered(
                 "missing-close-tag",
                 "the call's </tool_call> is missing",
@@ -201,8 +167,313 @@ fn strip_line_breaks(value: &str) -> &str {
     value.strip_suffix('\n').unwrap_or(value)
 }
 
-/// Where a call's body ends, as the parse and the stream both read it:
-/// after its `</function>`; before the next `<function=` when that is
+/// A parameter: where its key and its value are in a call's body.
+struct Span {
+    key: Range<usize>,
+    value: Range<usize>,
+}
+
+/// What a read of a call's body found.
+enum Read {
+    /// Not yet known: more text could decide.
+    More,
+    /// The body ends here (after its `</function>`, or where the call ends
+    /// without it).
+    Call(usize),
+    /// A value never closed: the body is read the [`Loose`] way.
+    Loose,
+}
+
+/// The read of a call's body, vLLM's rule since its parser learned that
+/// values hold markup (`test_qwen3_xml_coder_shared.py`: a file that writes
+/// tool calls, a template): a `</parameter>` ends its value only when,
+/// after spaces, `</function>`, `</tool_call>` or the next `<parameter=`
+/// follows it (of a parameter the tool declares, when the tool is known);
+/// and a `<parameter=` at the start of a line inside a value opens markup
+/// written in the value, whose `</parameter>` is text. Between values the
+/// call's tags end the body as [`Loose`] says. Each decision waits for at
+/// most [`HEAD_WINDOW`] bytes after the tag, so a stream holds no more.
+struct Strict {
+    /// Where the look for the next tag goes on.
+    scanned: usize,
+    /// The first `</tool_call>` between values.
+    cut: Option<usize>,
+    /// The value being read: its key, where it starts, and how many
+    /// `<parameter=` written in it are open.
+    open: Option<(Range<usize>, usize, usize)>,
+    /// The parameters read, in order.
+    params: Vec<Span>,
+    /// A key too long to be one: the body is read the [`Loose`] way.
+    failed: bool,
+}
+
+/// The tags [`Strict`] looks for inside a value.
+const IN_VALUE: [&str; 2] = [PARAMETER, PARAMETER_END];
+
+impl Strict {
+    /// The read of a body that starts at `body`.
+    fn new(body: usize) -> Strict {
+        Strict {
+            scanned: body,
+            cut: None,
+            open: None,
+            params: Vec::new(),
+            failed: false,
+        }
+    }
+
+    /// Reads on in `text`, from where it stopped; `properties` are the
+    /// declared tool's parameters.
+    fn end(&mut self, text: &str, done: bool, properties: Option<&Map<String, Value>>) -> Read {
+        while !self.failed {
+            let tags: &[&str] = if self.open.is_some() { &IN_VALUE } else { BETWEEN };
+            let (at, which) = match scan_tags_with(text, self.scanned, tags, TAG_STARTS) {
+                Ok(found) => found,
+                Err(resume) => {
+                    self.scanned = resume;
+                    break;
+                }
+            };
+            let tag = tags[which];
+            match (&mut self.open, tag) {
+                (None, FUNCTION) => return Read::Call(self.cut.filter(|&cut| cut < at).unwrap_or(at)),
+                (None, FUNCTION_END) => return Read::Call(at + FUNCTION_END.len()),
+                (None, CLOSE) => {
+                    self.cut.get_or_insert(at);
+                }
+                (None, _) => match key_end(text, at + PARAMETER.len(), done) {
+                    Follows::Tag(end) => {
+                        self.open = Some((at + PARAMETER.len()..end, end + 1, 0));
+                        self.scanned = end + 1;
+                        continue;
+                    }
+                    Follows::More => {
+                        self.scanned = at;
+                        break;
+                    }
+                    Follows::Text => self.failed = true,
+                },
+                // Markup written in the value: a <parameter= at a line's start …
+                (Some((_, _, depth)), PARAMETER) => {
+                    if text.as_bytes()[at - 1] == b'\n' {
+                        *depth += 1;
+                    }
+                }
+                // … and the </parameter> that closes it.
+                (Some((_, _, depth)), _) if *depth > 0 => *depth -= 1,
+                (Some(_), _) => match follows(text, at + PARAMETER_END.len(), done, properties) {
+                    Follows::Tag(_) => {
+                        let (key, value, _) = self.open.take().expect("a value is open");
+                        self.params.push(Span {
+                            key,
+                            value: value..at,
+                        });
+                    }
+                    Follows::More => {
+                        self.scanned = at;
+                        break;
+                    }
+                    Follows::Text => {}
+                },
+            }
+            self.scanned = at + tag.len();
+        }
+        if !done {
+            Read::More
+        } else if self.failed || self.open.is_some() {
+            Read::Loose
+        } else {
+            Read::Call(self.cut.unwrap_or(text.len()))
+        }
+    }
+
+    /// What the read waits for ([`Region::wakes`]).
+    fn waits(&self, text: &str) -> Waits {
+        if self.failed {
+            // Read the Loose way at the end.
+            return Waits::bytes(FirstBytes::NONE);
+        }
+        waiting(text, self.scanned, TAG_STARTS, shortest(TAGS))
+    }
+}
+
+/// What a tag's end or what follows it decides.
+enum Follows {
+    /// A tag (ending here, for a key).
+    Tag(usize),
+    /// Text: no tag.
+    Text,
+    /// Not yet known.
+    More,
+}
+
+/// The `>` that ends a key starting at `from`, within [`HEAD_WINDOW`] bytes.
+fn key_end(text: &str, from: usize, done: bool) -> Follows {
+    let window = &text.as_bytes()[from..text.len().min(from + HEAD_WINDOW)];
+    match window.iter().position(|&byte| byte == b'>') {
+        Some(at) => Follows::Tag(from + at),
+        None if !done && text.len() - from < HEAD_WINDOW => Follows::More,
+        None => Follows::Text,
+    }
+}
+
+/// Whether the `</parameter>` ending at `from` closes its value: what
+/// follows it after spaces (at most [`HEAD_WINDOW`] of them) is
+/// `</function>`, `</tool_call>` or a `<parameter=` of a parameter in
+/// `properties` (any, when they are not known).
+fn follows(text: &str, from: usize, done: bool, properties: Option<&Map<String, Value>>) -> Follows {
+    let spaces = text.as_bytes()[from..]
+        .iter()
+        .take(HEAD_WINDOW + 1)
+        .take_while(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))
+        .count();
+    if spaces > HEAD_WINDOW {
+        return Follows::Text;
+    }
+    let at = from + spaces;
+    let rest = &text[at..];
+    if rest.starts_with(FUNCTION_END) || rest.starts_with(CLOSE) {
+        return Follows::Tag(at);
+    }
+    if rest.starts_with(PARAMETER) {
+        let key_start = at + PARAMETER.len();
+        return match key_end(text, key_start, done) {
+            Follows::Tag(end) => {
+                let key = text[key_start..end].trim();
+                if properties.is_none_or(|properties| properties.contains_key(key)) {
+                    Follows::Tag(at)
+                } else {
+                    Follows::Text
+                }
+            }
+            other => other,
+        };
+    }
+    if !done
+        && (rest.is_empty()
+            || [PARAMETER, FUNCTION_END, CLOSE]
+                .iter()
+                .any(|tag| could_be(rest, tag)))
+    {
+        Follows::More
+    } else {
+        Follows::Text
+    }
+}
+
+/// The declared parameters of a tool's input `schema`.
+fn properties_of(schema: Option<&Value>) -> Option<&Map<String, Value>> {
+    schema?.get("properties")?.as_object()
+}
+
+/// Where a body whose strict read found a value never closed ends.
+fn loose_end(body: &str) -> usize {
+    match Loose::new(0).end(body, true) {
+        End::Call(end) => end,
+        End::More | End::Prose(_) => body.len(),
+    }
+}
+
+/// The parameters of `body` (the text before its `</function>`) read the
+/// loose way: a value ends at its first `</parameter>`, else (noted) at the
+/// next `<parameter=`.
+fn loose_params(body: &str, notes: &mut Vec<Note>) -> Vec<Span> {
+    let mut parameters = Finder::new(body, PARAMETER);
+    let mut parameter_ends = Finder::new(body, PARAMETER_END);
+    let mut params = Vec::new();
+    let mut at = 0;
+    while let Some(param) = parameters.from(at) {
+        let key_start = param + PARAMETER.len();
+        let Some(key_len) = body[key_start..].find('>') else {
+            notes.push(recovered(
+                "missing-bracket",
+                "a <parameter= has no closing >; it was left out",
+            ));
+            break;
+        };
+        let key = key_start..key_start + key_len;
+        let value_start = key.end + 1;
+        let next_param = parameters.from(value_start);
+        let value_end = match parameter_ends
+            .from(value_start)
+            .filter(|&end| end < next_param.unwrap_or(body.len()))
+        {
+            Some(end) => {
+                at = end + PARAMETER_END.len();
+                end
+            }
+            None => {
+                notes.push(recovered(
+                    "missing-close-tag",
+                    format!(
+                        "the </parameter> of {:?} is missing; its value ends at the next tag",
+                        body[key.clone()].trim()
+                    ),
+                ));
+                at = next_param.unwrap_or(body.len());
+                at
+            }
+        };
+        params.push(Span {
+            key,
+            value: value_start..value_end,
+        });
+    }
+    params
+}
+
+/// The arguments `params` (places in `body`) give, typed by `properties`.
+fn arguments(
+    body: &str,
+    params: &[Span],
+    properties: Option<&Map<String, Value>>,
+    out: &Out<'_>,
+    notes: &mut Vec<Note>,
+) -> Map<String, Value> {
+    let mut arguments = Map::new();
+    let mut untyped = Vec::new();
+    for param in params {
+        let key = body[param.key.clone()].trim().to_string();
+        let raw = strip_line_breaks(&body[param.value.clone()]);
+        let property = properties.and_then(|properties| properties.get(&key));
+        // A parameter given twice is named once.
+        if property.is_none() && !arguments.contains_key(&key) {
+            untyped.push(key.clone());
+        }
+        let value = typed::value(&key, raw, property, out.limits, notes);
+        if arguments.insert(key.clone(), value).is_some() {
+            notes.push(Note::new(
+                NoteKind::Dropped {
+                    keyword: key.as_str().into(),
+                },
+                Pointer::root().key("arguments").key(&key),
+                format!("the parameter {key:?} was given twice; the last value was kept"),
+            ));
+        }
+    }
+    if !untyped.is_empty() {
+        notes.push(Note::new(
+            NoteKind::Kept {
+                key: untyped.join(", ").into(),
+            },
+            Pointer::root().key("arguments"),
+            format!(
+                "no schema types {} ({}); kept as strings",
+                if untyped.len() == 1 {
+                    "this parameter"
+                } else {
+                    "these parameters"
+                },
+                untyped.join(", ")
+            ),
+        ));
+    }
+    arguments
+}
+
+/// Where a call's body ends when a strict read ([`Strict`]) finds a value
+/// never closed (a `</parameter>` missing), for this call and those after
+/// it: after its `</function>`; before the next `<function=` when that is
 /// missing, or before a `</tool_call>` that comes first (a `</function>`
 /// after the `</tool_call>`, before the next call, still wins); else at the
 /// end of the text. Inside a value the call's tags are text. A value whose
@@ -210,7 +481,7 @@ fn strip_line_breaks(value: &str) -> &str {
 /// of the text) is unclosed: then the first call tag inside it ends the
 /// call, as it would outside a value. The next `<parameter=` stops a
 /// value's look, so no text is looked at more than twice.
-struct Ends {
+struct Loose {
     /// Where the look for the next tag goes on.
     scanned: usize,
     /// The first `</tool_call>` between values (where the call ends if its
@@ -221,17 +492,17 @@ struct Ends {
     value: Option<Option<(usize, usize)>>,
 }
 
-/// The tags [`Ends`] looks for: between values the first four, inside
+/// The tags [`Loose`] looks for: between values the first four, inside
 /// one all five. The call's own tags come first, so that their index
 /// means the same in both lists.
 const TAGS: [&str; 5] = [FUNCTION, FUNCTION_END, CLOSE, PARAMETER, PARAMETER_END];
 const BETWEEN: &[&str] = TAGS.split_at(4).0;
 const TAG_STARTS: FirstBytes = FirstBytes::of_list(&TAGS);
 
-impl Ends {
+impl Loose {
     /// The look for the end of a body that starts at `body`.
-    fn new(body: usize) -> Ends {
-        Ends {
+    fn new(body: usize) -> Loose {
+        Loose {
             scanned: body,
             cut: None,
             value: None,
@@ -285,11 +556,6 @@ impl Ends {
             _ => self.cut.filter(|&cut| cut < at).unwrap_or(at),
         }
     }
-
-    /// What the look for the next tag waits for ([`Region::wakes`]).
-    fn waits(&self, text: &str) -> Waits {
-        waiting(text, self.scanned, TAG_STARTS, shortest(TAGS))
-    }
 }
 
 /// Streamed: a call runs from `<tool_call>` (when `<function=` follows it)
@@ -307,10 +573,11 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
         wrapped: opened_by == Some(0),
         function: None,
         body: None,
-        ends: None,
+        name: None,
+        strict: None,
+        sent: 0,
         ended: None,
         spaces: 0,
-        params: Params::default(),
     })
 }
 
@@ -321,12 +588,15 @@ struct Call {
     function: Option<usize>,
     /// Where the body starts (after the name's `>`).
     body: Option<usize>,
-    ends: Option<Ends>,
+    /// The tool's name, when it is one.
+    name: Option<String>,
+    strict: Option<Strict>,
+    /// How many of the parameters read were sent.
+    sent: usize,
     /// The end of `</function>`, when the call ended with it (then a
     /// `</tool_call>` may follow after whitespace).
     ended: Option<usize>,
     spaces: usize,
-    params: Params,
 }
 
 impl Region for Call {
@@ -361,8 +631,8 @@ impl Region for Call {
                 let name = text[name_start..name_start + len].trim();
                 if is_name(name) {
                     live.current().open_canonical(name);
+                    self.name = Some(name.to_string());
                 }
-                self.params.at = name_start + len + 1;
                 self.body = Some(name_start + len + 1);
                 name_start + len + 1
             }
@@ -377,28 +647,35 @@ impl Region for Call {
                 }
             };
         }
-        match self.ends.get_or_insert_with(|| Ends::new(body)).end(text, done) {
-            End::Call(end) => {
-                if let Some(call) = live.calls.last_mut() {
-                    self.params.read(text, end, call, out);
-                }
-                if text[..end].ends_with(FUNCTION_END) {
-                    self.ended = Some(end);
-                    self.spaces = end;
-                    return self.read(text, done, live, out);
-                }
-                if text[end..].starts_with(CLOSE) {
-                    return End::Call(end + CLOSE.len());
-                }
-                End::Call(end)
-            }
-            _ => {
-                if let Some(call) = live.calls.last_mut() {
-                    self.params.read(text, text.len(), call, out);
-                }
-                End::More
+        let schema = self.name.as_deref().and_then(|name| out.schema(name));
+        let properties = properties_of(schema);
+        let strict = self.strict.get_or_insert_with(|| Strict::new(body));
+        let read = strict.end(text, done, properties);
+        // Each parameter goes out as the read closes it, typed as the parse types it.
+        if let (Some(call), Some(params)) = (live.calls.last_mut(), strict.params.get(self.sent..)) {
+            for param in params {
+                let key = text[param.key.clone()].trim();
+                let raw = strip_line_breaks(&text[param.value.clone()]);
+                let property = properties.and_then(|properties| properties.get(key));
+                call.push_parameter(key, typed::value(key, raw, property, out.limits, &mut Vec::new()));
             }
         }
+        self.sent = strict.params.len();
+        let end = match read {
+            Read::More => return End::More,
+            Read::Call(end) => end,
+            // The parse reads this call and those after it the loose way.
+            Read::Loose => return End::Call(text.len()),
+        };
+        if text[..end].ends_with(FUNCTION_END) {
+            self.ended = Some(end);
+            self.spaces = end;
+            return self.read(text, done, live, out);
+        }
+        if text[end..].starts_with(CLOSE) {
+            return End::Call(end + CLOSE.len());
+        }
+        End::Call(end)
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
@@ -407,89 +684,6 @@ impl Region for Call {
         if self.body.is_none() || self.ended.is_some() {
             return None;
         }
-        self.ends.as_ref()?.waits(text).and(self.params.wakes(text))
-    }
-}
-
-/// The parameters of the call being read, sent as each one closes.
-#[derive(Default)]
-struct Params {
-    /// Where the next `<parameter=` is looked for.
-    at: usize,
-    /// The parameter being read: its key and where its value starts.
-    open: Option<(String, usize)>,
-    /// How far its value was looked at for its end.
-    scanned: usize,
-    /// Whether a `<parameter=` at `at` was found without the `>` that ends
-    /// its key.
-    key_open: bool,
-}
-
-impl Params {
-    /// The tags the look for the next parameter or the open one's end
-    /// waits for ([`Region::wakes`]).
-    fn wakes(&self, text: &str) -> Waits {
-        if self.key_open {
-            // A parameter is sent at its end tag: until a tag's first byte
-            // comes, reading its key's `>` would change nothing sent (the
-            // next read finds the same tag, and its key, again).
-            return Waits::bytes(FirstBytes::of_list(&[PARAMETER_END, PARAMETER]));
-        }
-        let value = self.open.as_ref().map(|(_, start)| *start);
-        parameter_waits(text, value, self.scanned, self.at, PARAMETER_END, PARAMETER)
-    }
-
-    /// Reads the parameters that closed before `end`, each in one look.
-    fn read(&mut self, text: &str, end: usize, call: &mut LiveCall, out: &Out<'_>) {
-        let Some(name) = call.name.as_deref() else { return };
-        let properties = out.schema(name).and_then(|schema| schema.get("properties"));
-        loop {
-            let Some((key, value_start)) = &self.open else {
-                let start = match scan_tags(&text[..end], self.at, &[PARAMETER]) {
-                    Ok((start, _)) => start,
-                    Err(resume) => {
-                        self.at = resume;
-                        return;
-                    }
-                };
-                let key_start = start + PARAMETER.len();
-                let Some(key_len) = text[key_start..end].find('>') else {
-                    self.at = start;
-                    self.key_open = true;
-                    return;
-                };
-                self.key_open = false;
-                let value_start = key_start + key_len + 1;
-                self.open = Some((
-                    text[key_start..key_start + key_len].trim().to_string(),
-                    value_start,
-                ));
-                self.scanned = value_start;
-                continue;
-            };
-            let value_start = *value_start;
-            // Its value ends at </parameter>, or (tag missing) at the next <parameter=.
-            let (value_end, which) = match scan_tags(
-                &text[..end],
-                self.scanned.max(value_start),
-                &[PARAMETER_END, PARAMETER],
-            ) {
-                Ok(found) => found,
-                Err(resume) => {
-                    self.scanned = resume;
-                    return;
-                }
-            };
-            let raw = strip_line_breaks(&text[value_start..value_end]);
-            let property = properties.and_then(|p| p.get(key));
-            let value = typed::value(key, raw, property, out.limits, &mut Vec::new());
-            call.push_parameter(key, value);
-            self.open = None;
-            self.at = if which == 0 {
-                value_end + PARAMETER_END.len()
-            } else {
-                value_end
-            };
-        }
+        Some(self.strict.as_ref()?.waits(text))
     }
 }
