@@ -4,7 +4,7 @@
 //! - V3 / R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 //! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 
-use super::scan::{delimited_calls, push_prose_without, Out};
+use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{could_be, object_after, Head, HeadJson, Region, Streaming, Token, Until};
 use super::tags::find_tag;
 
@@ -50,14 +50,24 @@ fn prose(text: &str, out: &mut Out<'_>) {
 }
 
 /// One call's body, between `<｜tool▁call▁begin｜>` and `<｜tool▁call▁end｜>`.
-fn call(body: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
+fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>) {
     let Some((head, rest)) = body.split_once(SEP) else {
         out.not_a_call(BEGIN, markup, "it has no <｜tool▁sep｜>");
         return;
     };
     let (name, arguments) = if head.trim() == "function" {
         // V3 / R1: the name on the line after the separator, then a fenced JSON block.
-        let (name, fenced) = rest.split_once('\n').unwrap_or((rest, ""));
+        let (name, fenced) = match rest.find(NAME_ENDS) {
+            Some(end) if rest.as_bytes()[end] == b'\n' => (&rest[..end], &rest[end + 1..]),
+            Some(end) => {
+                notes.push(recovered(
+                    "name-line",
+                    "the arguments start on the name's line; the name ends before them",
+                ));
+                rest.split_at(end)
+            }
+            None => (rest, ""),
+        };
         (name.trim(), unfence(fenced))
     } else {
         (head.trim(), rest.trim())
@@ -73,6 +83,10 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
         notes,
     );
 }
+
+/// What ends a V3 call's name: its line's end, or (the line break left
+/// out) the arguments' fence or object.
+const NAME_ENDS: [char; 3] = ['\n', '`', '{'];
 
 /// The JSON inside a Markdown code fence (` ```json … ``` `).
 fn unfence(text: &str) -> &str {
@@ -129,14 +143,14 @@ fn head(body: &str) -> Head {
         }
         return object_after(body, after, head, None);
     }
-    let Some(line) = body[after..].find('\n') else {
+    let Some(line) = body[after..].find(NAME_ENDS) else {
         return Head::More;
     };
     let name = body[after..after + line].trim();
     if name.is_empty() {
         return Head::Whole;
     }
-    let fenced = after + line + 1;
+    let fenced = after + line + usize::from(body.as_bytes()[after + line] == b'\n');
     let rest = body[fenced..].trim_start();
     let at = body.len() - rest.len();
     let fence = if rest.starts_with("```json") {

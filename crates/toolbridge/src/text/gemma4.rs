@@ -63,12 +63,21 @@ fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>)
     let body = body.trim();
     let body = match body.strip_prefix("call:") {
         Some(rest) => rest,
+        // vLLM `test_gemma4_tool_parser.py`, `TestBareAndMalformedOpeners`:
+        // `<|tool_call>:NAME{…}`, the word `call` lost.
         None => {
-            notes.push(recovered(
-                "missing-prefix",
-                "the call does not start with call:; the name was read from its start",
-            ));
-            body
+            let (rest, message) = match body.strip_prefix(':') {
+                Some(rest) => (
+                    rest,
+                    "the call starts with : and not call:; the name was read after it",
+                ),
+                None => (
+                    body,
+                    "the call does not start with call:; the name was read from its start",
+                ),
+            };
+            notes.push(recovered("missing-prefix", message));
+            rest
         }
     };
     let Some(brace) = body.find('{') else {
@@ -527,7 +536,11 @@ impl Region for Call {
                 return end;
             };
             let head = body[..brace].trim_start();
-            let name = head.strip_prefix("call:").unwrap_or(head).trim();
+            let name = head
+                .strip_prefix("call:")
+                .or_else(|| head.strip_prefix(':'))
+                .unwrap_or(head)
+                .trim();
             // A thought channel opening before the `{` may end the call
             // there, as the parse reads it once the channel closes.
             if name.is_empty() || head.contains(CHANNEL) {
