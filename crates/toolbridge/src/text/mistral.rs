@@ -67,15 +67,17 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// The calls after one `[TOOL_CALLS]`; returns how much of `text` they took.
 fn calls(text: &str, out: &mut Out<'_>) -> usize {
     if let Some(json) = json_at(text).filter(|json| json.text.starts_with('[')) {
+        let taken = text.len() - json.rest.len();
         if list(json.text, out, None) {
-            return text.len() - json.rest.len();
+            return taken;
         }
+        // The token stays with the text it opened, as it does when no name follows it.
         out.not_a_call(
             CALLS,
-            json.text,
+            &format!("{CALLS}{}", &text[..taken]),
             "the list holds no {\"name\", \"arguments\"} objects",
         );
-        return text.len() - json.rest.len();
+        return taken;
     }
     // ollama's ministral.go takes everything before [ARGS] as the name: a
     // space after [TOOL_CALLS] does not make the call prose.
