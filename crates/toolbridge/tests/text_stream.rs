@@ -94,6 +94,8 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Qwen3Coder, "<tool_call><function=w><parameter=c>x</function></tool_call> so <tool_call><function=v><parameter=d>y</parameter></function></tool_call>", false),
     (Family::Qwen3Coder, "<tool_call><function=w><parameter=c>x</tool_call> and <function=v></function> prose", false),
     (Family::Glm, "<tool_call>w<arg_key>c</arg_key><arg_value>1</arg_value><arg_key>c</arg_key><arg_value>2</arg_value></tool_call>", false),
+    // Hy3: GLM's markup with <tool_sep> after the name, inside <tool_calls>.
+    (Family::Glm, "Checking.<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n<arg_key>days</arg_key>\n<arg_value>2</arg_value>\n</tool_call>\n<tool_call>now<tool_sep>\n</tool_call>\n</tool_calls> Done.", true),
     // A </parameter> closes its value only before </function>, </tool_call> or a
     // (declared) parameter; markup written in a value at a line's start nests.
     (Family::Qwen3Coder, "<tool_call>\n<function=get_weather>\n<parameter=city>\nclose with </parameter> then\n<parameter=days>\n3\n</parameter>\n</parameter>\n<parameter=days>\n4\n</parameter>\n</function>\n</tool_call> ok", true),

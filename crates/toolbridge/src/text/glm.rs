@@ -1,6 +1,9 @@
 //! GLM-4.5, 4.6 and 4.7: `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V
 //! </arg_value>\n</tool_call>` (vLLM `glm4_moe_tool_parser.py`; GLM-4.7
-//! drops the line break after the name). Values are raw text typed by the
+//! drops the line break after the name). Tencent's Hy3 writes the same
+//! markup with `<tool_sep>` after the name and the calls inside
+//! `<tool_calls>…</tool_calls>` (vLLM `hy_v3_tool_parser.py`); the wrapper
+//! tokens are taken out of the prose. Values are raw text typed by the
 //! tool's schema ([`super::typed`]); without a schema they stay
 //! strings (ollama's rule; vLLM would read `42` as a number), and a note says
 //! so. Between `<arg_value>` and its `</arg_value>` the call's own tags are
@@ -13,9 +16,9 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::envelope::HEAD_WINDOW;
-use super::scan::{recovered, Out};
+use super::scan::{push_prose_without, recovered, Out};
 use super::stream::markup::{
-    could_be, parameter_waits, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming,
+    could_be, parameter_waits, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Token,
     ValueEnd, Waits,
 };
 use super::tags::{find_tag, floor, scan_tags_with, Finder};
@@ -27,6 +30,10 @@ const KEY: &str = "<arg_key>";
 const KEY_END: &str = "</arg_key>";
 const VALUE: &str = "<arg_value>";
 const VALUE_END: &str = "</arg_value>";
+/// Hy3: after the name.
+const SEP: &str = "<tool_sep>";
+/// Hy3: around the calls.
+const WRAPPERS: [&str; 2] = ["<tool_calls>", "</tool_calls>"];
 
 pub(super) fn detect(text: &str) -> bool {
     text.find(OPEN).is_some_and(|at| {
@@ -34,6 +41,7 @@ pub(super) fn detect(text: &str) -> bool {
         let line_end = body.find(['\n', '<']).unwrap_or(body.len());
         let name = body[..line_end].trim();
         let next = body[line_end..].trim_start();
+        let next = next.strip_prefix(SEP).map_or(next, str::trim_start);
         !name.is_empty() && !name.starts_with('{') && (next.starts_with(KEY) || next.starts_with(CLOSE))
     })
 }
@@ -42,7 +50,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     let mut opens = Finder::new(text, OPEN);
     let mut pos = 0;
     while let Some(start) = opens.from(pos) {
-        out.prose.push_str(&text[pos..start]);
+        push_prose_without(&text[pos..start], &WRAPPERS, out);
         let region = &text[start..];
         let mut ends = Ends::new();
         let End::Call(len) = ends.end(region, true) else {
@@ -60,7 +68,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         call(body, &region[..len], out, notes);
         pos = start + len;
     }
-    out.prose.push_str(&text[pos..]);
+    push_prose_without(&text[pos..], &WRAPPERS, out);
 }
 
 /// Where a call's region ends, as the parse and the stream both read it:
@@ -145,7 +153,7 @@ impl Ends {
 /// One call: the name, then key/value pairs.
 fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
     let name_end = find_tag(body, KEY).unwrap_or(body.len());
-    let name = body[..name_end].trim();
+    let name = tool_name(&body[..name_end]);
     if name.is_empty() || name.contains(['{', '<', '\n']) {
         out.not_a_call(OPEN, markup, "it does not start with a tool name");
         return;
@@ -228,18 +236,29 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
     );
 }
 
+/// The name in the text before a call's first `<arg_key>`: without the
+/// spaces around it and Hy3's `<tool_sep>` after it.
+fn tool_name(head: &str) -> &str {
+    let name = head.trim();
+    name.strip_suffix(SEP).map_or(name, str::trim_end)
+}
+
 /// Streamed: a call runs from `<tool_call>` to `</tool_call>`, or to the
 /// next `<tool_call>` when its closing tag is missing. The call is
 /// announced once its first `<arg_key>` ends the name, and each argument
 /// is sent as canonical JSON as its `</arg_value>` arrives, typed by the
 /// schema as the parse types it.
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &[OPEN],
+    opens: &[OPEN, WRAPPERS[0], WRAPPERS[1]],
     bare: None,
     region,
 };
 
-fn region(_: Option<usize>) -> Box<dyn Region> {
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    if let Some(wrapper @ 1..) = opened_by {
+        // Hy3's wrapper tokens: regions of their own, which the parse removes.
+        return Box::new(Token(STREAM.opens[wrapper].len()));
+    }
     Box::new(Call {
         ends: Ends::new(),
         name: Name::Looking(OPEN.len()),
@@ -274,7 +293,7 @@ impl Region for Call {
             self.name = match find_tag(&text[from..], KEY) {
                 Some(key) => {
                     // As the parse reads it: the text before the first <arg_key>.
-                    let name = text[OPEN.len()..from + key].trim();
+                    let name = tool_name(&text[OPEN.len()..from + key]);
                     if name.is_empty() || name.contains(['{', '<', '\n']) {
                         Name::Never
                     } else {

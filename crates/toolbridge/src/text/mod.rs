@@ -221,7 +221,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         family: Family::Hunyuan,
         id: "hunyuan",
-        models: "Hunyuan A13B",
+        models: "Hunyuan A13B (Hy3 writes GLM's markup)",
         markup: "<tool_calls>[{\"name\": …, \"arguments\": {…}}]</tool_calls>",
         detect: hunyuan::detect,
         parse: hunyuan::parse,
@@ -266,7 +266,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         family: Family::Glm,
         id: "glm",
-        models: "GLM-4.5, 4.6, 4.7",
+        models: "GLM-4.5, 4.6, 4.7, Hy3 (Hunyuan)",
         markup: "<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>",
         detect: glm::detect,
         parse: glm::parse,
