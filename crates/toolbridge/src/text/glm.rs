@@ -16,7 +16,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::envelope::HEAD_WINDOW;
-use super::scan::{push_prose_without, recovered, Out};
+use super::scan::{insert_argument, push_prose_without, recovered, Out};
 use super::stream::markup::{
     could_be, parameter_waits, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Streaming, Token,
     ValueEnd, Waits,
@@ -207,15 +207,7 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
         // glm4_moe parser keeps it whole (its tests keep a file's final line
         // break; ollama's glm46.go drops one line break at each end).
         let value = typed::value(&key, raw, property, out.limits, &mut notes);
-        if arguments.insert(key.clone(), value).is_some() {
-            notes.push(Note::new(
-                NoteKind::Dropped {
-                    keyword: key.as_str().into(),
-                },
-                Pointer::root().key("arguments").key(&key),
-                format!("the argument {key:?} was given twice; the last value was kept"),
-            ));
-        }
+        insert_argument(&mut arguments, key, value, "argument", &mut notes);
         rest = next;
     }
     if !untyped.is_empty() {

@@ -12,7 +12,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::envelope::HEAD_WINDOW;
-use super::scan::{delimited_calls, push_prose_without, recovered, Out};
+use super::scan::{delimited_calls, insert_argument, push_prose_without, recovered, Out};
 use super::stream::markup::{
     parameter_waits, value_end, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd, Waits,
 };
@@ -134,15 +134,7 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
                 typed::value(&key, trim_value(raw), property, out.limits, &mut notes)
             }
         };
-        if arguments.insert(key.clone(), value).is_some() {
-            notes.push(Note::new(
-                NoteKind::Dropped {
-                    keyword: key.as_str().into(),
-                },
-                Pointer::root().key("arguments").key(&key),
-                format!("the parameter {key:?} was given twice; the last value was kept"),
-            ));
-        }
+        insert_argument(&mut arguments, key, value, "parameter", &mut notes);
         rest = next_rest;
     }
     if !untyped.is_empty() {

@@ -22,7 +22,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::envelope::HEAD_WINDOW;
-use super::scan::{recovered, Out};
+use super::scan::{insert_argument, recovered, Out};
 use super::stream::markup::{
     after_spaces, could_be, shortest, waiting, End, FirstBytes, Live, Region, Spaces, Streaming, Waits,
 };
@@ -441,15 +441,7 @@ fn arguments(
             untyped.push(key.clone());
         }
         let value = typed::value(&key, raw, property, out.limits, notes);
-        if arguments.insert(key.clone(), value).is_some() {
-            notes.push(Note::new(
-                NoteKind::Dropped {
-                    keyword: key.as_str().into(),
-                },
-                Pointer::root().key("arguments").key(&key),
-                format!("the parameter {key:?} was given twice; the last value was kept"),
-            ));
-        }
+        insert_argument(&mut arguments, key, value, "parameter", notes);
     }
     if !untyped.is_empty() {
         notes.push(Note::new(

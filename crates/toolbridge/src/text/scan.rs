@@ -507,6 +507,24 @@ pub(super) fn recovered(fix: &str, message: impl Into<crate::note::SharedStr>) -
     Note::new(NoteKind::Repaired { fix: fix.into() }, Pointer::root(), message)
 }
 
+/// Sets `key` to `value` in `arguments`; a key given twice keeps its last
+/// value, and a note says so (`what`: the family's word, "parameter" or
+/// "argument").
+pub(super) fn insert_argument(
+    arguments: &mut Map<String, Value>,
+    key: String,
+    value: Value,
+    what: &str,
+    notes: &mut Vec<Note>,
+) {
+    let at = Pointer::root().key("arguments").key(&key);
+    let message = format!("the {what} {key:?} was given twice; the last value was kept");
+    let keyword = key.as_str().into();
+    if arguments.insert(key, value).is_some() {
+        notes.push(Note::new(NoteKind::Dropped { keyword }, at, message));
+    }
+}
+
 /// The start of `text`, quoted, for a note.
 pub(super) fn excerpt(text: &str) -> String {
     let cut: String = text.chars().take(40).collect();
