@@ -6,8 +6,10 @@
 //! A call inside a closed block is the model thinking about a call, not
 //! making one; inside a block that never closes it is a call (Kimi K2
 //! Thinking emits its calls there; providers.md §15.4). A closing tag with
-//! no opening one closes a block the chat template opened in the prompt
-//! (Qwen3, DeepSeek R1): the text before it is reasoning.
+//! no opening one, before any other reasoning tag, closes a block the chat
+//! template opened in the prompt (Qwen3, DeepSeek R1): the text before it
+//! is reasoning. Any later closing tag alone is text (a value may hold
+//! `</think>`: llama.cpp `test-chat.cpp`, Ling's marker-like strings).
 
 /// One stretch of the text.
 #[derive(Debug, PartialEq)]
@@ -28,8 +30,10 @@ pub(super) fn segments(text: &str) -> Vec<Segment<'_>> {
     let mut opens = OPEN.map(|tag| Finder::new(text, tag));
     let mut closes = CLOSE.map(|tag| Finder::new(text, tag));
     let mut segments = Vec::new();
-    let mut pos = 0;
-    while pos < text.len() {
+    // Where the text not yet in a segment starts, and where the next tag is
+    // looked for (after a closing tag that is text).
+    let (mut start, mut pos) = (0, 0);
+    loop {
         let open = (0..OPEN.len())
             .filter_map(|kind| Some((opens[kind].from(pos)?, kind)))
             .min();
@@ -39,32 +43,38 @@ pub(super) fn segments(text: &str) -> Vec<Segment<'_>> {
         match (open, close) {
             (_, Some((close, kind))) if open.is_none_or(|(open, _)| close < open) => {
                 let end = close + CLOSE[kind].len();
-                segments.push(Segment::Reasoning(&text[pos..end]));
+                // Only before any other tag can it close a block the
+                // prompt opened; later, a closing tag alone is text.
+                if pos == 0 {
+                    segments.push(Segment::Reasoning(&text[..end]));
+                    start = end;
+                }
                 pos = end;
             }
             (Some((open, kind)), _) => {
-                if open > pos {
-                    segments.push(Segment::Text(&text[pos..open]));
+                if open > start {
+                    segments.push(Segment::Text(&text[start..open]));
                 }
                 match closes[kind].from(open) {
                     Some(close) => {
                         let end = close + CLOSE[kind].len();
                         segments.push(Segment::Reasoning(&text[open..end]));
-                        pos = end;
+                        (start, pos) = (end, end);
                     }
                     None => {
                         segments.push(Segment::Text(&text[open..]));
-                        pos = text.len();
+                        return segments;
                     }
                 }
             }
             _ => {
-                segments.push(Segment::Text(&text[pos..]));
-                pos = text.len();
+                if start < text.len() {
+                    segments.push(Segment::Text(&text[start..]));
+                }
+                return segments;
             }
         }
     }
-    segments
 }
 
 #[cfg(test)]
@@ -90,6 +100,15 @@ mod tests {
         assert_eq!(
             segments("[THINK]x</think>y[/THINK]"),
             [Reasoning("[THINK]x</think>y[/THINK]")]
+        );
+        // A closing tag alone closes the prompt's block only before any other tag.
+        assert_eq!(
+            segments("plan</think>a<tool_call>b</think>c"),
+            [Reasoning("plan</think>"), Text("a<tool_call>b</think>c")]
+        );
+        assert_eq!(
+            segments("<think>x</think>a</think>b"),
+            [Reasoning("<think>x</think>"), Text("a</think>b")]
         );
     }
 }

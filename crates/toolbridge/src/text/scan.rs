@@ -517,11 +517,17 @@ pub(super) fn insert_argument(
     what: &str,
     notes: &mut Vec<Note>,
 ) {
-    let at = Pointer::root().key("arguments").key(&key);
-    let message = format!("the {what} {key:?} was given twice; the last value was kept");
-    let keyword = key.as_str().into();
-    if arguments.insert(key, value).is_some() {
-        notes.push(Note::new(NoteKind::Dropped { keyword }, at, message));
+    if let Some(slot) = arguments.get_mut(&key) {
+        *slot = value;
+        notes.push(Note::new(
+            NoteKind::Dropped {
+                keyword: key.as_str().into(),
+            },
+            Pointer::root().key("arguments").key(&key),
+            format!("the {what} {key:?} was given twice; the last value was kept"),
+        ));
+    } else {
+        arguments.insert(key, value);
     }
 }
 

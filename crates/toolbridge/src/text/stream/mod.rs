@@ -103,6 +103,9 @@ pub struct TextStream<'a> {
     /// Text not yet looked at by the reasoning layer (a tag cut by a push).
     pending: String,
     think: Think,
+    /// No reasoning tag has come yet: a closing tag alone closes the block
+    /// the prompt opened (later, it is text).
+    prompt_block: bool,
     segment: Segment,
     /// Calls sent when the current segment began.
     calls_at_segment: usize,
@@ -155,6 +158,7 @@ impl<'a> TextStream<'a> {
             sink: Sink::new(limits),
             pending: String::new(),
             think: Think::Text,
+            prompt_block: true,
             segment: Segment::new(rules, true),
             calls_at_segment: 0,
             seen: String::new(),
@@ -270,6 +274,7 @@ impl<'a> TextStream<'a> {
                 Think::Text => {
                     match markup::scan_tags_with(&self.pending, 0, &THINK_TAGS, THINK_STARTS) {
                         Ok((at, which)) if which < OPEN.len() => {
+                            self.prompt_block = false;
                             let before: String = split_front(&mut self.pending, at);
                             self.feed(&before, false);
                             self.end_segment(false);
@@ -284,13 +289,20 @@ impl<'a> TextStream<'a> {
                                 opens_from: tag_len,
                             };
                         }
-                        Ok((at, which)) => {
+                        Ok((at, which)) if self.prompt_block => {
+                            self.prompt_block = false;
                             let kind = which - OPEN.len();
                             let before: String = split_front(&mut self.pending, at);
                             self.feed(&before, false);
                             self.end_segment(true);
                             let tag: String = split_front(&mut self.pending, CLOSE[kind].len());
                             self.sink.event(CallEvent::Text { text: tag });
+                        }
+                        // A closing tag alone after the first tag is text.
+                        Ok((at, which)) => {
+                            let kind = which - OPEN.len();
+                            let text: String = split_front(&mut self.pending, at + CLOSE[kind].len());
+                            self.feed(&text, false);
                         }
                         Err(resume) => {
                             // All of it goes on but what could start a tag;
