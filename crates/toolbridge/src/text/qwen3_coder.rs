@@ -12,7 +12,7 @@
 //! ([`Strict`]), a `</parameter>` ends its value only where the call's
 //! markup goes on after it, and markup written in a value nests; ollama's
 //! parser cuts such a value at its first `</function>`. A value that never
-//! closes is read the older, [`Loose`] way, from its call on.
+//! closes is read the older, loose way ([`loose_end`]), from its call on.
 
 use std::ops::Range;
 
@@ -180,7 +180,7 @@ enum Read {
     /// The body ends here (after its `</function>`, or where the call ends
     /// without it).
     Call(usize),
-    /// A value never closed: the body is read the [`Loose`] way.
+    /// A value never closed: the body is read the loose way ([`loose_end`]).
     Loose,
 }
 
@@ -191,7 +191,7 @@ enum Read {
 /// follows it (of a parameter the tool declares, when the tool is known);
 /// and a `<parameter=` at the start of a line inside a value opens markup
 /// written in the value, whose `</parameter>` is text. Between values the
-/// call's tags end the body as [`Loose`] says. Each decision waits for at
+/// call's tags end the body as [`loose_end`] says. Each decision waits for at
 /// most [`HEAD_WINDOW`] bytes after the tag, so a stream holds no more.
 struct Strict {
     /// Where the look for the next tag goes on.
@@ -203,7 +203,7 @@ struct Strict {
     open: Option<(Range<usize>, usize, usize)>,
     /// The parameters read, in order.
     params: Vec<Span>,
-    /// A key too long to be one: the body is read the [`Loose`] way.
+    /// A key too long to be one: the body is read the loose way.
     failed: bool,
 }
 
@@ -236,8 +236,7 @@ impl Strict {
             };
             let tag = tags[which];
             match (&mut self.open, tag) {
-                (None, FUNCTION) => return Read::Call(self.cut.filter(|&cut| cut < at).unwrap_or(at)),
-                (None, FUNCTION_END) => return Read::Call(at + FUNCTION_END.len()),
+                (None, FUNCTION | FUNCTION_END) => return Read::Call(ends_at(self.cut, at, tag)),
                 (None, CLOSE) => {
                     self.cut.get_or_insert(at);
                 }
@@ -366,14 +365,6 @@ fn properties_of(schema: Option<&Value>) -> Option<&Map<String, Value>> {
     schema?.get("properties")?.as_object()
 }
 
-/// Where a body whose strict read found a value never closed ends.
-fn loose_end(body: &str) -> usize {
-    match Loose::new(0).end(body, true) {
-        End::Call(end) => end,
-        End::More | End::Prose(_) => body.len(),
-    }
-}
-
 /// The parameters of `body` (the text before its `</function>`) read the
 /// loose way: a value ends at its first `</parameter>`, else (noted) at the
 /// next `<parameter=`.
@@ -465,88 +456,63 @@ fn arguments(
 
 /// Where a call's body ends when a strict read ([`Strict`]) finds a value
 /// never closed (a `</parameter>` missing), for this call and those after
-/// it: after its `</function>`; before the next `<function=` when that is
-/// missing, or before a `</tool_call>` that comes first (a `</function>`
-/// after the `</tool_call>`, before the next call, still wins); else at the
-/// end of the text. Inside a value the call's tags are text. A value whose
-/// `</parameter>` does not come before the next `<parameter=` (or the end
-/// of the text) is unclosed: then the first call tag inside it ends the
-/// call, as it would outside a value. The next `<parameter=` stops a
-/// value's look, so no text is looked at more than twice.
-struct Loose {
-    /// Where the look for the next tag goes on.
-    scanned: usize,
-    /// The first `</tool_call>` between values (where the call ends if its
-    /// `</function>` never comes).
-    cut: Option<usize>,
-    /// Inside a value: the first call tag in it (where, and which of
-    /// [`TAGS`]), when one came.
-    value: Option<Option<(usize, usize)>>,
+/// it (the loose read): after its `</function>`; before the next
+/// `<function=` when that is missing, or before a `</tool_call>` that comes
+/// first (a `</function>` after the `</tool_call>`, before the next call,
+/// still wins); else at the end of the text. Inside a value the call's tags
+/// are text. A value whose `</parameter>` does not come before the next
+/// `<parameter=` (or the end of the text) is unclosed: then the first call
+/// tag inside it ends the call, as it would outside a value. The next
+/// `<parameter=` stops a value's look, so no text is looked at more than
+/// twice.
+fn loose_end(body: &str) -> usize {
+    // The first `</tool_call>` between values; inside a value, the first
+    // call tag in it (where, and which), when one came.
+    let mut cut = None;
+    let mut value: Option<Option<(usize, &str)>> = None;
+    let mut scanned = 0;
+    loop {
+        let tags: &[&str] = if value.is_some() { &TAGS } else { BETWEEN };
+        let Ok((at, which)) = scan_tags_with(body, scanned, tags, TAG_STARTS) else {
+            break;
+        };
+        let tag = tags[which];
+        scanned = at + tag.len();
+        match (value, tag) {
+            // Between values.
+            (None, PARAMETER) => value = Some(None),
+            (None, CLOSE) => {
+                cut.get_or_insert(at);
+            }
+            (None, _) => return ends_at(cut, at, tag),
+            // Inside one: its end, the next parameter, a call tag.
+            (Some(_), PARAMETER_END) => value = None,
+            (Some(Some((first, first_tag))), PARAMETER) => return ends_at(cut, first, first_tag),
+            (Some(None), PARAMETER) => {}
+            (Some(None), _) => value = Some(Some((at, tag))),
+            (Some(Some(_)), _) => {}
+        }
+    }
+    match value {
+        Some(Some((first, first_tag))) => ends_at(cut, first, first_tag),
+        _ => cut.unwrap_or(body.len()),
+    }
 }
 
-/// The tags [`Loose`] looks for: between values the first four, inside
-/// one all five. The call's own tags come first, so that their index
-/// means the same in both lists.
+/// The tags a body's reads look for: between values the first four, inside
+/// one all five (the loose read) or the last two ([`IN_VALUE`], the strict).
 const TAGS: [&str; 5] = [FUNCTION, FUNCTION_END, CLOSE, PARAMETER, PARAMETER_END];
 const BETWEEN: &[&str] = TAGS.split_at(4).0;
 const TAG_STARTS: FirstBytes = FirstBytes::of_list(&TAGS);
 
-impl Loose {
-    /// The look for the end of a body that starts at `body`.
-    fn new(body: usize) -> Loose {
-        Loose {
-            scanned: body,
-            cut: None,
-            value: None,
-        }
-    }
-
-    /// Where the body in `text` ends (after its `</function>`, or where the
-    /// call ends without it), looking only at the text not looked at yet
-    /// (from where a tag cut by a delta may start).
-    fn end(&mut self, text: &str, done: bool) -> End {
-        loop {
-            let tags: &[&str] = if self.value.is_some() { &TAGS } else { BETWEEN };
-            let (at, which) = match scan_tags_with(text, self.scanned, tags, TAG_STARTS) {
-                Ok(found) => found,
-                Err(resume) => {
-                    self.scanned = resume;
-                    break;
-                }
-            };
-            self.scanned = at + tags[which].len();
-            match (self.value, which) {
-                // Between values: `<function=`, `</function>`, `</tool_call>`, `<parameter=`.
-                (None, 3) => self.value = Some(None),
-                (None, 2) => {
-                    self.cut.get_or_insert(at);
-                }
-                (None, _) => return End::Call(self.call_tag(at, which)),
-                // Inside one: its end, the next parameter, a call tag.
-                (Some(_), 4) => self.value = None,
-                (Some(Some((tag, tag_which))), 3) => return End::Call(self.call_tag(tag, tag_which)),
-                (Some(None), 3) => {}
-                (Some(None), _) => self.value = Some(Some((at, which))),
-                (Some(Some(_)), _) => {}
-            }
-        }
-        if !done {
-            return End::More;
-        }
-        End::Call(match self.value {
-            Some(Some((tag, which))) => self.call_tag(tag, which),
-            _ => self.cut.unwrap_or(text.len()),
-        })
-    }
-
-    /// Where the body ends at the call tag `which` of [`TAGS`] at `at`:
-    /// after a `</function>`; before the next `<function=` (or the
-    /// `</tool_call>` before it) or a `</tool_call>`.
-    fn call_tag(&self, at: usize, which: usize) -> usize {
-        match which {
-            1 => at + FUNCTION_END.len(),
-            _ => self.cut.filter(|&cut| cut < at).unwrap_or(at),
-        }
+/// Where a body ends at the call tag `tag` at `at` (`cut`: the first
+/// `</tool_call>` between values): after a `</function>`; before the next
+/// `<function=` (or the `</tool_call>` before it) or a `</tool_call>`.
+fn ends_at(cut: Option<usize>, at: usize, tag: &str) -> usize {
+    if tag == FUNCTION_END {
+        at + FUNCTION_END.len()
+    } else {
+        cut.filter(|&cut| cut < at).unwrap_or(at)
     }
 }
 
