@@ -57,12 +57,27 @@ fn flat(value: &Value) -> Option<(usize, usize)> {
     };
     let mut bytes = 2;
     for (key, member) in map {
-        if matches!(member, Value::Object(_) | Value::Array(_)) {
-            return None;
-        }
-        bytes += key.len() + 4 + scalar_bytes(member);
+        bytes += flat_member(key, member)?;
     }
     Some((if map.is_empty() { 1 } else { 2 }, bytes))
+}
+
+/// What a scalar member `key: value` of an object adds to its size as
+/// [`within`] counts it; `None` for an object or array (for a caller that
+/// walks a flat object's members itself).
+#[inline]
+pub(super) fn flat_member(key: &str, value: &Value) -> Option<usize> {
+    if matches!(value, Value::Object(_) | Value::Array(_)) {
+        return None;
+    }
+    Some(key.len() + 4 + scalar_bytes(value))
+}
+
+/// Whether an object of scalars whose members added `bytes` (from
+/// [`flat_member`]) is within `limits`, as [`within`] would find it.
+pub(super) fn flat_within(members: usize, bytes: usize, limits: &Limits) -> bool {
+    let depth = if members == 0 { 1 } else { 2 };
+    depth <= limits.max_depth && bytes + 2 <= limits.max_bytes
 }
 
 /// A member of a node at `depth` for [`within`]: an object or array is

@@ -12,6 +12,8 @@ mod pyformat;
 mod render;
 mod reply;
 mod signature;
+#[cfg(test)]
+mod tests;
 
 use std::borrow::Cow;
 
@@ -32,7 +34,7 @@ use crate::tool::Tool;
 use cut::CutOff;
 
 use defaults::Defaults;
-use plan::{Fill, NameMap, Pending, Restore, Watched};
+use plan::{Fill, NameMap, Pending, Restore, Sent, Watched};
 
 pub use native::{elisp_value, ElispDecoding};
 pub use render::Violation;
@@ -180,6 +182,21 @@ struct Entry {
 }
 
 impl Entry {
+    /// Whether every argument is a declared parameter, or the schema
+    /// leaves no undeclared one to note ([`undeclared`] has nothing to say).
+    fn declares_all(&self, arguments: &Map<String, Value>) -> bool {
+        arguments.keys().all(|key| self.declares(key))
+    }
+
+    /// Whether `key` is a declared parameter, or the schema leaves no
+    /// undeclared one to note.
+    #[inline]
+    fn declares(&self, key: &str) -> bool {
+        self.declared
+            .as_ref()
+            .is_none_or(|declared| declared.iter().any(|name| plan::same_name(name, key)))
+    }
+
     /// Sets how the tool was written (`None`: as it is), and what the plan
     /// then looks at.
     fn set_restore(&mut self, restore: Option<Restore>) {
@@ -288,6 +305,29 @@ pub struct Rejection {
     /// ([`ToolCall::provider_name`]; not in the JSON form).
     #[serde(skip)]
     pub provider_name: String,
+}
+
+impl Accepted {
+    /// `call` as it was sent, nothing changed (see [`Toolbox::look`]).
+    #[inline]
+    fn as_sent(call: ToolCall) -> Accepted {
+        let ToolCall {
+            id,
+            name,
+            arguments,
+            provider_id,
+            provider_name,
+            ..
+        } = call;
+        Accepted {
+            id,
+            name,
+            arguments: arguments.unwrap_or_default(),
+            notes: Vec::new(),
+            provider_id,
+            provider_name,
+        }
+    }
 }
 
 impl Toolbox {
@@ -414,6 +454,10 @@ impl Toolbox {
     /// arguments ended (a token limit) is rejected, asked for whole: it is
     /// not repaired into a call that runs on half an argument.
     pub fn check(&self, call: &ToolCall) -> Checked {
+        let look = self.look(call);
+        if look.valid == Some(true) {
+            return Checked::Accepted(Accepted::as_sent(call.clone()));
+        }
         let caller = Caller {
             id: call.id.clone(),
             name: call.name.clone(),
@@ -421,13 +465,25 @@ impl Toolbox {
             provider_name: call.provider_name.clone(),
         };
         let arguments = call.arguments.as_ref().map(Cow::Borrowed).map_err(Cow::Borrowed);
-        self.check_arguments(caller, arguments, CutOff::of(call))
+        self.check_arguments(caller, arguments, CutOff::of(call), look)
     }
 
     /// [`check`](Toolbox::check) for a call the caller no longer needs: its
     /// arguments, id and names are moved, not copied (what a dispatcher
     /// holding the calls it parsed wants).
+    #[inline]
     pub fn check_owned(&self, call: ToolCall) -> Checked {
+        let look = self.look(&call);
+        if look.valid == Some(true) {
+            return Checked::Accepted(Accepted {
+                id: call.id,
+                name: call.name,
+                arguments: call.arguments.unwrap_or_default(),
+                notes: Vec::new(),
+                provider_id: call.provider_id,
+                provider_name: call.provider_name,
+            });
+        }
         let cut = CutOff::of(&call);
         let ToolCall {
             id,
@@ -443,12 +499,75 @@ impl Toolbox {
             provider_id,
             provider_name,
         };
-        self.check_arguments(caller, arguments.map(Cow::Owned).map_err(Cow::Owned), cut)
+        self.check_arguments(caller, arguments.map(Cow::Owned).map_err(Cow::Owned), cut, look)
+    }
+
+    /// The first look at a call, before anything is changed or copied: most
+    /// calls name a tool exactly, send arguments that need nothing undone or
+    /// filled in, and fit the schema as sent, and are accepted as they are
+    /// (with the same outcome as the full check, which would change
+    /// nothing). What the look learnt about the others, the full check does
+    /// not learn again.
+    fn look(&self, call: &ToolCall) -> Look {
+        let mut look = Look::default();
+        let Some(&index) = self.by_name.get(&call.name) else {
+            return look;
+        };
+        let entry = &self.entries[index];
+        let Ok(value @ Value::Object(arguments)) = &call.arguments else {
+            return look;
+        };
+        if CutOff::of(call).is_some() {
+            return look;
+        }
+        let (bounded, idle, declares_all) = match self.look_flat(entry, arguments) {
+            Some(found) => found,
+            None => (
+                bounds::within(value, &self.options.limits).is_ok(),
+                entry.watched.idle(arguments, self.options.schema_defaults),
+                entry.declares_all(arguments),
+            ),
+        };
+        if !bounded {
+            return look;
+        }
+        look.bounded = true;
+        look.idle = Some(idle);
+        if !idle || !declares_all || entry.tool.static_parameters.is_some() {
+            return look;
+        }
+        look.valid = Some(entry.validator.is_valid(value));
+        look
+    }
+
+    /// What [`bounds::within`], [`Watched::idle`] and [`Entry::declares_all`]
+    /// say of `arguments`, in one pass over its members when they are all
+    /// scalars (most calls'); `None` when one is an object or array.
+    fn look_flat(&self, entry: &Entry, arguments: &Map<String, Value>) -> Option<(bool, bool, bool)> {
+        let mut bytes = 0;
+        let mut sent = Sent::default();
+        let mut declares_all = true;
+        for (key, value) in arguments {
+            bytes += bounds::flat_member(key, value)?;
+            entry.watched.see(key, value, &mut sent);
+            declares_all &= entry.declares(key);
+        }
+        Some((
+            bounds::flat_within(arguments.len(), bytes, &self.options.limits),
+            entry.watched.idle_after(sent, self.options.schema_defaults),
+            declares_all,
+        ))
     }
 
     /// Checks the call `caller` sent with `arguments`; `cut` when its
-    /// reader found it cut off.
-    fn check_arguments(&self, mut caller: Caller, arguments: Arguments<'_>, cut: Option<CutOff>) -> Checked {
+    /// reader found it cut off; `look` what [`Toolbox::look`] found.
+    fn check_arguments(
+        &self,
+        mut caller: Caller,
+        arguments: Arguments<'_>,
+        cut: Option<CutOff>,
+        look: Look,
+    ) -> Checked {
         let mut notes = Vec::new();
         let Some((entry, exact)) = self.resolve(&caller.name, &caller.provider_name, &mut notes) else {
             return Checked::Rejected(self.unknown_tool(caller, notes));
@@ -470,17 +589,20 @@ impl Toolbox {
         if let Some(cut) = cut {
             return reject(caller, vec![cut.violation()], notes);
         }
-        let mut arguments = match self.read_arguments(entry, arguments, &mut notes) {
+        let mut arguments = match self.read_arguments(entry, arguments, look.bounded, &mut notes) {
             Ok(arguments) => arguments,
             Err(violation) => return reject(caller, vec![violation], notes),
         };
         let limits = &self.options.limits;
-        if !entry.watched.idle(&arguments, self.options.schema_defaults) {
+        let idle = look
+            .idle
+            .unwrap_or_else(|| entry.watched.idle(&arguments, self.options.schema_defaults));
+        if !idle {
             self.plan(entry, &mut arguments, &mut notes);
         }
         let mut value = Value::Object(arguments);
         // The common case, a valid call, is validated once and builds no errors.
-        let mut valid = entry.validator.is_valid(&value);
+        let mut valid = look.valid.unwrap_or_else(|| entry.validator.is_valid(&value));
         if !valid && self.options.coerce {
             coerce(entry, &mut value, limits, &mut notes);
             valid = entry.validator.is_valid(&value);
@@ -602,11 +724,12 @@ impl Toolbox {
     }
 
     /// The call's arguments as an object: parsed, or repaired from the raw
-    /// text; within the limits.
+    /// text; within the limits (already known to be when `bounded`).
     fn read_arguments(
         &self,
         entry: &Entry,
         arguments: Arguments<'_>,
+        bounded: bool,
         notes: &mut Vec<Note>,
     ) -> std::result::Result<Map<String, Value>, Violation> {
         let limits = &self.options.limits;
@@ -615,7 +738,12 @@ impl Toolbox {
         };
         let value = match arguments {
             Ok(value) => {
-                if let Err(reason) = bounds::within(&value, limits) {
+                let checked = if bounded {
+                    Ok(())
+                } else {
+                    bounds::within(&value, limits)
+                };
+                if let Err(reason) = checked {
                     return Err(unreadable(reason.clone(), format!("the arguments are {reason}")));
                 }
                 value.into_owned()
@@ -683,6 +811,19 @@ fn coerce(entry: &Entry, value: &mut Value, limits: &Limits, notes: &mut Vec<Not
 
 /// A call's arguments as [`Toolbox::check`] (borrowed) or
 /// [`Toolbox::check_owned`] (moved) has them.
+/// What [`Toolbox::look`] found about a call; `None` where it did not get
+/// that far.
+#[derive(Clone, Copy, Debug, Default)]
+struct Look {
+    /// The arguments are an object within the limits.
+    bounded: bool,
+    /// Whether the plan would leave the arguments as they are.
+    idle: Option<bool>,
+    /// Whether the arguments fit the schema as sent (looked at only when the
+    /// plan is idle and nothing else would change them).
+    valid: Option<bool>,
+}
+
 type Arguments<'c> = std::result::Result<Cow<'c, Value>, Cow<'c, ArgumentsError>>;
 
 /// The call's id and name, and the provider's, which a result echoes.

@@ -456,29 +456,45 @@ impl Watched {
     /// parameter is sent as a `null` standing for absent, and every one a
     /// default fills is sent.
     pub(super) fn idle(&self, arguments: &Map<String, Value>, schema_defaults: bool) -> bool {
-        if !self.complete {
-            return false;
+        let mut sent = Sent::default();
+        for (key, value) in arguments {
+            self.see(key, value, &mut sent);
         }
+        self.idle_after(sent, schema_defaults)
+    }
+
+    /// Notes in `sent` whether the argument `key: value` is a watched one
+    /// (one step of [`Watched::idle`], for a caller that walks the
+    /// arguments itself).
+    #[inline]
+    pub(super) fn see(&self, key: &str, value: &Value, sent: &mut Sent) {
+        if self.names.is_empty() {
+            return;
+        }
+        if let Some(index) = self.names.iter().position(|name| same_name(name, key)) {
+            let bit = 1 << index;
+            sent.nulls |= if value.is_null() { bit } else { 0 };
+            sent.names |= bit;
+        }
+    }
+
+    /// [`Watched::idle`] once every argument was [seen](Watched::see).
+    pub(super) fn idle_after(&self, sent: Sent, schema_defaults: bool) -> bool {
         let fills = if schema_defaults {
             self.fills | self.schema_fills
         } else {
             self.fills
         };
-        if self.nulls == 0 && fills == 0 {
-            return true;
-        }
-        let mut sent = 0u64;
-        for (key, value) in arguments {
-            if let Some(index) = self.names.iter().position(|name| same_name(name, key)) {
-                let bit = 1 << index;
-                if value.is_null() && self.nulls & bit != 0 {
-                    return false;
-                }
-                sent |= bit;
-            }
-        }
-        fills & !sent == 0
+        self.complete && sent.nulls & self.nulls == 0 && fills & !sent.names == 0
     }
+}
+
+/// The watched parameters a call sends, and those it sends as `null`
+/// (see [`Watched::see`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Sent {
+    names: u64,
+    nulls: u64,
 }
 
 /// The key of a one-step place and the place as a removal there names it
