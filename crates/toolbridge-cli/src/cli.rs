@@ -255,9 +255,9 @@ pub struct CallsArgs {
     #[arg(long, conflicts_with = "provider")]
     pub text: bool,
     /// With --text: the model family whose markup the text is in: auto,
-    /// deepseek-dsml, deepseek, kimi, harmony, gemma4, minimax, command-r7b,
-    /// hunyuan, lfm2, mistral, granite, qwen3-coder, glm, hermes, phi4-mini,
-    /// llama3 or pythonic.
+    /// deepseek-dsml, deepseek, kimi, harmony, gemma4, function-gemma,
+    /// minimax, command-r7b, hunyuan, lfm2, mistral, granite, qwen3-coder,
+    /// glm, hermes, phi4-mini, llama3 or pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto", requires = "text")]
     pub family: String,
 }
@@ -374,9 +374,9 @@ pub struct TextArgs {
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
     /// The model family whose markup the text is in: auto, deepseek-dsml,
-    /// deepseek, kimi, harmony, gemma4, minimax, command-r7b, hunyuan, lfm2,
-    /// mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3 or
-    /// pythonic.
+    /// deepseek, kimi, harmony, gemma4, function-gemma, minimax, command-r7b,
+    /// hunyuan, lfm2, mistral, granite, qwen3-coder, glm, hermes, phi4-mini,
+    /// llama3 or pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto")]
     pub family: String,
     /// Tool files whose schemas type the values and fit the arguments.

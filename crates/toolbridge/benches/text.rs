@@ -97,6 +97,12 @@ fn layout(family: Family) -> Layout {
                 "Step {n}.<|tool_call>call:write{{path:<|\"|>src/file_{n}.rs<|\"|>,line:{n},content:<|\"|>{body}<|\"|>}}<tool_call|>"
             )
         }),
+        Family::FunctionGemma => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "Step {n}.<start_function_call>call:write{{path:<escape>src/file_{n}.rs<escape>,line:{n},content:<escape>{body}<escape>}}<end_function_call>"
+            )
+        }),
         Family::Harmony => Blocks(|n, args| {
             format!(
                 "<|start|>assistant<|channel|>commentary to=functions.write <|constrain|>json<|message|>{args}<|call|>Step {n}."

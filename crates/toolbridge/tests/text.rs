@@ -798,6 +798,11 @@ fn detection_order_handles_shared_prefixes() {
         Some(Family::Qwen3Coder)
     );
     assert_eq!(Family::detect("[f(a=1)]"), Some(Family::Pythonic));
+    // FunctionGemma writes Gemma 4's syntax under tokens of its own.
+    assert_eq!(
+        Family::detect("<start_function_call>call:f{a:1}<end_function_call>"),
+        Some(Family::FunctionGemma)
+    );
     assert_eq!(
         Family::detect("<tool_call>f\n<arg_key>a</arg_key>"),
         Some(Family::Glm)
@@ -810,7 +815,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, harmony, gemma4, minimax, command-r7b, hunyuan, lfm2, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, harmony, gemma4, function-gemma, minimax, command-r7b, hunyuan, lfm2, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
     );
 }
 

@@ -8,6 +8,9 @@
 //! `<|tool_response>` token the model may write after a call, and a
 //! `<tool_call|>` that closes no call; this drops them wherever they are
 //! in the prose.
+//!
+//! The same call syntax with other tokens is FunctionGemma's
+//! (`function_gemma.rs`): a model's tokens are a [`Markup`].
 
 use serde_json::{Map, Number, Value};
 
@@ -27,39 +30,107 @@ const CHANNEL: &str = "<|channel>";
 const CHANNEL_END: &str = "<channel|>";
 const RESPONSE: &str = "<|tool_response>";
 
+/// The tokens of one model's Gemma-style calls.
+pub(super) struct Markup {
+    /// The token that opens a call (`call:NAME{…}` follows).
+    open: &'static str,
+    /// `[close]`: the token that closes a call.
+    closes: &'static [&'static str],
+    /// The delimiter on both sides of a string.
+    quote: &'static str,
+    /// The reasoning channel's opening token and `[closing token]`, when
+    /// the model has one: a call inside a closed channel is not a call.
+    channel: Option<(&'static str, &'static [&'static str])>,
+    /// Tokens taken out of the prose wherever they are.
+    dropped: &'static [&'static str],
+    /// What ends a call's region when its closing token is missing: the
+    /// next call's opener, and the channel's.
+    call_stops: &'static [&'static str],
+    /// The first bytes of `quote`.
+    quoted: FirstBytes,
+    /// The first bytes of what ends a pair outside a string, or opens one.
+    between: FirstBytes,
+}
+
+impl Markup {
+    /// A markup whose calls open with `open`, close with `closes[0]`, and
+    /// delimit strings with `quotes[0]` (slices, so that they are static).
+    pub(super) const fn new(
+        open: &'static str,
+        closes: &'static [&'static str],
+        quotes: &'static [&'static str],
+        channel: Option<(&'static str, &'static [&'static str])>,
+        dropped: &'static [&'static str],
+        call_stops: &'static [&'static str],
+    ) -> Markup {
+        let quoted = FirstBytes::of_list(quotes);
+        Markup {
+            open,
+            closes,
+            quote: quotes[0],
+            channel,
+            dropped,
+            call_stops,
+            quoted,
+            between: FirstBytes::of_bytes(b"{[]},").and(quoted),
+        }
+    }
+
+    fn close(&self) -> &'static str {
+        self.closes[0]
+    }
+}
+
+static GEMMA4: Markup = Markup::new(
+    OPEN,
+    &[CLOSE],
+    &[QUOTE],
+    Some((CHANNEL, &[CHANNEL_END])),
+    &[RESPONSE, CLOSE],
+    &[OPEN, CHANNEL],
+);
+
 pub(super) fn detect(text: &str) -> bool {
     text.contains(OPEN)
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    let mut channels = Finder::new(text, CHANNEL);
-    let mut channel_ends = Finder::new(text, CHANNEL_END);
-    let mut pos = 0;
-    while let Some(start) = channels.from(pos) {
-        let Some(end) = channel_ends.from(start) else {
-            break;
-        };
-        calls(&text[pos..start], out);
-        out.prose.push_str(&text[start..end + CHANNEL_END.len()]);
-        pos = end + CHANNEL_END.len();
-    }
-    calls(&text[pos..], out);
+    parse_markup(text, out, &GEMMA4);
 }
 
-fn calls(text: &str, out: &mut Out<'_>) {
+/// The calls and prose of `text`, written in `markup`.
+pub(super) fn parse_markup(text: &str, out: &mut Out<'_>, markup: &'static Markup) {
+    let mut pos = 0;
+    if let Some((channel, &[channel_end])) = markup.channel {
+        let mut channels = Finder::new(text, channel);
+        let mut channel_ends = Finder::new(text, channel_end);
+        while let Some(start) = channels.from(pos) {
+            let Some(end) = channel_ends.from(start) else {
+                break;
+            };
+            calls(&text[pos..start], out, markup);
+            out.prose.push_str(&text[start..end + channel_end.len()]);
+            pos = end + channel_end.len();
+        }
+    }
+    calls(&text[pos..], out, markup);
+}
+
+fn calls(text: &str, out: &mut Out<'_>, markup: &'static Markup) {
     delimited_calls(
         text,
-        OPEN,
-        CLOSE,
+        markup.open,
+        markup.close(),
         out,
         |_| None,
-        |prose, out| push_prose_without(prose, &[RESPONSE, CLOSE], out),
-        call,
+        |prose, out| push_prose_without(prose, markup.dropped, out),
+        |body, whole, out, notes| call(body, whole, out, notes, markup),
     );
 }
 
 /// One call's body: `call:NAME{…}`.
-fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>) {
+fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>, markup: &Markup) {
+    let open = markup.open;
     let body = body.trim();
     let body = match body.strip_prefix("call:") {
         Some(rest) => rest,
@@ -81,15 +152,15 @@ fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>)
         }
     };
     let Some(brace) = body.find('{') else {
-        out.not_a_call(OPEN, whole, "no {…} of arguments follows the name");
+        out.not_a_call(open, whole, "no {…} of arguments follows the name");
         return;
     };
     let name = body[..brace].trim();
     if name.is_empty() {
-        out.not_a_call(OPEN, whole, "it names no tool");
+        out.not_a_call(open, whole, "it names no tool");
         return;
     }
-    let mut reader = Reader::new(&body[brace..], out.limits.max_depth);
+    let mut reader = Reader::new(&body[brace..], markup.quote, out.limits.max_depth);
     let mut read = reader.value();
     if read.is_err() || (reader.keyless && !reader.bare.is_empty()) {
         // Read again with unquoted text running past commas (ollama's
@@ -100,7 +171,7 @@ fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>)
             .schema(name)
             .and_then(|schema| schema.get("properties"))
             .and_then(Value::as_object);
-        let mut raw = Reader::new(&body[brace..], out.limits.max_depth);
+        let mut raw = Reader::new(&body[brace..], markup.quote, out.limits.max_depth);
         raw.raw_text = Some(declared);
         if let Ok(value) = raw.value() {
             (reader, read) = (raw, Ok(value));
@@ -117,15 +188,19 @@ fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>)
             if reader.unclosed {
                 notes.push(recovered(
                     "missing-delimiter",
-                    "a string's closing <|\"|> is missing; it ends where the arguments around it close",
+                    format!(
+                        "a string's closing {} is missing; it ends where the arguments around it close",
+                        markup.quote
+                    ),
                 ));
             }
             if !reader.bare.is_empty() {
                 notes.push(recovered(
                     "bare-string",
                     format!(
-                        "{} written without <|\"|> delimiters; read as strings",
-                        reader.bare.join(", ")
+                        "{} written without {} delimiters; read as strings",
+                        reader.bare.join(", "),
+                        markup.quote
                     ),
                 ));
             }
@@ -142,7 +217,7 @@ fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>)
             }
             out.call_value(name, None, Value::Object(arguments), notes);
         }
-        Ok(_) => out.not_a_call(OPEN, whole, "the arguments are not an object"),
+        Ok(_) => out.not_a_call(open, whole, "the arguments are not an object"),
         // The call named its tool and opened its arguments: a stream
         // announced it then, so it is a call whose arguments do not read.
         Err(why) => {
@@ -157,6 +232,8 @@ fn call(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>)
 /// closed (`truncated`), so a cut call keeps what it had.
 struct Reader<'t> {
     text: &'t str,
+    /// The string delimiter.
+    quote: &'static str,
     pos: usize,
     depth: usize,
     max_depth: usize,
@@ -174,10 +251,12 @@ struct Reader<'t> {
 }
 
 impl<'t> Reader<'t> {
-    /// A reader of `text` from its start, nesting at most `max_depth` deep.
-    fn new(text: &'t str, max_depth: usize) -> Reader<'t> {
+    /// A reader of `text` from its start, strings between `quote`s,
+    /// nesting at most `max_depth` deep.
+    fn new(text: &'t str, quote: &'static str, max_depth: usize) -> Reader<'t> {
         Reader {
             text,
+            quote,
             pos: 0,
             depth: 0,
             max_depth,
@@ -233,8 +312,8 @@ impl<'t> Reader<'t> {
         if self.depth >= self.max_depth {
             return Err(format!("the values nest deeper than {}", self.max_depth));
         }
-        if self.rest().starts_with(QUOTE) {
-            self.pos += QUOTE.len();
+        if self.rest().starts_with(self.quote) {
+            self.pos += self.quote.len();
             return Ok(Value::String(self.delimited()));
         }
         match self.rest().as_bytes()[0] {
@@ -292,8 +371,8 @@ impl<'t> Reader<'t> {
     fn delimited(&mut self) -> String {
         let text = self.text;
         let rest = &text[self.pos..];
-        if let Some(end) = find_tag(rest, QUOTE) {
-            self.pos += end + QUOTE.len();
+        if let Some(end) = find_tag(rest, self.quote) {
+            self.pos += end + self.quote.len();
             return rest[..end].to_string();
         }
         let mut end = rest.trim_end().len();
@@ -315,8 +394,8 @@ impl<'t> Reader<'t> {
     /// A key: bare, `<|"|>`-delimited or a JSON string.
     fn key(&mut self) -> Result<String, String> {
         self.skip_space();
-        if self.rest().starts_with(QUOTE) {
-            self.pos += QUOTE.len();
+        if self.rest().starts_with(self.quote) {
+            self.pos += self.quote.len();
             return Ok(self.delimited());
         }
         if self.rest().starts_with('"') {
@@ -375,7 +454,11 @@ impl<'t> Reader<'t> {
         if let Some(quoted) = rest.strip_prefix('\'') {
             if let Some(end) = quoted.find('\'') {
                 let after = quoted[end + 1..].trim_start();
-                let dangling = if after.starts_with(QUOTE) { QUOTE.len() } else { 0 };
+                let dangling = if after.starts_with(self.quote) {
+                    self.quote.len()
+                } else {
+                    0
+                };
                 let skipped = quoted[end + 1..].len() - after.len();
                 self.bare.push(format!("'{}'", &quoted[..end]));
                 self.pos += 1 + end + 1 + skipped + dangling;
@@ -464,21 +547,37 @@ pub(super) const STREAM: Streaming = Streaming {
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
-    match opened_by {
-        Some(0) => Box::new(Call {
-            until: Until::new(OPEN.len(), &[CLOSE], &[OPEN, CHANNEL], &[]),
+    region_of(&GEMMA4, STREAM.opens, opened_by)
+}
+
+/// The region a stream of `markup` opens at `opens[opened_by]`: a call at
+/// its opener, the reasoning channel at its own, any other token alone.
+pub(super) fn region_of(
+    markup: &'static Markup,
+    opens: &'static [&'static str],
+    opened_by: Option<usize>,
+) -> Box<dyn Region> {
+    let Some(token) = opened_by.and_then(|index| opens.get(index)) else {
+        unreachable!("Gemma's markups have no bare calls")
+    };
+    match markup.channel {
+        _ if *token == markup.open => Box::new(Call {
+            markup,
+            until: Until::new(markup.open.len(), markup.closes, markup.call_stops, &[]),
             channel: None,
             arguments: None,
             stopped: false,
         }),
-        Some(1) => Box::new(Until::new(CHANNEL.len(), &[CHANNEL_END], &[], &[])),
-        Some(token) => Box::new(Token(STREAM.opens[token].len())),
-        None => unreachable!("Gemma 4 has no bare markup"),
+        Some((channel, channel_ends)) if *token == channel => {
+            Box::new(Until::new(channel.len(), channel_ends, &[], &[]))
+        }
+        _ => Box::new(Token(token.len())),
     }
 }
 
 /// One call being read.
 struct Call {
+    markup: &'static Markup,
     until: Until,
     /// A thought channel opened inside the call: the region runs to its
     /// end (see [`Call::read`]).
@@ -493,13 +592,14 @@ struct Call {
 /// Where the arguments of a call being read are: `key:value` pairs of the
 /// top object, each sent once its end (a `,` or the `}`) arrives.
 struct Pairs {
+    markup: &'static Markup,
     /// The next byte to look at.
     at: usize,
     /// Where the pair being read starts.
     start: usize,
     /// Brackets open inside the top object.
     depth: usize,
-    /// Inside a `<|"|>` string.
+    /// Inside a delimited string.
     quoted: bool,
 }
 
@@ -509,8 +609,10 @@ impl Region for Call {
             return channel.end(text, done);
         }
         let end = self.until.end(text, done);
-        if let End::Call(at) = end {
-            if text[at..].starts_with(CHANNEL) {
+        let markup = self.markup;
+        let channel = markup.channel.map(|(channel, _)| channel);
+        if let (End::Call(at), Some((channel, channel_ends))) = (end, markup.channel) {
+            if text[at..].starts_with(channel) {
                 // The parse reads a closed thought channel first, and a call
                 // before it as ending where it opens; a channel that never
                 // closes is text where calls are read, the call running on.
@@ -518,7 +620,7 @@ impl Region for Call {
                 // it (or to the end of the text), the parse decides, and
                 // nothing after the channel's opening goes out live.
                 self.stopped = true;
-                let mut channel = Until::new(at + CHANNEL.len(), &[CHANNEL_END], &[], &[]);
+                let mut channel = Until::new(at + channel.len(), channel_ends, &[], &[]);
                 let end = channel.end(text, done);
                 self.channel = Some(channel);
                 return end;
@@ -530,7 +632,7 @@ impl Region for Call {
         let text = &text[..self.until.body_end(text, end)];
         if self.arguments.is_none() {
             // As the parse reads it: `call:NAME` up to the first `{`.
-            let body = &text[OPEN.len()..];
+            let body = &text[markup.open.len()..];
             let Some(brace) = body.find('{') else {
                 self.stopped = body.len() > HEAD_WINDOW;
                 return end;
@@ -543,13 +645,14 @@ impl Region for Call {
                 .trim();
             // A thought channel opening before the `{` may end the call
             // there, as the parse reads it once the channel closes.
-            if name.is_empty() || head.contains(CHANNEL) {
+            if name.is_empty() || channel.is_some_and(|channel| head.contains(channel)) {
                 self.stopped = true;
                 return end;
             }
             live.current().open_canonical(name);
-            let at = OPEN.len() + brace + 1;
+            let at = markup.open.len() + brace + 1;
             self.arguments = Some(Pairs {
+                markup,
                 at,
                 start: at,
                 depth: 0,
@@ -578,12 +681,10 @@ impl Pairs {
     /// ([`Region::wakes`]): a string's closing quote inside one, else a
     /// quote, a bracket or a comma.
     fn wakes(&self, text: &str) -> Waits {
-        const QUOTED: FirstBytes = FirstBytes::of_list(&[QUOTE]);
-        const BETWEEN: FirstBytes = FirstBytes::of_bytes(b"{[]},").and(QUOTED);
         if self.quoted {
-            waiting(text, self.at, QUOTED, QUOTE.len())
+            waiting(text, self.at, self.markup.quoted, self.markup.quote.len())
         } else {
-            waiting(text, self.at, BETWEEN, 1)
+            waiting(text, self.at, self.markup.between, 1)
         }
     }
 
@@ -591,16 +692,17 @@ impl Pairs {
     /// reading them (the object closed, or a pair its reader cannot read).
     fn read(&mut self, text: &str, call: &mut LiveCall, out: &Out<'_>) -> bool {
         let bytes = text.as_bytes();
+        let quote = self.markup.quote;
         self.at = self.at.min(text.len());
         while self.at < text.len() {
             if self.quoted {
-                match find_tag(&text[self.at..], QUOTE) {
+                match find_tag(&text[self.at..], quote) {
                     Some(at) => {
-                        self.at += at + QUOTE.len();
+                        self.at += at + quote.len();
                         self.quoted = false;
                     }
                     None => {
-                        self.at = floor(text, text.len().saturating_sub(QUOTE.len() - 1)).max(self.at);
+                        self.at = floor(text, text.len().saturating_sub(quote.len() - 1)).max(self.at);
                         return true;
                     }
                 }
@@ -608,12 +710,12 @@ impl Pairs {
             }
             // Bytes, not text: the scan steps through multi-byte characters.
             let rest = &bytes[self.at..];
-            if rest.starts_with(QUOTE.as_bytes()) {
+            if rest.starts_with(quote.as_bytes()) {
                 self.quoted = true;
-                self.at += QUOTE.len();
+                self.at += quote.len();
                 continue;
             }
-            if rest.len() < QUOTE.len() && QUOTE.as_bytes().starts_with(rest) {
+            if rest.len() < quote.len() && quote.as_bytes().starts_with(rest) {
                 return true;
             }
             match bytes[self.at] {
@@ -645,7 +747,7 @@ impl Pairs {
             return true;
         }
         let object = format!("{{{pair}}}");
-        let mut reader = Reader::new(&object, out.limits.max_depth);
+        let mut reader = Reader::new(&object, self.markup.quote, out.limits.max_depth);
         match reader.value() {
             // A word without delimiters may yet run on past this comma when
             // the call is read whole (see `raw_end`): the call then comes whole.

@@ -30,13 +30,14 @@
 //! [`NoteKind::Repaired`](crate::NoteKind::Repaired) naming the variant.
 //! Where the family's values are not JSON (Qwen3-Coder's parameters, GLM's
 //! argument values, MiniMax-M2's and DSML's parameter elements, Gemma 4's
-//! values, pythonic and LFM2 literals), the tool's input schema types
-//! them, with a note when the text had to be coerced.
+//! and FunctionGemma's values, pythonic and LFM2 literals), the tool's
+//! input schema types them, with a note when the text had to be coerced.
 
 mod command_r7b;
 mod deepseek;
 mod dsml;
 mod envelope;
+mod function_gemma;
 mod gemma4;
 mod glm;
 mod granite;
@@ -101,6 +102,8 @@ pub enum Family {
     Harmony,
     /// Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>}<tool_call|>`.
     Gemma4,
+    /// FunctionGemma: `<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>`.
+    FunctionGemma,
     /// Granite 3.0 and 3.1: `<|tool_call|>[{"name": …, "arguments": {…}}]`.
     Granite,
     /// Hunyuan A13B: `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls>`.
@@ -138,6 +141,7 @@ pub struct FamilyInfo {
 /// The order handles the prefixes families share. Control tokens that are
 /// a family's own come first: DSML's `<｜DSML｜`, DeepSeek's, Kimi's,
 /// Harmony's `<|channel|>`/`<|message|>`, Gemma 4's `<|tool_call>`,
+/// FunctionGemma's `<start_function_call>`,
 /// MiniMax's `<minimax:tool_call>`, Command R7B's `<|START_ACTION|>`,
 /// Hunyuan's `<tool_calls>`, LFM2's `<|tool_call_start|>` (Kimi's
 /// `<|tool_call_end|>` closes LFM2's calls too, so Kimi is told by its
@@ -199,6 +203,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: gemma4::detect,
         parse: gemma4::parse,
         stream: gemma4::STREAM,
+    },
+    FamilyInfo {
+        family: Family::FunctionGemma,
+        id: "function-gemma",
+        models: "FunctionGemma",
+        markup: "<start_function_call>call:NAME{key:<escape>text<escape>,n:1}<end_function_call>",
+        detect: function_gemma::detect,
+        parse: function_gemma::parse,
+        stream: function_gemma::STREAM,
     },
     FamilyInfo {
         family: Family::MiniMax,

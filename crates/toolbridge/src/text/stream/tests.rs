@@ -87,6 +87,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("<|tool_call>call:write{{path:<|\"|>src/a.rs<|\"|>,content:<|\"|>{body}<|\"|>,line:7}}<tool_call|>"),
         ),
         (
+            Family::FunctionGemma,
+            format!("Now.<start_function_call>call:write{{path:<escape>src/a.rs<escape>,content:<escape>{body}<escape>,line:7}}<end_function_call>"),
+        ),
+        (
             Family::Pythonic,
             format!("[write(path='src/a.rs', content=\"{quoted}\", line=7), write(content='{}', line=[1, (2, 3)])]", quoted.replace('\'', "\\'")),
         ),
