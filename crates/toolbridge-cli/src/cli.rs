@@ -256,8 +256,8 @@ pub struct CallsArgs {
     pub text: bool,
     /// With --text: the model family whose markup the text is in: auto,
     /// deepseek-dsml, deepseek, kimi, harmony, gemma4, function-gemma,
-    /// minimax, command-r7b, hunyuan, lfm2, mistral, granite, qwen3-coder,
-    /// glm, hermes, phi4-mini, llama3 or pythonic.
+    /// minimax, command-r7b, hunyuan, lfm2, olmo3, mistral, granite,
+    /// qwen3-coder, glm, hermes, phi4-mini, llama3 or pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto", requires = "text")]
     pub family: String,
 }
@@ -375,8 +375,8 @@ pub struct TextArgs {
     pub input: Option<PathBuf>,
     /// The model family whose markup the text is in: auto, deepseek-dsml,
     /// deepseek, kimi, harmony, gemma4, function-gemma, minimax, command-r7b,
-    /// hunyuan, lfm2, mistral, granite, qwen3-coder, glm, hermes, phi4-mini,
-    /// llama3 or pythonic.
+    /// hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes,
+    /// phi4-mini, llama3 or pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto")]
     pub family: String,
     /// Tool files whose schemas type the values and fit the arguments.

@@ -103,6 +103,10 @@ fn layout(family: Family) -> Layout {
                 "Step {n}.<start_function_call>call:write{{path:<escape>src/file_{n}.rs<escape>,line:{n},content:<escape>{body}<escape>}}<end_function_call>"
             )
         }),
+        Family::Olmo3 => Blocks(|n, _| {
+            let body = "fn main() {\\n    println!(\\\"héllo\\\");\\n}\\n".repeat(12);
+            format!("Step {n}.<function_calls>write(path=\"src/file_{n}.rs\", line={n}, content=\"{body}\")</function_calls>\n")
+        }),
         Family::Harmony => Blocks(|n, args| {
             format!(
                 "<|start|>assistant<|channel|>commentary to=functions.write <|constrain|>json<|message|>{args}<|call|>Step {n}."

@@ -798,6 +798,10 @@ fn detection_order_handles_shared_prefixes() {
         Some(Family::Qwen3Coder)
     );
     assert_eq!(Family::detect("[f(a=1)]"), Some(Family::Pythonic));
+    assert_eq!(
+        Family::detect("<function_calls>f(a=1)\ng()</function_calls>"),
+        Some(Family::Olmo3)
+    );
     // FunctionGemma writes Gemma 4's syntax under tokens of its own.
     assert_eq!(
         Family::detect("<start_function_call>call:f{a:1}<end_function_call>"),
@@ -815,7 +819,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, harmony, gemma4, function-gemma, minimax, command-r7b, hunyuan, lfm2, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, harmony, gemma4, function-gemma, minimax, command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
     );
 }
 

@@ -15,7 +15,7 @@
 use std::cell::Cell;
 
 use super::pythonic;
-use super::pythonic::LiveCalls;
+use super::pythonic::{Layout, LiveCalls};
 use super::scan::{delimited_calls, excerpt, push_prose_without, recovered, Out};
 use super::stream::markup::{could_be, End, Live, Region, Streaming, Token, Until, Waits};
 
@@ -161,7 +161,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     match opened_by {
         Some(0) => Box::new(CallList {
             until: Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
-            calls: LiveCalls::new(OPEN.len(), None),
+            calls: LiveCalls::new(OPEN.len(), Layout::ListOrAlone),
             closed: false,
             matched: 0,
         }),

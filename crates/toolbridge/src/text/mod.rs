@@ -51,6 +51,7 @@ mod listed;
 mod llama;
 mod minimax;
 mod mistral;
+mod olmo3;
 mod phi4_mini;
 mod pythonic;
 mod qwen3_coder;
@@ -116,6 +117,8 @@ pub enum Family {
     Phi4Mini,
     /// LFM2: `<|tool_call_start|>[fn(a=1)]<|tool_call_end|>`.
     Lfm2,
+    /// OLMo 3: `<function_calls>fn(a=1)\nfn2(b="x")</function_calls>`.
+    Olmo3,
 }
 
 /// One row of [`FAMILIES`].
@@ -145,7 +148,8 @@ pub struct FamilyInfo {
 /// MiniMax's `<minimax:tool_call>`, Command R7B's `<|START_ACTION|>`,
 /// Hunyuan's `<tool_calls>`, LFM2's `<|tool_call_start|>` (Kimi's
 /// `<|tool_call_end|>` closes LFM2's calls too, so Kimi is told by its
-/// `<|tool_call_begin|>`), Mistral's `[TOOL_CALLS]`. Then the families
+/// `<|tool_call_begin|>`), OLMo 3's `<function_calls>`, Mistral's
+/// `[TOOL_CALLS]`. Then the families
 /// that all open with `<tool_call>`: Granite 3.1 (a JSON list follows it;
 /// Granite 3.0's `<|tool_call|>` is its own), Qwen3-Coder
 /// (`<function=` follows), GLM (a bare name and `<arg_key>` or
@@ -248,6 +252,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: lfm2::detect,
         parse: lfm2::parse,
         stream: lfm2::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Olmo3,
+        id: "olmo3",
+        models: "OLMo 3, OLMo 3 Think",
+        markup: "<function_calls>NAME(key=\"text\", n=1)\nNAME2()</function_calls>",
+        detect: olmo3::detect,
+        parse: olmo3::parse,
+        stream: olmo3::STREAM,
     },
     FamilyInfo {
         family: Family::Mistral,

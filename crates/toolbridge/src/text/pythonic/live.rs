@@ -5,7 +5,8 @@ use crate::text::envelope::HEAD_WINDOW;
 use crate::text::scan::Out;
 use crate::text::stream::markup::{FirstBytes, Live, LiveCall, Waits};
 
-/// Calls in a list as they arrive (or LFM2's call alone): each announced
+/// Calls in a list as they arrive (or LFM2's call alone, or OLMo 3's a
+/// line each): each announced
 /// once its head (`name(` then `)` or `key=`, as the parse reads a head) is
 /// read, each keyword argument sent once its `,` or the call's `)` arrives,
 /// read as the parse reads it. At an item it cannot read so, it stops: the
@@ -14,10 +15,21 @@ use crate::text::stream::markup::{FirstBytes, Live, LiveCall, Waits};
 pub(in crate::text) struct LiveCalls {
     /// The next byte to look at.
     at: usize,
-    /// Whether the calls are in a list (`None`: not known yet; LFM2 may
-    /// write a call alone).
-    listed: Option<bool>,
+    layout: Layout,
     reading: Reading,
+}
+
+/// How the calls are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::text) enum Layout {
+    /// In a list, `[f(a=1), g()]`.
+    List,
+    /// A list, or one call alone (not known yet: LFM2 may write either).
+    ListOrAlone,
+    /// One call alone.
+    Alone,
+    /// One after another, a line each (OLMo 3).
+    Lines,
 }
 
 /// Where [`LiveCalls`] is.
@@ -38,12 +50,11 @@ enum Reading {
 }
 
 impl LiveCalls {
-    /// Calls from byte `at` of a region's text: a list (`Some(true)`), or
-    /// a list or one call alone (`None`).
-    pub(in crate::text) fn new(at: usize, listed: Option<bool>) -> LiveCalls {
+    /// Calls from byte `at` of a region's text, laid out as `layout` says.
+    pub(in crate::text) fn new(at: usize, layout: Layout) -> LiveCalls {
         LiveCalls {
             at,
-            listed,
+            layout,
             reading: Reading::Start,
         }
     }
@@ -78,20 +89,21 @@ impl LiveCalls {
                     };
                     self.at += skipped;
                     let byte = bytes[self.at];
-                    self.reading = match (&self.reading, byte, self.listed) {
-                        (Reading::Start, b'[', Some(true) | None) => {
-                            self.listed = Some(true);
+                    self.reading = match (&self.reading, byte, self.layout) {
+                        (Reading::Start, b'[', Layout::List | Layout::ListOrAlone) => {
+                            self.layout = Layout::List;
                             self.at += 1;
                             Reading::Head
                         }
-                        (Reading::Start, _, None) => {
-                            self.listed = Some(false);
+                        (Reading::Start, _, Layout::ListOrAlone) => {
+                            self.layout = Layout::Alone;
                             Reading::Head
                         }
-                        (Reading::After, b',', Some(true)) => {
+                        (Reading::After, b',', Layout::List) => {
                             self.at += 1;
                             Reading::Head
                         }
+                        (Reading::Start | Reading::After, _, Layout::Lines) => Reading::Head,
                         _ => Reading::Stopped,
                     };
                 }
@@ -128,9 +140,9 @@ impl LiveCalls {
                                 if !keyword(&text[*start..self.at], live, out) {
                                     next = Some(Reading::Stopped);
                                 } else if byte == b')' {
-                                    next = Some(match self.listed {
-                                        Some(true) => Reading::After,
-                                        _ => Reading::Stopped,
+                                    next = Some(match self.layout {
+                                        Layout::List | Layout::Lines => Reading::After,
+                                        Layout::ListOrAlone | Layout::Alone => Reading::Stopped,
                                     });
                                 }
                                 self.at += 1;

@@ -27,10 +27,10 @@ use crate::call::{ArgumentsError, ArgumentsErrorKind};
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-pub(super) use live::LiveCalls;
 use live::PYTHON;
+pub(super) use live::{Layout, LiveCalls};
 use read::{is_name_char, Item};
-pub(super) use read::{read_bare_call, read_call, read_list, CallList};
+pub(super) use read::{read_bare_call, read_call, read_call_lines, read_list, CallList};
 
 const START: &str = "<|python_start|>";
 const END: &str = "<|python_end|>";
@@ -256,7 +256,7 @@ impl List {
             brackets: Brackets::new(true),
             scanned: 0,
             end: None,
-            calls: LiveCalls::new(0, Some(true)),
+            calls: LiveCalls::new(0, Layout::List),
         }
     }
 
@@ -283,7 +283,7 @@ impl List {
             self.start = Some(text.len() - body.len());
             self.scanned = text.len() - body.len();
             self.tagged = tagged;
-            self.calls = LiveCalls::new(text.len() - body.len(), Some(true));
+            self.calls = LiveCalls::new(text.len() - body.len(), Layout::List);
         }
         if let Some(end) = self.end {
             return self.after(text, end, done);

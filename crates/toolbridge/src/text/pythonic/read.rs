@@ -72,6 +72,13 @@ pub(in crate::text) fn read_list(text: &str, max_depth: usize) -> Result<CallLis
     read_closing(text, max_depth, |reader, items| reader.items(items))
 }
 
+/// Calls one after another, a line each, `f(a=1)\ng(b=2)` (OLMo 3
+/// writes them so between its tags), as a list: only a first line that is
+/// no call's head makes them no calls.
+pub(in crate::text) fn read_call_lines(text: &str, max_depth: usize) -> Result<CallList, String> {
+    read_closing(text, max_depth, |reader, items| reader.lines(items))
+}
+
 /// One call `f(a=1)` at the start of `text`, not in a list (LFM2 as
 /// ollama reads it), as a list of one.
 pub(in crate::text) fn read_bare_call(text: &str, max_depth: usize) -> Result<CallList, String> {
@@ -187,11 +194,23 @@ pub(in crate::text) fn read_call(text: &str, max_depth: usize) -> Result<(Call, 
 /// Where an item of a list that starts at byte `from` of `text` ends: at
 /// the first `,` or `]` outside its strings and brackets, or the text's end.
 fn item_end(text: &str, from: usize) -> usize {
+    end_at(text, from, b",]")
+}
+
+/// Where a line of calls that starts at byte `from` of `text` ends: at the
+/// first line break outside its strings and brackets, or the text's end.
+fn line_end(text: &str, from: usize) -> usize {
+    end_at(text, from, b"\n")
+}
+
+/// The first of `stops` from byte `from` of `text` outside strings and
+/// brackets, or the text's end.
+fn end_at(text: &str, from: usize, stops: &[u8]) -> usize {
     let bytes = text.as_bytes();
     let mut nesting = Nesting::default();
     let mut at = from;
     while at < bytes.len() {
-        if nesting.is_top() && matches!(bytes[at], b',' | b']') {
+        if nesting.is_top() && stops.contains(&bytes[at]) {
             return at;
         }
         at = nesting.step(bytes, at);
@@ -350,7 +369,7 @@ impl Reader<'_> {
             self.skip_space();
             let start = self.pos;
             match self.head() {
-                Ok(name) => items.push(self.item(start, name)?),
+                Ok(name) => items.push(self.item(start, name, item_end)?),
                 Err(why) if items.is_empty() || self.at_end() => return Err(why),
                 Err(_) => items.push(self.not_a_call(start)?),
             }
@@ -373,10 +392,32 @@ impl Reader<'_> {
         }
     }
 
+    /// Calls a line each (see [`read_call_lines`]), onto `items`; a later
+    /// line that is no call is an item that is no call.
+    fn lines(&mut self, items: &mut Vec<Item>) -> Result<(), String> {
+        loop {
+            self.skip_space();
+            if self.at_end() && !items.is_empty() {
+                return Ok(());
+            }
+            let start = self.pos;
+            match self.head() {
+                Ok(name) => items.push(self.item(start, name, line_end)?),
+                Err(why) if items.is_empty() => return Err(why),
+                Err(_) => {
+                    self.pos = line_end(self.text, start);
+                    items.push(Item::NotACall(self.text[start..self.pos].trim_end().to_string()));
+                }
+            }
+            self.kept = self.pos;
+        }
+    }
+
     /// The call whose head, `name(`, was read from `start`: its arguments,
     /// or why they do not read (the text cut off inside them is the
-    /// caller's to close: `Err`).
-    fn item(&mut self, start: usize, name: String) -> Result<Item, String> {
+    /// caller's to close: `Err`); `end` finds where a call that does not
+    /// read ends (its item's or its line's end).
+    fn item(&mut self, start: usize, name: String, end: fn(&str, usize) -> usize) -> Result<Item, String> {
         self.quotes_kept = false;
         let open = self.closers.len();
         let arguments = self.arguments();
@@ -393,7 +434,7 @@ impl Reader<'_> {
                 Err(why)
             }
             Err(why) => {
-                self.pos = item_end(self.text, start);
+                self.pos = end(self.text, start);
                 if self.at_end() {
                     self.unfinished = Some((start, name));
                     return Err(why);

@@ -91,6 +91,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("Now.<start_function_call>call:write{{path:<escape>src/a.rs<escape>,content:<escape>{body}<escape>,line:7}}<end_function_call>"),
         ),
         (
+            Family::Olmo3,
+            format!("Now.<function_calls>write(path=\"src/a.rs\", content=\"{quoted}\", line=7)\nnow()</function_calls> after"),
+        ),
+        (
             Family::Pythonic,
             format!("[write(path='src/a.rs', content=\"{quoted}\", line=7), write(content='{}', line=[1, (2, 3)])]", quoted.replace('\'', "\\'")),
         ),
