@@ -307,29 +307,6 @@ pub struct Rejection {
     pub provider_name: String,
 }
 
-impl Accepted {
-    /// `call` as it was sent, nothing changed (see [`Toolbox::look`]).
-    #[inline]
-    fn as_sent(call: ToolCall) -> Accepted {
-        let ToolCall {
-            id,
-            name,
-            arguments,
-            provider_id,
-            provider_name,
-            ..
-        } = call;
-        Accepted {
-            id,
-            name,
-            arguments: arguments.unwrap_or_default(),
-            notes: Vec::new(),
-            provider_id,
-            provider_name,
-        }
-    }
-}
-
 impl Toolbox {
     /// A toolbox of `tools`, each tool's input schema compiled once.
     ///
@@ -456,7 +433,14 @@ impl Toolbox {
     pub fn check(&self, call: &ToolCall) -> Checked {
         let look = self.look(call);
         if look.valid == Some(true) {
-            return Checked::Accepted(Accepted::as_sent(call.clone()));
+            return Checked::Accepted(Accepted {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                arguments: call.arguments.clone().unwrap_or_default(),
+                notes: Vec::new(),
+                provider_id: call.provider_id.clone(),
+                provider_name: call.provider_name.clone(),
+            });
         }
         let caller = Caller {
             id: call.id.clone(),

@@ -16,7 +16,7 @@ use std::cell::Cell;
 
 use super::pythonic;
 use super::pythonic::{Layout, LiveCalls};
-use super::scan::{delimited_calls, excerpt, push_prose_without, recovered, Out};
+use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{could_be, End, Live, Region, Streaming, Token, Until, Waits};
 
 const OPEN: &str = "<|tool_call_start|>";
@@ -128,21 +128,7 @@ fn calls(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>
             ));
         })
     };
-    match read {
-        Ok(list) => {
-            // A stream sent the calls before this text came: they stay calls.
-            let rest = trimmed[list.taken..].trim();
-            if !rest.is_empty() && list.broken.is_none() {
-                notes.push(recovered(
-                    "text-after-calls",
-                    format!("{} after the list of calls was kept in the prose", excerpt(rest)),
-                ));
-            }
-            pythonic::add_calls(list, notes, out);
-            out.prose.push_str(rest);
-        }
-        Err(why) => out.not_a_call(OPEN, whole, &why),
-    }
+    pythonic::add_block(read, trimmed, (OPEN, whole), "the list of calls", notes, out);
 }
 
 /// Streamed: a call list runs from `<|tool_call_start|>` to

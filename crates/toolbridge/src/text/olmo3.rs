@@ -7,7 +7,7 @@
 
 use super::pythonic;
 use super::pythonic::{Layout, LiveCalls};
-use super::scan::{delimited_calls, excerpt, recovered, Out};
+use super::scan::{delimited_calls, Out};
 use super::stream::markup::{End, Live, Region, Streaming, Until, Waits};
 
 const OPEN: &str = "<function_calls>";
@@ -29,22 +29,10 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     );
 }
 
-fn calls(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<super::Note>) {
+fn calls(body: &str, whole: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
     let trimmed = body.trim();
-    match pythonic::read_call_lines(trimmed, out.limits.max_depth) {
-        Ok(list) => {
-            let rest = trimmed[list.taken..].trim();
-            if !rest.is_empty() && list.broken.is_none() {
-                notes.push(recovered(
-                    "text-after-calls",
-                    format!("{} after the calls was kept in the prose", excerpt(rest)),
-                ));
-            }
-            pythonic::add_calls(list, notes, out);
-            out.prose.push_str(rest);
-        }
-        Err(why) => out.not_a_call(OPEN, whole, &why),
-    }
+    let read = pythonic::read_call_lines(trimmed, out.limits.max_depth);
+    pythonic::add_block(read, trimmed, (OPEN, whole), "the calls", notes, out);
 }
 
 /// Streamed: the calls between `<function_calls>` and `</function_calls>`

@@ -137,6 +137,36 @@ fn list(text: &str, out: &mut Out<'_>) {
 /// not prose). A list the text ends inside is noted on the response
 /// (`truncated-list`), and on the call it cut, when it cut one
 /// (`truncated-call`: the Toolbox does not run that call).
+/// The calls read (`read`) from `body`, a family's block between its
+/// tokens (`markup`: the opening token and the whole block), with what
+/// follows them in `body` kept in the prose and noted (`calls` names them
+/// in the note); when the block holds no call, it stays prose.
+pub(super) fn add_block(
+    read: Result<CallList, String>,
+    body: &str,
+    markup: (&str, &str),
+    calls: &str,
+    mut notes: Vec<super::Note>,
+    out: &mut Out<'_>,
+) {
+    let (open, whole) = markup;
+    match read {
+        Ok(list) => {
+            // A stream sent the calls before this text came: they stay calls.
+            let rest = body[list.taken..].trim();
+            if !rest.is_empty() && list.broken.is_none() {
+                notes.push(recovered(
+                    "text-after-calls",
+                    format!("{} after {calls} was kept in the prose", excerpt(rest)),
+                ));
+            }
+            add_calls(list, notes, out);
+            out.prose.push_str(rest);
+        }
+        Err(why) => out.not_a_call(open, whole, &why),
+    }
+}
+
 pub(super) fn add_calls(list: CallList, mut notes: Vec<super::Note>, out: &mut Out<'_>) {
     let last = list.items.len().saturating_sub(1);
     let mut cut = None;
