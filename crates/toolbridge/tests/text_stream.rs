@@ -51,6 +51,10 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Qwen3Coder, "<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</function>\n</tool_call>\n<tool_call>\n<function=now>\n</function>\n</tool_call>", false),
     (Family::Qwen3Coder, "<tool_call><function=get_weather><parameter=days>2.0</parameter><parameter=ratio>lots</parameter></function></tool_call>", true),
     (Family::Qwen3Coder, "Text <tool_call> plain\n<function=f>\n<parameter=q>\nsé\n</parameter>\n</function>\n after", false),
+    // Markup around no name runs as far as a call's body would, whole and streamed,
+    // so a `<tool_call>` after its `</tool_call>` is the next call's (cargo-fuzz).
+    (Family::Qwen3Coder, "<function=></tool_call><tool_call><function=l>", false),
+    (Family::Qwen3Coder, "<function=><tool_call><function=l>", false),
     (Family::Llama3, "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}; {\"name\": \"now\", \"parameters\": {}}<|eom_id|>", false),
     (Family::Llama3, "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"東京\"}}", false),
     (Family::Llama3, "Sure. <function=get_weather>{\"city\": \"Rome\"}</function> Anything else?", false),

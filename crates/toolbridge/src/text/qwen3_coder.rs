@@ -50,7 +50,6 @@ pub(super) fn detect(text: &str) -> bool {
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     let mut functions = Finder::new(text, FUNCTION);
-    let mut function_ends = Finder::new(text, FUNCTION_END);
     let mut pos = 0;
     let mut loose = false;
     while let Some(start) = functions.from(pos) {
@@ -74,18 +73,12 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         };
         let name = text[name_start..name_start + name_len].trim();
         let body_start = name_start + name_len + 1;
-        if !is_name(name) {
-            let next_function = functions.from(body_start).unwrap_or(text.len());
-            // Markup around no name (`<function=<<not xml>>`): prose, as ollama keeps it.
-            let end = function_ends
-                .from(body_start)
-                .filter(|&end| end <= next_function)
-                .map_or(next_function, |end| end + FUNCTION_END.len());
-            out.not_a_call(FUNCTION, &text[start..end], "what it names is not a tool's name");
-            pos = end;
-            continue;
-        }
-        let properties = properties_of(out.schema(name));
+        let named = is_name(name);
+        let properties = if named {
+            properties_of(out.schema(name))
+        } else {
+            None
+        };
         // Once a value never closes, this call and those after it are read
         // the loose way (a stream's region then runs to the end of the text).
         let mut strict = (!loose).then(|| Strict::new(0));
@@ -100,6 +93,18 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
                 loose_end(&text[body_start..])
             }
         };
+        if !named {
+            // Markup around no name (`<function=<<not xml>>`): prose, as ollama
+            // keeps it, as far as a call's body would run, with a
+            // `</tool_call>` after it (where a stream's region for it ends).
+            let mut end = body_start + len;
+            if let Some(rest) = text[end..].trim_start().strip_prefix(CLOSE) {
+                end = text.len() - rest.len();
+            }
+            out.not_a_call(FUNCTION, &text[start..end], "what it names is not a tool's name");
+            pos = end;
+            continue;
+        }
         let body = &text[body_start..body_start + len];
         let body_end = match body.strip_suffix(FUNCTION_END) {
             Some(body) => body_start + body.len(),
