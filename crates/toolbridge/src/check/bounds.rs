@@ -55,11 +55,17 @@ fn flat(value: &Value) -> Option<(usize, usize)> {
     let Value::Object(map) = value else {
         return None;
     };
-    let mut bytes = 2;
+    let mut bytes = 0;
     for (key, member) in map {
         bytes += flat_member(key, member)?;
     }
-    Some((if map.is_empty() { 1 } else { 2 }, bytes))
+    Some(flat_size(map.len(), bytes))
+}
+
+/// The depth and size, as [`within`] counts them, of an object of
+/// `members` scalars whose members add `bytes` (from [`flat_member`]).
+fn flat_size(members: usize, bytes: usize) -> (usize, usize) {
+    (if members == 0 { 1 } else { 2 }, bytes + 2)
 }
 
 /// What a scalar member `key: value` of an object adds to its size as
@@ -76,8 +82,8 @@ pub(super) fn flat_member(key: &str, value: &Value) -> Option<usize> {
 /// Whether an object of scalars whose members added `bytes` (from
 /// [`flat_member`]) is within `limits`, as [`within`] would find it.
 pub(super) fn flat_within(members: usize, bytes: usize, limits: &Limits) -> bool {
-    let depth = if members == 0 { 1 } else { 2 };
-    depth <= limits.max_depth && bytes + 2 <= limits.max_bytes
+    let (depth, bytes) = flat_size(members, bytes);
+    depth <= limits.max_depth && bytes <= limits.max_bytes
 }
 
 /// A member of a node at `depth` for [`within`]: an object or array is

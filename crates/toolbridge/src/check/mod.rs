@@ -793,8 +793,6 @@ fn coerce(entry: &Entry, value: &mut Value, limits: &Limits, notes: &mut Vec<Not
     }
 }
 
-/// A call's arguments as [`Toolbox::check`] (borrowed) or
-/// [`Toolbox::check_owned`] (moved) has them.
 /// What [`Toolbox::look`] found about a call; `None` where it did not get
 /// that far.
 #[derive(Clone, Copy, Debug, Default)]
@@ -808,6 +806,8 @@ struct Look {
     valid: Option<bool>,
 }
 
+/// A call's arguments as [`Toolbox::check`] (borrowed) or
+/// [`Toolbox::check_owned`] (moved) has them.
 type Arguments<'c> = std::result::Result<Cow<'c, Value>, Cow<'c, ArgumentsError>>;
 
 /// The call's id and name, and the provider's, which a result echoes.

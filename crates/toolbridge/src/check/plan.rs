@@ -456,6 +456,10 @@ impl Watched {
     /// parameter is sent as a `null` standing for absent, and every one a
     /// default fills is sent.
     pub(super) fn idle(&self, arguments: &Map<String, Value>, schema_defaults: bool) -> bool {
+        // An incomplete plan always runs: nothing to look at.
+        if !self.complete {
+            return false;
+        }
         let mut sent = Sent::default();
         for (key, value) in arguments {
             self.see(key, value, &mut sent);

@@ -15,7 +15,7 @@ use super::stream::markup::{Region, Streaming};
 const OPEN: &str = "<start_function_call>";
 const CLOSE: &str = "<end_function_call>";
 
-static MARKUP: Markup = Markup::new(OPEN, &[CLOSE], &["<escape>"], None, &[], &[OPEN]);
+static MARKUP: Markup = Markup::new(OPEN, &[CLOSE], "<escape>", None, &[], &[OPEN]);
 
 pub(super) fn detect(text: &str) -> bool {
     text.contains(OPEN)

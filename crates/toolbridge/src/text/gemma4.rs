@@ -53,21 +53,22 @@ pub(super) struct Markup {
 }
 
 impl Markup {
-    /// A markup whose calls open with `open`, close with `closes[0]`, and
-    /// delimit strings with `quotes[0]` (slices, so that they are static).
+    /// A markup whose calls open with `open`, close with `closes[0]` (a
+    /// slice, as a stream's region takes it), and delimit strings with
+    /// `quote`.
     pub(super) const fn new(
         open: &'static str,
         closes: &'static [&'static str],
-        quotes: &'static [&'static str],
+        quote: &'static str,
         channel: Option<(&'static str, &'static [&'static str])>,
         dropped: &'static [&'static str],
         call_stops: &'static [&'static str],
     ) -> Markup {
-        let quoted = FirstBytes::of_list(quotes);
+        let quoted = FirstBytes::of_list(&[quote]);
         Markup {
             open,
             closes,
-            quote: quotes[0],
+            quote,
             channel,
             dropped,
             call_stops,
@@ -84,7 +85,7 @@ impl Markup {
 static GEMMA4: Markup = Markup::new(
     OPEN,
     &[CLOSE],
-    &[QUOTE],
+    QUOTE,
     Some((CHANNEL, &[CHANNEL_END])),
     &[RESPONSE, CLOSE],
     &[OPEN, CHANNEL],

@@ -6,12 +6,11 @@ use crate::text::scan::Out;
 use crate::text::stream::markup::{FirstBytes, Live, LiveCall, Waits};
 
 /// Calls in a list as they arrive (or LFM2's call alone, or OLMo 3's a
-/// line each): each announced
-/// once its head (`name(` then `)` or `key=`, as the parse reads a head) is
-/// read, each keyword argument sent once its `,` or the call's `)` arrives,
-/// read as the parse reads it. At an item it cannot read so, it stops: the
-/// calls after it come when the region closes, so the announced calls are
-/// the list's first ones, in order.
+/// line each): each announced once its head (`name(` then `)` or `key=`,
+/// as the parse reads a head) is read, each keyword argument sent once its
+/// `,` or the call's `)` arrives, read as the parse reads it. At an item it
+/// cannot read so, it stops: the calls after it come when the region
+/// closes, so the announced calls are the list's first ones, in order.
 pub(in crate::text) struct LiveCalls {
     /// The next byte to look at.
     at: usize,

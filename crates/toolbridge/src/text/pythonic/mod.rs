@@ -130,13 +130,6 @@ fn list(text: &str, out: &mut Out<'_>) {
     }
 }
 
-/// The calls of a list that was read, in order, `notes` on the first: a
-/// call whose arguments do not read is a call with that error (a stream
-/// announced it once its name and first argument came); an item that is
-/// no call is noted and left out (the list began with a call, so it is
-/// not prose). A list the text ends inside is noted on the response
-/// (`truncated-list`), and on the call it cut, when it cut one
-/// (`truncated-call`: the Toolbox does not run that call).
 /// The calls read (`read`) from `body`, a family's block between its
 /// tokens (`markup`: the opening token and the whole block), with what
 /// follows them in `body` kept in the prose and noted (`calls` names them
@@ -167,6 +160,13 @@ pub(super) fn add_block(
     }
 }
 
+/// The calls of a list that was read, in order, `notes` on the first: a
+/// call whose arguments do not read is a call with that error (a stream
+/// announced it once its name and first argument came); an item that is
+/// no call is noted and left out (the list began with a call, so it is
+/// not prose). A list the text ends inside is noted on the response
+/// (`truncated-list`), and on the call it cut, when it cut one
+/// (`truncated-call`: the Toolbox does not run that call).
 pub(super) fn add_calls(list: CallList, mut notes: Vec<super::Note>, out: &mut Out<'_>) {
     let last = list.items.len().saturating_sub(1);
     let mut cut = None;
