@@ -10,15 +10,19 @@ use crate::limits::Limits;
 /// are met, so only nested objects and arrays wait on the stack (arguments
 /// without any allocate nothing).
 pub(super) fn within(value: &Value, limits: &Limits) -> std::result::Result<(), String> {
-    if let Some((depth, bytes)) = flat(value) {
-        return if depth > limits.max_depth {
-            Err(too_deep(limits))
-        } else if bytes > limits.max_bytes {
-            Err(too_large(limits))
-        } else {
-            Ok(())
-        };
+    if let Value::Object(map) = value {
+        let mut size = Shallow::default();
+        if map.iter().all(|(key, member)| size.add(key, member).is_some()) && size.fits(limits) {
+            return Ok(());
+        }
     }
+    // The walk also says which limit a value breaks first.
+    walk(value, limits)
+}
+
+/// [`within`] for any value: a walk with a stack of the objects and arrays
+/// still to look into.
+fn walk(value: &Value, limits: &Limits) -> std::result::Result<(), String> {
     let mut stack = Waiting::new(value);
     let mut next = Some((value, 1usize));
     let mut bytes = 0usize;
@@ -48,42 +52,69 @@ pub(super) fn within(value: &Value, limits: &Limits) -> std::result::Result<(), 
     Ok(())
 }
 
-/// The depth and size of an object holding only scalars (most arguments),
-/// counted as [`within`] counts them in one look at its members; `None`
-/// for anything else.
-fn flat(value: &Value) -> Option<(usize, usize)> {
-    let Value::Object(map) = value else {
-        return None;
-    };
-    let mut bytes = 0;
-    for (key, member) in map {
-        bytes += flat_member(key, member)?;
+/// The depth and size, as [`within`] counts them, of an object whose
+/// members are scalars, or objects and arrays of scalars (most arguments),
+/// added up a member at a time, for a caller that walks the members itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Shallow {
+    /// The members' bytes.
+    bytes: usize,
+    /// Whether there is a member (a node at depth 2).
+    members: bool,
+    /// Whether a member holds a value (a node at depth 3).
+    nested: bool,
+}
+
+impl Shallow {
+    /// Adds the member `key: value`; `None` (and nothing added) when the
+    /// member is an object or array holding an object or array.
+    #[inline]
+    pub(super) fn add(&mut self, key: &str, value: &Value) -> Option<()> {
+        let bytes = match value {
+            Value::Object(_) | Value::Array(_) => self.container(value)?,
+            scalar => scalar_bytes(scalar),
+        };
+        self.members = true;
+        self.bytes += key.len() + 4 + bytes;
+        Some(())
     }
-    Some(flat_size(map.len(), bytes))
-}
 
-/// The depth and size, as [`within`] counts them, of an object of
-/// `members` scalars whose members add `bytes` (from [`flat_member`]).
-fn flat_size(members: usize, bytes: usize) -> (usize, usize) {
-    (if members == 0 { 1 } else { 2 }, bytes + 2)
-}
-
-/// What a scalar member `key: value` of an object adds to its size as
-/// [`within`] counts it; `None` for an object or array (for a caller that
-/// walks a flat object's members itself).
-#[inline]
-pub(super) fn flat_member(key: &str, value: &Value) -> Option<usize> {
-    if matches!(value, Value::Object(_) | Value::Array(_)) {
-        return None;
+    /// The bytes of a member that is an object or array, if it holds only
+    /// scalars. Kept out of line: most members are scalars, and their path
+    /// stays short.
+    #[inline(never)]
+    fn container(&mut self, value: &Value) -> Option<usize> {
+        let (bytes, empty) = match value {
+            Value::Object(map) => {
+                let mut bytes = 2;
+                for (key, member) in map {
+                    bytes += key.len() + 4 + scalar_only(member)?;
+                }
+                (bytes, map.is_empty())
+            }
+            Value::Array(items) => {
+                let mut bytes = items.len() + 2;
+                for item in items {
+                    bytes += scalar_only(item)?;
+                }
+                (bytes, items.is_empty())
+            }
+            scalar => (scalar_bytes(scalar), true),
+        };
+        self.nested |= !empty;
+        Some(bytes)
     }
-    Some(key.len() + 4 + scalar_bytes(value))
+
+    /// Whether the object is within `limits`, as [`within`] finds it.
+    pub(super) fn fits(&self, limits: &Limits) -> bool {
+        let depth = 1 + usize::from(self.members) + usize::from(self.nested);
+        depth <= limits.max_depth && self.bytes + 2 <= limits.max_bytes
+    }
 }
 
-/// Whether an object of scalars whose members added `bytes` (from
-/// [`flat_member`]) is within `limits`, as [`within`] would find it.
-pub(super) fn flat_within(members: usize, bytes: usize, limits: &Limits) -> bool {
-    let (depth, bytes) = flat_size(members, bytes);
-    depth <= limits.max_depth && bytes <= limits.max_bytes
+/// A scalar's bytes as [`within`] counts them; `None` for an object or array.
+fn scalar_only(value: &Value) -> Option<usize> {
+    (!matches!(value, Value::Object(_) | Value::Array(_))).then(|| scalar_bytes(value))
 }
 
 /// A member of a node at `depth` for [`within`]: an object or array is
@@ -154,4 +185,44 @@ fn too_deep(limits: &Limits) -> String {
 
 fn too_large(limits: &Limits) -> String {
     format!("larger than {} bytes", limits.max_bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{Map, Value};
+
+    use super::*;
+
+    /// Scalars, and objects and arrays nested up to three deep.
+    fn value() -> impl Strategy<Value = Value> {
+        let scalar = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i32>().prop_map(Value::from),
+            "[a-z]{0,12}".prop_map(Value::String),
+        ];
+        scalar.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec(("[a-z]{0,4}", inner), 0..4)
+                    .prop_map(|members| Value::Object(members.into_iter().collect::<Map<_, _>>())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// The count a member at a time says what the walk says.
+        #[test]
+        fn shallow_objects_fit_as_the_walk_finds(value in value(), depth in 0usize..5, bytes in 0usize..120) {
+            let limits = Limits::default().with_max_depth(depth).with_max_bytes(bytes);
+            prop_assert_eq!(within(&value, &limits), walk(&value, &limits));
+            if let Value::Object(map) = &value {
+                let mut size = Shallow::default();
+                if map.iter().all(|(key, member)| size.add(key, member).is_some()) {
+                    prop_assert_eq!(size.fits(&limits), walk(&value, &limits).is_ok());
+                }
+            }
+        }
+    }
 }

@@ -6,6 +6,7 @@
 mod bounds;
 mod cut;
 mod defaults;
+mod look;
 mod native;
 mod plan;
 mod pyformat;
@@ -32,9 +33,10 @@ use crate::pointer::Pointer;
 use crate::suggest::closest;
 use crate::tool::Tool;
 use cut::CutOff;
+use look::Look;
 
 use defaults::Defaults;
-use plan::{Fill, NameMap, Pending, Restore, Sent, Watched};
+use plan::{Fill, NameMap, Pending, Restore, Watched};
 
 pub use native::{elisp_value, ElispDecoding};
 pub use render::Violation;
@@ -185,16 +187,29 @@ impl Entry {
     /// Whether every argument is a declared parameter, or the schema
     /// leaves no undeclared one to note ([`undeclared`] has nothing to say).
     fn declares_all(&self, arguments: &Map<String, Value>) -> bool {
-        arguments.keys().all(|key| self.declares(key))
+        let mut next = 0;
+        arguments.keys().all(|key| self.declares(key, &mut next))
     }
 
     /// Whether `key` is a declared parameter, or the schema leaves no
-    /// undeclared one to note.
+    /// undeclared one to note. Arguments mostly come in the schema's order,
+    /// so the parameter after the one `next` last found is tried first.
     #[inline]
-    fn declares(&self, key: &str) -> bool {
-        self.declared
-            .as_ref()
-            .is_none_or(|declared| declared.iter().any(|name| plan::same_name(name, key)))
+    fn declares(&self, key: &str, next: &mut usize) -> bool {
+        let Some(declared) = &self.declared else {
+            return true;
+        };
+        if declared.get(*next).is_some_and(|name| plan::same_name(name, key)) {
+            *next += 1;
+            return true;
+        }
+        match declared.iter().position(|name| plan::same_name(name, key)) {
+            Some(index) => {
+                *next = index + 1;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Sets how the tool was written (`None`: as it is), and what the plan
@@ -432,12 +447,13 @@ impl Toolbox {
     /// not repaired into a call that runs on half an argument.
     pub fn check(&self, call: &ToolCall) -> Checked {
         let look = self.look(call);
-        if look.valid == Some(true) {
+        if look.accepts() {
+            let (name, notes) = look.renamed(call.name.clone());
             return Checked::Accepted(Accepted {
                 id: call.id.clone(),
-                name: call.name.clone(),
+                name,
                 arguments: call.arguments.clone().unwrap_or_default(),
-                notes: Vec::new(),
+                notes,
                 provider_id: call.provider_id.clone(),
                 provider_name: call.provider_name.clone(),
             });
@@ -458,12 +474,13 @@ impl Toolbox {
     #[inline]
     pub fn check_owned(&self, call: ToolCall) -> Checked {
         let look = self.look(&call);
-        if look.valid == Some(true) {
+        if look.accepts() {
+            let (name, notes) = look.renamed(call.name);
             return Checked::Accepted(Accepted {
                 id: call.id,
-                name: call.name,
+                name,
                 arguments: call.arguments.unwrap_or_default(),
-                notes: Vec::new(),
+                notes,
                 provider_id: call.provider_id,
                 provider_name: call.provider_name,
             });
@@ -486,63 +503,6 @@ impl Toolbox {
         self.check_arguments(caller, arguments.map(Cow::Owned).map_err(Cow::Owned), cut, look)
     }
 
-    /// The first look at a call, before anything is changed or copied: most
-    /// calls name a tool exactly, send arguments that need nothing undone or
-    /// filled in, and fit the schema as sent, and are accepted as they are
-    /// (with the same outcome as the full check, which would change
-    /// nothing). What the look learnt about the others, the full check does
-    /// not learn again.
-    fn look(&self, call: &ToolCall) -> Look {
-        let mut look = Look::default();
-        let Some(&index) = self.by_name.get(&call.name) else {
-            return look;
-        };
-        let entry = &self.entries[index];
-        let Ok(value @ Value::Object(arguments)) = &call.arguments else {
-            return look;
-        };
-        if CutOff::of(call).is_some() {
-            return look;
-        }
-        let (bounded, idle, declares_all) = match self.look_flat(entry, arguments) {
-            Some(found) => found,
-            None => (
-                bounds::within(value, &self.options.limits).is_ok(),
-                entry.watched.idle(arguments, self.options.schema_defaults),
-                entry.declares_all(arguments),
-            ),
-        };
-        if !bounded {
-            return look;
-        }
-        look.bounded = true;
-        look.idle = Some(idle);
-        if !idle || !declares_all || entry.tool.static_parameters.is_some() {
-            return look;
-        }
-        look.valid = Some(entry.validator.is_valid(value));
-        look
-    }
-
-    /// What [`bounds::within`], [`Watched::idle`] and [`Entry::declares_all`]
-    /// say of `arguments`, in one pass over its members when they are all
-    /// scalars (most calls'); `None` when one is an object or array.
-    fn look_flat(&self, entry: &Entry, arguments: &Map<String, Value>) -> Option<(bool, bool, bool)> {
-        let mut bytes = 0;
-        let mut sent = Sent::default();
-        let mut declares_all = true;
-        for (key, value) in arguments {
-            bytes += bounds::flat_member(key, value)?;
-            entry.watched.see(key, value, &mut sent);
-            declares_all &= entry.declares(key);
-        }
-        Some((
-            bounds::flat_within(arguments.len(), bytes, &self.options.limits),
-            entry.watched.idle_after(sent, self.options.schema_defaults),
-            declares_all,
-        ))
-    }
-
     /// Checks the call `caller` sent with `arguments`; `cut` when its
     /// reader found it cut off; `look` what [`Toolbox::look`] found.
     fn check_arguments(
@@ -550,13 +510,17 @@ impl Toolbox {
         mut caller: Caller,
         arguments: Arguments<'_>,
         cut: Option<CutOff>,
-        look: Look,
+        look: Look<'_>,
     ) -> Checked {
-        let mut notes = Vec::new();
-        let Some((entry, exact)) = self.resolve(&caller.name, &caller.provider_name, &mut notes) else {
+        let mut notes = Vec::with_capacity(look.notes);
+        let Some((entry, renamed)) = look
+            .tool
+            .or_else(|| self.find(&caller.name, &caller.provider_name))
+        else {
             return Checked::Rejected(self.unknown_tool(caller, notes));
         };
-        if !exact {
+        if let Some(note) = renamed {
+            notes.push(note.clone());
             caller.name.clone_from(&entry.tool.name);
         }
         let reject = |caller: Caller, violations: Vec<Violation>, notes: Vec<Note>| {
@@ -597,7 +561,11 @@ impl Toolbox {
             entry.validator.failures(&value)
         };
         let mut violations = render::violations(&failures, &entry.tool.input_schema, &value);
-        undeclared(entry, &value, &failures, &mut violations, &mut notes);
+        // Defaults fill declared parameters (or the tool's own, which are
+        // not undeclared), so arguments the look found all declared stay so.
+        if look.declares_all != Some(true) || entry.defaults.has_transforms() {
+            undeclared(entry, &value, &failures, &mut violations, &mut notes);
+        }
         if !violations.is_empty() {
             return reject(caller, violations, notes);
         }
@@ -641,16 +609,17 @@ impl Toolbox {
     }
 
     /// The tool a call names (`name`, else the `provider_name` it was sent
-    /// under): exactly (`true`), then through the written names (`false`).
-    fn resolve(&self, name: &str, provider_name: &str, notes: &mut Vec<Note>) -> Option<(&Entry, bool)> {
+    /// under): exactly, then through the written names, with the note a
+    /// call made under a written name gets.
+    #[inline(always)]
+    fn find(&self, name: &str, provider_name: &str) -> Option<(&Entry, Option<&Note>)> {
         if let Some(&index) = self.by_name.get(name) {
-            return Some((&self.entries[index], true));
+            return Some((&self.entries[index], None));
         }
         let (index, note) = [name, provider_name]
             .into_iter()
             .find_map(|sent| self.by_written.get(sent))?;
-        notes.push(note.clone());
-        Some((&self.entries[*index], false))
+        Some((&self.entries[*index], Some(note)))
     }
 
     fn unknown_tool(&self, caller: Caller, notes: Vec<Note>) -> Rejection {
@@ -791,19 +760,6 @@ fn coerce(entry: &Entry, value: &mut Value, limits: &Limits, notes: &mut Vec<Not
             notes.extend(fixes);
         }
     }
-}
-
-/// What [`Toolbox::look`] found about a call; `None` where it did not get
-/// that far.
-#[derive(Clone, Copy, Debug, Default)]
-struct Look {
-    /// The arguments are an object within the limits.
-    bounded: bool,
-    /// Whether the plan would leave the arguments as they are.
-    idle: Option<bool>,
-    /// Whether the arguments fit the schema as sent (looked at only when the
-    /// plan is idle and nothing else would change them).
-    valid: Option<bool>,
 }
 
 /// A call's arguments as [`Toolbox::check`] (borrowed) or

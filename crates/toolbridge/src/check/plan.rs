@@ -49,13 +49,23 @@ impl Hasher for NameHasher {
             self.add(u64::from_le_bytes(word));
         }
         let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let word = rest
+        if rest.is_empty() {
+            return;
+        }
+        // The last eight bytes (overlapping the words before) in one load
+        // when there are that many; a name's bytes one at a time otherwise.
+        let word = match bytes.len().checked_sub(8).and_then(|start| bytes.get(start..)) {
+            Some(last) => {
+                let mut word = [0; 8];
+                word.copy_from_slice(last);
+                u64::from_le_bytes(word)
+            }
+            None => rest
                 .iter()
                 .rev()
-                .fold(0u64, |word, &byte| word << 8 | u64::from(byte));
-            self.add(word);
-        }
+                .fold(0u64, |word, &byte| word << 8 | u64::from(byte)),
+        };
+        self.add(word);
     }
 
     fn write_u8(&mut self, byte: u8) {
@@ -490,6 +500,19 @@ impl Watched {
             self.fills
         };
         self.complete && sent.nulls & self.nulls == 0 && fills & !sent.names == 0
+    }
+
+    /// How many notes the plan makes for a call that sent `sent`: one for
+    /// the nulls undone, one for each default filled (a guess for a plan
+    /// that is not [complete](Watched::complete), whose list then grows).
+    pub(super) fn notes_after(&self, sent: Sent, schema_defaults: bool) -> usize {
+        let fills = if schema_defaults {
+            self.fills | self.schema_fills
+        } else {
+            self.fills
+        };
+        let nulls = sent.nulls & self.nulls;
+        usize::from(nulls != 0) + (fills & (!sent.names | nulls)).count_ones() as usize
     }
 }
 

@@ -136,8 +136,38 @@ fn a_plain_call_is_accepted_by_the_look_alone() {
     let call = ToolCall::new("c", "github.search", json!({"query": "ice", "state": null}));
     let look = toolbox.look(&call);
     assert_eq!((look.bounded, look.idle, look.valid), (true, Some(false), None));
-    // A name that is not exact: the look learns nothing.
-    let call = ToolCall::new("c", "github_search", json!({"query": "ice"}));
+    // The name the tool was written under: looked at as for its own name,
+    // and accepted under the tool's name with the note that says so.
+    let call = ToolCall::new(
+        "c",
+        "github_search",
+        json!({"query": "ice", "state": "open", "limit": 5}),
+    );
+    let look = toolbox.look(&call);
+    assert_eq!(
+        (look.bounded, look.idle, look.valid, look.notes),
+        (true, Some(true), Some(true), 1)
+    );
+    let accepted = toolbox.check(&call).accepted().cloned().unwrap();
+    assert_eq!(accepted.name, "github.search");
+    assert_eq!(
+        accepted
+            .notes
+            .iter()
+            .map(|note| note.message.to_string())
+            .collect::<Vec<_>>(),
+        ["the call named `github_search`, the name the tool was written under; it is `github.search`"]
+    );
+    // A strict null under the written name, with a default to take its
+    // place: room is made for the three notes at once.
+    let call = ToolCall::new("c", "github_search", json!({"query": "ice", "state": null}));
+    let look = toolbox.look(&call);
+    assert_eq!((look.idle, look.notes), (Some(false), 3));
+    let accepted = toolbox.check(&call).accepted().cloned().unwrap();
+    assert_eq!(accepted.notes.len(), 3);
+    assert_eq!(accepted.arguments, json!({"query": "ice", "state": "open"}));
+    // A name no tool has: the look learns nothing.
+    let call = ToolCall::new("c", "github_searches", json!({"query": "ice"}));
     let look = toolbox.look(&call);
     assert_eq!((look.bounded, look.idle, look.valid), (false, None, None));
 }

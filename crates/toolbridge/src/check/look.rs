@@ -1,0 +1,117 @@
+//! The first look at a call, before anything is changed or copied: most
+//! calls name a tool, send arguments that need nothing undone or filled in,
+//! and fit the schema as sent, and are accepted as they are (with the same
+//! outcome as the full check, which would change nothing). What the look
+//! learnt about the others, the full check does not learn again.
+
+use serde_json::{Map, Value};
+
+use crate::call::ToolCall;
+use crate::note::Note;
+
+use super::bounds::{self, Shallow};
+use super::cut::CutOff;
+use super::plan::Sent;
+use super::{Entry, Toolbox};
+
+/// What [`Toolbox::look`] found about a call; `None` where it did not get
+/// that far.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Look<'t> {
+    /// The tool the call names, with the note for a call made under the
+    /// name the tool was written under (`None` for its own name).
+    pub(super) tool: Option<(&'t Entry, Option<&'t Note>)>,
+    /// The arguments are an object within the limits.
+    pub(super) bounded: bool,
+    /// Whether the plan would leave the arguments as they are.
+    pub(super) idle: Option<bool>,
+    /// Whether every argument is a declared parameter (or the schema leaves
+    /// no undeclared one to note).
+    pub(super) declares_all: Option<bool>,
+    /// How many notes the check will most likely make, so that their list
+    /// is allocated once.
+    pub(super) notes: usize,
+    /// Whether the arguments fit the schema as sent (looked at only when the
+    /// plan is idle and nothing else would change them).
+    pub(super) valid: Option<bool>,
+}
+
+impl<'t> Look<'t> {
+    /// Whether the call is accepted as sent (under the tool's own name
+    /// when it used the one it was written under: see [`Look::renamed`]).
+    pub(super) fn accepts(&self) -> bool {
+        self.valid == Some(true)
+    }
+
+    /// The name and notes of a call sent as `sent` and accepted as sent:
+    /// the tool's own name, with the note saying so, when the call used the
+    /// name the tool was written under; else `sent` and no note.
+    #[inline]
+    pub(super) fn renamed(&self, sent: String) -> (String, Vec<Note>) {
+        match self.tool {
+            Some((entry, Some(note))) => (entry.tool.name.clone(), vec![note.clone()]),
+            _ => (sent, Vec::new()),
+        }
+    }
+}
+
+impl Toolbox {
+    /// The first look at `call` (see the module's documentation).
+    pub(super) fn look(&self, call: &ToolCall) -> Look<'_> {
+        let mut look = Look::default();
+        let Some(tool @ (entry, renamed)) = self.find(&call.name, &call.provider_name) else {
+            return look;
+        };
+        look.tool = Some(tool);
+        look.notes = usize::from(renamed.is_some());
+        let Ok(value @ Value::Object(arguments)) = &call.arguments else {
+            return look;
+        };
+        if CutOff::of(call).is_some() {
+            return look;
+        }
+        let schema_defaults = self.options.schema_defaults;
+        let (bounded, idle, declares_all) = match self.look_shallow(entry, arguments) {
+            Some((bounded, sent, declares_all)) => {
+                let idle = entry.watched.idle_after(sent, schema_defaults);
+                if !idle {
+                    look.notes += entry.watched.notes_after(sent, schema_defaults);
+                }
+                (bounded, idle, declares_all)
+            }
+            None => (
+                bounds::within(value, &self.options.limits).is_ok(),
+                entry.watched.idle(arguments, schema_defaults),
+                entry.declares_all(arguments),
+            ),
+        };
+        if !bounded {
+            return look;
+        }
+        look.bounded = true;
+        look.idle = Some(idle);
+        look.declares_all = Some(declares_all);
+        if !idle || !declares_all || entry.tool.static_parameters.is_some() {
+            return look;
+        }
+        look.valid = Some(entry.validator.is_valid(value));
+        look
+    }
+
+    /// Whether `arguments` are within the limits, which watched parameters
+    /// they send, and whether they are all declared, in one pass over their
+    /// members when those are scalars or objects and arrays of scalars
+    /// (most calls'); `None` for anything deeper.
+    fn look_shallow(&self, entry: &Entry, arguments: &Map<String, Value>) -> Option<(bool, Sent, bool)> {
+        let mut size = Shallow::default();
+        let mut sent = Sent::default();
+        let mut declares_all = true;
+        let mut next = 0;
+        for (key, value) in arguments {
+            size.add(key, value)?;
+            entry.watched.see(key, value, &mut sent);
+            declares_all &= entry.declares(key, &mut next);
+        }
+        Some((size.fits(&self.options.limits), sent, declares_all))
+    }
+}
