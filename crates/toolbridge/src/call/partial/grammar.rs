@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, ErrorKind};
 use crate::pointer::Pointer;
 
-use super::token::{decode, Literal, NumberPart, Token};
+use super::token::{decode, Escape, Literal, NumberPart, Token};
 use super::{Change, Fault, PartialJson, Step};
 
 /// One open object or array.
@@ -286,6 +286,68 @@ impl PartialJson {
             }
         }
         Ok(end)
+    }
+
+    /// The common case of a streamed argument, read without the grammar: a
+    /// delta that starts inside a string already in the partial value (a
+    /// long value written a token at a time). The string's text in the
+    /// delta is decoded onto it, and `changes` is replaced by its append
+    /// (when `changes` holds only the append of the delta before to the
+    /// same string, that change takes the new text in place). Returns how
+    /// much of the delta was read: all of it, or up to the end of the
+    /// string (the grammar reads the rest); `None`, with nothing done, for
+    /// a delta that starts elsewhere, breaks a limit or holds a problem
+    /// before the string ends (the grammar reads it and reports the problem).
+    #[inline]
+    pub(super) fn extend_string(&mut self, delta: &str, changes: &mut Vec<Change>) -> Option<usize> {
+        let ready = self.token == Token::Text
+            && self.carry.len == 0
+            && self.failed.is_none()
+            && !delta.is_empty()
+            && self.position.offset.saturating_add(delta.len()) <= self.limits.max_bytes;
+        let at = self.string_at.as_ref().filter(|_| ready)?;
+        let Some(Value::String(string)) = descend(&mut self.root, &self.frames) else {
+            return None;
+        };
+        let (start, escape) = (string.len(), self.escape);
+        // Text with nothing to decode (most tokens) is the string's text as it is.
+        let plain = escape == Escape::None
+            && !delta
+                .bytes()
+                .any(|byte| byte == b'"' || byte == b'\\' || byte < 0x20);
+        let (read, closed) = if plain {
+            string.push_str(delta);
+            (delta.len(), false)
+        } else if let Ok(step) = decode(&mut self.escape, string, delta, 0) {
+            step
+        } else {
+            string.truncate(start);
+            self.escape = escape;
+            return None;
+        };
+        let appended = string.get(start..).unwrap_or_default();
+        match changes.as_mut_slice() {
+            [Change::Appended { at: last, text }] if last == at => {
+                text.clear();
+                text.push_str(appended);
+                if appended.is_empty() {
+                    changes.clear();
+                }
+            }
+            _ => {
+                super::recycle(&mut self.spare, changes);
+                if !appended.is_empty() {
+                    let text = self.spare.copy_of(appended);
+                    changes.push(Change::Appended { at: at.clone(), text });
+                }
+            }
+        }
+        if closed {
+            self.string_at = None;
+            self.value_done();
+        }
+        self.position.advance(delta.get(..read).unwrap_or_default());
+        Some(read)
     }
 
     /// Puts the string value begun in this delta into the partial value,

@@ -231,23 +231,19 @@ impl PartialJson {
     /// changes it held are reused. On an error, `changes` holds what the
     /// part of `delta` before the problem changed.
     pub fn feed(&mut self, delta: &str, changes: &mut Vec<Change>) -> Result<()> {
-        self.recycle(changes);
-        self.read_text(delta, changes)
+        match self.extend_string(delta, changes) {
+            Some(read) if read == delta.len() => Ok(()),
+            Some(read) => self.read_text(delta.get(read..).unwrap_or_default(), changes),
+            None => {
+                self.recycle(changes);
+                self.read_text(delta, changes)
+            }
+        }
     }
 
     /// Empties `changes`, keeping a few of their text buffers for reuse.
     fn recycle(&mut self, changes: &mut Vec<Change>) {
-        for change in changes.iter_mut() {
-            if let Change::Appended { text, .. }
-            | Change::Set {
-                value: Value::String(text),
-                ..
-            } = change
-            {
-                self.spare.keep(std::mem::take(text));
-            }
-        }
-        changes.clear();
+        recycle(&mut self.spare, changes);
     }
 
     /// [`feed`](PartialJson::feed) without emptying `changes` first.
@@ -451,6 +447,21 @@ impl PartialJson {
         self.failed = Some(error.clone());
         error
     }
+}
+
+/// Empties `changes`, keeping a few of their text buffers in `spare`.
+fn recycle(spare: &mut SpareTexts, changes: &mut Vec<Change>) {
+    for change in changes.iter_mut() {
+        if let Change::Appended { text, .. }
+        | Change::Set {
+            value: Value::String(text),
+            ..
+        } = change
+        {
+            spare.keep(std::mem::take(text));
+        }
+    }
+    changes.clear();
 }
 
 /// The result of reading part of a delta: the index reached, or the index
@@ -839,6 +850,11 @@ mod tests {
             (&["[nul"], InvalidJson, "invalid JSON: the text stopped inside `true`, `false` or `null` (at /0, line 1, column 5)", 4),
             (&["x"], InvalidJson, "invalid JSON: expected a value, found `x` (line 1, column 1)", 0),
             (&["[\"a\", é]"], InvalidJson, "invalid JSON: expected a value, found `é` (at /1, line 1, column 7)", 6),
+            // Deltas that start inside a string (the fast path): a problem in
+            // it, or after it ends, is reported as the grammar reports it.
+            (&["[\"ab", "c\nd\"]"], InvalidJson, "invalid JSON: control character U+000A in a string: it must be written as an escape (\\u000A) (at /0, line 1, column 6)", 5),
+            (&["[\"ab", "c\", x]"], InvalidJson, "invalid JSON: expected a value, found `x` (at /1, line 1, column 9)", 8),
+            (&["[\"a", "\\u00", "e9\\x\"]"], InvalidJson, "invalid JSON: invalid escape: a backslash must be followed by one of \" \\ / b f n r t u (at /0, line 1, column 11)", 10),
         ];
         for (deltas, kind, message, offset) in cases {
             let got = failure(&mut PartialJson::new(), deltas);
