@@ -85,6 +85,12 @@ fn layout(family: Family) -> Layout {
                 "Step {n}.\n<tool_call>\n<function=write>\n<parameter=path>\nsrc/file_{n}.rs\n</parameter>\n<parameter=line>\n{n}\n</parameter>\n<parameter=content>\n{body}\n</parameter>\n</function>\n</tool_call>\n"
             )
         }),
+        Family::SeedOss => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "Step {n}.\n<seed:tool_call>\n<function=write>\n<parameter=path>src/file_{n}.rs</parameter>\n<parameter=line>{n}</parameter>\n<parameter=content>{body}</parameter>\n</function>\n</seed:tool_call>"
+            )
+        }),
         Family::Glm => Blocks(|n, _| {
             let body = raw_body();
             format!(

@@ -802,6 +802,20 @@ fn detection_order_handles_shared_prefixes() {
         Family::detect("<function_calls>f(a=1)\ng()</function_calls>"),
         Some(Family::Olmo3)
     );
+    // Seed-OSS writes Qwen3-Coder's calls in a wrapper of its own.
+    assert_eq!(
+        Family::detect(
+            "<seed:tool_call>\n<function=f>\n<parameter=a>1</parameter>\n</function>\n</seed:tool_call>"
+        ),
+        Some(Family::SeedOss)
+    );
+    // A call inside Seed-OSS's closed reasoning is not one.
+    assert_eq!(
+        Family::detect(
+            "<seed:think><seed:tool_call>\n<function=f>\n</function>\n</seed:tool_call></seed:think>"
+        ),
+        None
+    );
     // FunctionGemma writes Gemma 4's syntax under tokens of its own.
     assert_eq!(
         Family::detect("<start_function_call>call:f{a:1}<end_function_call>"),
@@ -819,7 +833,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, harmony, gemma4, function-gemma, minimax, command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, harmony, gemma4, function-gemma, minimax, seed-oss, command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
     );
 }
 

@@ -57,6 +57,7 @@ mod pythonic;
 mod qwen3_coder;
 mod reasoning;
 mod scan;
+mod seed_oss;
 mod stream;
 mod tags;
 mod typed;
@@ -119,6 +120,8 @@ pub enum Family {
     Lfm2,
     /// OLMo 3: `<function_calls>fn(a=1)\nfn2(b="x")</function_calls>`.
     Olmo3,
+    /// Seed-OSS: `<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>`.
+    SeedOss,
 }
 
 /// One row of [`FAMILIES`].
@@ -145,7 +148,8 @@ pub struct FamilyInfo {
 /// a family's own come first: DSML's `<｜DSML｜`, DeepSeek's, Kimi's,
 /// Harmony's `<|channel|>`/`<|message|>`, Gemma 4's `<|tool_call>`,
 /// FunctionGemma's `<start_function_call>`,
-/// MiniMax's `<minimax:tool_call>`, Command R7B's `<|START_ACTION|>`,
+/// MiniMax's `<minimax:tool_call>`, Seed-OSS's `<seed:tool_call>` (before
+/// Qwen3-Coder, whose calls it wraps), Command R7B's `<|START_ACTION|>`,
 /// Hunyuan's `<tool_calls>`, LFM2's `<|tool_call_start|>` (Kimi's
 /// `<|tool_call_end|>` closes LFM2's calls too, so Kimi is told by its
 /// `<|tool_call_begin|>`), OLMo 3's `<function_calls>`, Mistral's
@@ -225,6 +229,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: minimax::detect,
         parse: minimax::parse,
         stream: minimax::STREAM,
+    },
+    FamilyInfo {
+        family: Family::SeedOss,
+        id: "seed-oss",
+        models: "Seed-OSS, Doubao Seed",
+        markup: "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>",
+        detect: seed_oss::detect,
+        parse: seed_oss::parse,
+        stream: seed_oss::STREAM,
     },
     FamilyInfo {
         family: Family::CommandR7b,

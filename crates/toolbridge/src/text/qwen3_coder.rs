@@ -29,12 +29,45 @@ use super::stream::markup::{
 use super::tags::{scan_tags_with, Finder};
 use super::typed;
 
-const OPEN: &str = "<tool_call>";
-const CLOSE: &str = "</tool_call>";
-const FUNCTION: &str = "<function=";
+pub(super) const FUNCTION: &str = "<function=";
 const FUNCTION_END: &str = "</function>";
 const PARAMETER: &str = "<parameter=";
 const PARAMETER_END: &str = "</parameter>";
+
+/// The tokens that wrap a call (`<tool_call>…</tool_call>` for
+/// Qwen3-Coder; Seed-OSS writes the same calls in its own), and the tags a
+/// call's body is read by.
+pub(super) struct Wrapper {
+    open: &'static str,
+    close: &'static str,
+    /// `<function=`, `</function>`, the closing wrapper, `<parameter=`,
+    /// `</parameter>`: between values the first four are looked for, inside
+    /// one all five (the loose read) or the last two ([`IN_VALUE`], the
+    /// strict).
+    tags: [&'static str; 5],
+    /// The tags' first bytes.
+    starts: FirstBytes,
+}
+
+impl Wrapper {
+    pub(super) const fn new(open: &'static str, close: &'static str) -> Wrapper {
+        let tags = [FUNCTION, FUNCTION_END, close, PARAMETER, PARAMETER_END];
+        Wrapper {
+            open,
+            close,
+            tags,
+            starts: FirstBytes::of_list(&tags),
+        }
+    }
+
+    /// The tags looked for between values.
+    fn between(&self) -> &[&'static str] {
+        self.tags.split_at(4).0
+    }
+}
+
+/// Qwen3-Coder's wrapper.
+static QWEN: Wrapper = Wrapper::new("<tool_call>", "</tool_call>");
 
 pub(super) fn detect(text: &str) -> bool {
     let Some(at) = text.find(FUNCTION) else {
@@ -49,6 +82,11 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    parse_wrapped(text, out, &QWEN);
+}
+
+/// Reads the calls of `text`, each wrapped in `wrapper`'s tokens.
+pub(super) fn parse_wrapped(text: &str, out: &mut Out<'_>, wrapper: &'static Wrapper) {
     let mut functions = Finder::new(text, FUNCTION);
     let mut pos = 0;
     let mut loose = false;
@@ -56,13 +94,13 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         let mut notes = Vec::new();
         // The <tool_call> wrapper, when the text before the function ends with it.
         let before = text[pos..start].trim_end();
-        match before.strip_suffix(OPEN) {
+        match before.strip_suffix(wrapper.open) {
             Some(prose) => out.prose.push_str(prose),
             None => {
                 out.prose.push_str(&text[pos..start]);
                 notes.push(recovered(
                     "missing-open-tag",
-                    "the <tool_call> before <function=…> is missing",
+                    format!("the {} before <function=…> is missing", wrapper.open),
                 ));
             }
         }
@@ -81,7 +119,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         };
         // Once a value never closes, this call and those after it are read
         // the loose way (a stream's region then runs to the end of the text).
-        let mut strict = (!loose).then(|| Strict::new(0));
+        let mut strict = (!loose).then(|| Strict::new(0, wrapper));
         let len = match strict
             .as_mut()
             .map(|strict| strict.end(&text[body_start..], true, properties))
@@ -90,7 +128,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
             _ => {
                 loose = true;
                 strict = None;
-                loose_end(&text[body_start..])
+                loose_end(&text[body_start..], wrapper)
             }
         };
         if !named {
@@ -98,7 +136,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
             // keeps it, as far as a call's body would run, with a
             // `</tool_call>` after it (where a stream's region for it ends).
             let mut end = body_start + len;
-            if let Some(rest) = text[end..].trim_start().strip_prefix(CLOSE) {
+            if let Some(rest) = text[end..].trim_start().strip_prefix(wrapper.close) {
                 end = text.len() - rest.len();
             }
             out.not_a_call(FUNCTION, &text[start..end], "what it names is not a tool's name");
@@ -121,18 +159,18 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
             pos += FUNCTION_END.len();
         }
         let after = text[pos..].trim_start();
-        let unclosed = match after.strip_prefix(CLOSE) {
+        let unclosed = match after.strip_prefix(wrapper.close) {
             Some(rest) => {
                 pos = text.len() - rest.len();
                 false
             }
-            None => before.ends_with(OPEN),
+            None => before.ends_with(wrapper.open),
         };
         let params = match strict {
             // Read again as the call's own text reads it (what a stream reads
             // at the call's close): the read went on past a `</tool_call>`.
             Some(strict) if strict.cut.is_some() => {
-                let mut again = Strict::new(0);
+                let mut again = Strict::new(0, wrapper);
                 match again.end(&text[body_start..pos], true, properties) {
                     Read::Call(_) => again.params,
                     _ => loose_params(&text[body_start..body_end], &mut notes),
@@ -145,7 +183,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         if unclosed {
             notes.push(recovered(
                 "missing-close-tag",
-                "the call's </tool_call> is missing",
+                format!("the call's {} is missing", wrapper.close),
             ));
         }
         let raw = text[body_start..body_end].to_string();
@@ -199,6 +237,7 @@ enum Read {
 /// call's tags end the body as [`loose_end`] says. Each decision waits for at
 /// most [`HEAD_WINDOW`] bytes after the tag, so a stream holds no more.
 struct Strict {
+    wrapper: &'static Wrapper,
     /// Where the look for the next tag goes on.
     scanned: usize,
     /// The first `</tool_call>` between values.
@@ -216,9 +255,10 @@ struct Strict {
 const IN_VALUE: [&str; 2] = [PARAMETER, PARAMETER_END];
 
 impl Strict {
-    /// The read of a body that starts at `body`.
-    fn new(body: usize) -> Strict {
+    /// The read of a body that starts at `body`, in calls wrapped by `wrapper`.
+    fn new(body: usize, wrapper: &'static Wrapper) -> Strict {
         Strict {
+            wrapper,
             scanned: body,
             cut: None,
             open: None,
@@ -231,8 +271,12 @@ impl Strict {
     /// declared tool's parameters.
     fn end(&mut self, text: &str, done: bool, properties: Option<&Map<String, Value>>) -> Read {
         while !self.failed {
-            let tags: &[&str] = if self.open.is_some() { &IN_VALUE } else { BETWEEN };
-            let (at, which) = match scan_tags_with(text, self.scanned, tags, TAG_STARTS) {
+            let tags: &[&str] = if self.open.is_some() {
+                &IN_VALUE
+            } else {
+                self.wrapper.between()
+            };
+            let (at, which) = match scan_tags_with(text, self.scanned, tags, self.wrapper.starts) {
                 Ok(found) => found,
                 Err(resume) => {
                     self.scanned = resume;
@@ -242,7 +286,7 @@ impl Strict {
             let tag = tags[which];
             match (&mut self.open, tag) {
                 (None, FUNCTION | FUNCTION_END) => return Read::Call(ends_at(self.cut, at, tag)),
-                (None, CLOSE) => {
+                (None, tag) if tag == self.wrapper.close => {
                     self.cut.get_or_insert(at);
                 }
                 (None, _) => match key_end(text, at + PARAMETER.len(), done) {
@@ -265,7 +309,8 @@ impl Strict {
                 }
                 // … and the </parameter> that closes it.
                 (Some((_, _, depth)), _) if *depth > 0 => *depth -= 1,
-                (Some(_), _) => match follows(text, at + PARAMETER_END.len(), done, properties) {
+                (Some(_), _) => match follows(text, at + PARAMETER_END.len(), done, properties, self.wrapper)
+                {
                     Follows::Tag(_) => {
                         let (key, value, _) = self.open.take().expect("a value is open");
                         self.params.push(Span {
@@ -297,7 +342,12 @@ impl Strict {
             // Read the Loose way at the end.
             return Waits::bytes(FirstBytes::NONE);
         }
-        waiting(text, self.scanned, TAG_STARTS, shortest(TAGS))
+        waiting(
+            text,
+            self.scanned,
+            self.wrapper.starts,
+            shortest(self.wrapper.tags),
+        )
     }
 }
 
@@ -323,9 +373,15 @@ fn key_end(text: &str, from: usize, done: bool) -> Follows {
 
 /// Whether the `</parameter>` ending at `from` closes its value: what
 /// follows it after spaces (at most [`HEAD_WINDOW`] of them) is
-/// `</function>`, `</tool_call>` or a `<parameter=` of a parameter in
+/// `</function>`, the closing wrapper or a `<parameter=` of a parameter in
 /// `properties` (any, when they are not known).
-fn follows(text: &str, from: usize, done: bool, properties: Option<&Map<String, Value>>) -> Follows {
+fn follows(
+    text: &str,
+    from: usize,
+    done: bool,
+    properties: Option<&Map<String, Value>>,
+    wrapper: &Wrapper,
+) -> Follows {
     let spaces = text.as_bytes()[from..]
         .iter()
         .take(HEAD_WINDOW + 1)
@@ -336,7 +392,7 @@ fn follows(text: &str, from: usize, done: bool, properties: Option<&Map<String, 
     }
     let at = from + spaces;
     let rest = &text[at..];
-    if rest.starts_with(FUNCTION_END) || rest.starts_with(CLOSE) {
+    if rest.starts_with(FUNCTION_END) || rest.starts_with(wrapper.close) {
         return Follows::Tag(at);
     }
     if rest.starts_with(PARAMETER) {
@@ -355,7 +411,7 @@ fn follows(text: &str, from: usize, done: bool, properties: Option<&Map<String, 
     }
     if !done
         && (rest.is_empty()
-            || [PARAMETER, FUNCTION_END, CLOSE]
+            || [PARAMETER, FUNCTION_END, wrapper.close]
                 .iter()
                 .any(|tag| could_be(rest, tag)))
     {
@@ -470,15 +526,19 @@ fn arguments(
 /// tag inside it ends the call, as it would outside a value. The next
 /// `<parameter=` stops a value's look, so no text is looked at more than
 /// twice.
-fn loose_end(body: &str) -> usize {
+fn loose_end(body: &str, wrapper: &Wrapper) -> usize {
     // The first `</tool_call>` between values; inside a value, the first
     // call tag in it (where, and which), when one came.
     let mut cut = None;
     let mut value: Option<Option<(usize, &str)>> = None;
     let mut scanned = 0;
     loop {
-        let tags: &[&str] = if value.is_some() { &TAGS } else { BETWEEN };
-        let Ok((at, which)) = scan_tags_with(body, scanned, tags, TAG_STARTS) else {
+        let tags: &[&str] = if value.is_some() {
+            &wrapper.tags
+        } else {
+            wrapper.between()
+        };
+        let Ok((at, which)) = scan_tags_with(body, scanned, tags, wrapper.starts) else {
             break;
         };
         let tag = tags[which];
@@ -486,7 +546,7 @@ fn loose_end(body: &str) -> usize {
         match (value, tag) {
             // Between values.
             (None, PARAMETER) => value = Some(None),
-            (None, CLOSE) => {
+            (None, tag) if tag == wrapper.close => {
                 cut.get_or_insert(at);
             }
             (None, _) => return ends_at(cut, at, tag),
@@ -504,12 +564,6 @@ fn loose_end(body: &str) -> usize {
     }
 }
 
-/// The tags a body's reads look for: between values the first four, inside
-/// one all five (the loose read) or the last two ([`IN_VALUE`], the strict).
-const TAGS: [&str; 5] = [FUNCTION, FUNCTION_END, CLOSE, PARAMETER, PARAMETER_END];
-const BETWEEN: &[&str] = TAGS.split_at(4).0;
-const TAG_STARTS: FirstBytes = FirstBytes::of_list(&TAGS);
-
 /// Where a body ends at the call tag `tag` at `at` (`cut`: the first
 /// `</tool_call>` between values): after a `</function>`; before the next
 /// `<function=` (or the `</tool_call>` before it) or a `</tool_call>`.
@@ -526,13 +580,20 @@ fn ends_at(cut: Option<usize>, at: usize, tag: &str) -> usize {
 /// `<tool_call>` that no `<function=` follows is prose. Parameters are sent
 /// as canonical JSON as each `</parameter>` arrives, typed by the schema.
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &[OPEN, FUNCTION],
+    opens: &["<tool_call>", FUNCTION],
     bare: None,
     region,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    region_wrapped(&QWEN, opened_by)
+}
+
+/// A call region for calls wrapped by `wrapper`, opened by the first of
+/// a family's openers (the wrapper) or the second (`<function=`).
+pub(super) fn region_wrapped(wrapper: &'static Wrapper, opened_by: Option<usize>) -> Box<dyn Region> {
     Box::new(Call {
+        wrapper,
         wrapped: opened_by == Some(0),
         function: None,
         body: None,
@@ -546,6 +607,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 
 /// One call being read.
 struct Call {
+    wrapper: &'static Wrapper,
     /// Opened by `<tool_call>`: where its `<function=` is, once seen.
     wrapped: bool,
     function: Option<usize>,
@@ -570,7 +632,7 @@ impl Region for Call {
                 self.function = Some(0);
                 0
             }
-            None => match after_spaces(text, self.spaces.max(OPEN.len()), &[FUNCTION], done) {
+            None => match after_spaces(text, self.spaces.max(self.wrapper.open.len()), &[FUNCTION], done) {
                 (Spaces::Tag(at), _) => {
                     self.function = Some(at);
                     at
@@ -601,8 +663,8 @@ impl Region for Call {
             }
         };
         if let Some(end) = self.ended {
-            return match after_spaces(text, self.spaces.max(end), &[CLOSE], done) {
-                (Spaces::Tag(at), _) => End::Call(at + CLOSE.len()),
+            return match after_spaces(text, self.spaces.max(end), &[self.wrapper.close], done) {
+                (Spaces::Tag(at), _) => End::Call(at + self.wrapper.close.len()),
                 (Spaces::Other(_), _) => End::Call(end),
                 (Spaces::More(at), _) => {
                     self.spaces = at;
@@ -612,7 +674,8 @@ impl Region for Call {
         }
         let schema = self.name.as_deref().and_then(|name| out.schema(name));
         let properties = properties_of(schema);
-        let strict = self.strict.get_or_insert_with(|| Strict::new(body));
+        let wrapper = self.wrapper;
+        let strict = self.strict.get_or_insert_with(|| Strict::new(body, wrapper));
         let read = strict.end(text, done, properties);
         // Each parameter goes out as the read closes it, typed as the parse types it.
         if let (Some(call), Some(params)) = (live.calls.last_mut(), strict.params.get(self.sent..)) {
@@ -635,8 +698,8 @@ impl Region for Call {
             self.spaces = end;
             return self.read(text, done, live, out);
         }
-        if text[end..].starts_with(CLOSE) {
-            return End::Call(end + CLOSE.len());
+        if text[end..].starts_with(self.wrapper.close) {
+            return End::Call(end + self.wrapper.close.len());
         }
         End::Call(end)
     }

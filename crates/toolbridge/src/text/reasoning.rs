@@ -1,7 +1,7 @@
 //! Reasoning blocks: `<think>…</think>` (Qwen3, DeepSeek R1, Kimi, GLM, …),
 //! `[THINK]…[/THINK]` (Magistral) and `<|START_THINKING|>…<|END_THINKING|>`
 //! (Command R7B and Command A's plan, which ollama's `cohere.go` reads as
-//! thinking).
+//! thinking), `<seed:think>…</seed:think>` (Seed-OSS).
 //!
 //! A call inside a closed block is the model thinking about a call, not
 //! making one; inside a block that never closes it is a call (Kimi K2
@@ -20,8 +20,8 @@ pub(super) enum Segment<'t> {
     Text(&'t str),
 }
 
-pub(super) const OPEN: [&str; 3] = ["<think>", "[THINK]", "<|START_THINKING|>"];
-pub(super) const CLOSE: [&str; 3] = ["</think>", "[/THINK]", "<|END_THINKING|>"];
+pub(super) const OPEN: [&str; 4] = ["<think>", "[THINK]", "<|START_THINKING|>", "<seed:think>"];
+pub(super) const CLOSE: [&str; 4] = ["</think>", "[/THINK]", "<|END_THINKING|>", "</seed:think>"];
 
 use super::tags::Finder;
 

@@ -24,7 +24,8 @@
 //!   call [`parse`](super::parse) gives for the whole text; an
 //!   `ArgumentsReplaced` comes first when the parser's arguments differ from
 //!   the text streamed (repaired, or typed by the schema).
-//! - **Reasoning** (`<think>…</think>`, `[THINK]…[/THINK]`, `<|START_THINKING|>…`): a closed
+//! - **Reasoning** (`<think>…</think>`, `[THINK]…[/THINK]`, `<|START_THINKING|>…`,
+//!   `<seed:think>…`): a closed
 //!   block is prose. Whether a call inside a block is a call needs
 //!   hindsight — it is, if the block never closes. So a block's text is
 //!   released as prose up to its first token of a call; from there it is
@@ -66,7 +67,9 @@ use crate::tool::Tool;
 use super::reasoning::{CLOSE, OPEN};
 
 /// The reasoning tags, opening ones first, looked for in one scan.
-const THINK_TAGS: [&str; 6] = [OPEN[0], OPEN[1], OPEN[2], CLOSE[0], CLOSE[1], CLOSE[2]];
+const THINK_TAGS: [&str; 8] = [
+    OPEN[0], OPEN[1], OPEN[2], OPEN[3], CLOSE[0], CLOSE[1], CLOSE[2], CLOSE[3],
+];
 const THINK_STARTS: markup::FirstBytes = markup::FirstBytes::of_list(&THINK_TAGS);
 use super::scan::Out;
 use super::Family;

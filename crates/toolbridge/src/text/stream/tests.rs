@@ -71,6 +71,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("Now.\n<tool_call>\n<function=write>\n<parameter=path>\nsrc/a.rs\n</parameter>\n<parameter=line>\n7\n</parameter>\n<parameter=content>\n{body}\n</parameter>\n</function>\n</tool_call>\nDone."),
         ),
         (
+            Family::SeedOss,
+            format!("<seed:think>Call <seed:tool_call> later.</seed:think>Now.\n<seed:tool_call>\n<function=write>\n<parameter=path>src/a.rs</parameter>\n<parameter=line>7</parameter>\n<parameter=content>{body}</parameter>\n</function>\n</seed:tool_call><seed:eos>"),
+        ),
+        (
             Family::Glm,
             format!("Now.\n<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>src/a.rs</arg_value>\n<arg_key>content</arg_key>\n<arg_value>{body}</arg_value>\n</tool_call>"),
         ),
