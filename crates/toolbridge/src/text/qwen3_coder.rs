@@ -47,16 +47,32 @@ pub(super) struct Wrapper {
     tags: [&'static str; 5],
     /// The tags' first bytes.
     starts: FirstBytes,
+    /// Whether the template writes each value on a line of its own, so
+    /// that one line break after the opening tag and one before the closing
+    /// tag are markup, not the value's (Qwen3-Coder's; Seed-OSS writes
+    /// values inline, and a value's own last line break is kept).
+    own_lines: bool,
 }
 
 impl Wrapper {
-    pub(super) const fn new(open: &'static str, close: &'static str) -> Wrapper {
+    pub(super) const fn new(open: &'static str, close: &'static str, own_lines: bool) -> Wrapper {
         let tags = [FUNCTION, FUNCTION_END, close, PARAMETER, PARAMETER_END];
         Wrapper {
             open,
             close,
             tags,
             starts: FirstBytes::of_list(&tags),
+            own_lines,
+        }
+    }
+
+    /// A value's text between its tags, without the line breaks the
+    /// template puts around it when it writes values on lines of their own.
+    fn value<'t>(&self, between: &'t str) -> &'t str {
+        if self.own_lines {
+            strip_line_breaks(between)
+        } else {
+            between
         }
     }
 
@@ -67,7 +83,7 @@ impl Wrapper {
 }
 
 /// Qwen3-Coder's wrapper.
-static QWEN: Wrapper = Wrapper::new("<tool_call>", "</tool_call>");
+static QWEN: Wrapper = Wrapper::new("<tool_call>", "</tool_call>", true);
 
 pub(super) fn detect(text: &str) -> bool {
     let Some(at) = text.find(FUNCTION) else {
@@ -179,7 +195,7 @@ pub(super) fn parse_wrapped(text: &str, out: &mut Out<'_>, wrapper: &'static Wra
             Some(strict) => strict.params,
             None => loose_params(&text[body_start..body_end], &mut notes),
         };
-        let arguments = arguments(&text[body_start..], &params, properties, out, &mut notes);
+        let arguments = arguments(&text[body_start..], &params, properties, wrapper, out, &mut notes);
         if unclosed {
             notes.push(recovered(
                 "missing-close-tag",
@@ -479,6 +495,7 @@ fn arguments(
     body: &str,
     params: &[Span],
     properties: Option<&Map<String, Value>>,
+    wrapper: &Wrapper,
     out: &Out<'_>,
     notes: &mut Vec<Note>,
 ) -> Map<String, Value> {
@@ -486,7 +503,7 @@ fn arguments(
     let mut untyped = Vec::new();
     for param in params {
         let key = body[param.key.clone()].trim().to_string();
-        let raw = strip_line_breaks(&body[param.value.clone()]);
+        let raw = wrapper.value(&body[param.value.clone()]);
         let property = properties.and_then(|properties| properties.get(&key));
         // A parameter given twice is named once.
         if property.is_none() && !arguments.contains_key(&key) {
@@ -681,7 +698,7 @@ impl Region for Call {
         if let (Some(call), Some(params)) = (live.calls.last_mut(), strict.params.get(self.sent..)) {
             for param in params {
                 let key = text[param.key.clone()].trim();
-                let raw = strip_line_breaks(&text[param.value.clone()]);
+                let raw = self.wrapper.value(&text[param.value.clone()]);
                 let property = properties.and_then(|properties| properties.get(key));
                 call.push_parameter(key, typed::value(key, raw, property, out.limits, &mut Vec::new()));
             }

@@ -5,7 +5,10 @@
 //! `ByteDance-Seed-OSS.jinja`; vLLM `rust/src/parser/src/tool/seed_oss.rs`
 //! configures its Qwen3-Coder parser with these two tokens, the grammar
 //! inside being the same). Values are read, and typed by the schema, as
-//! Qwen3-Coder's are (`qwen3_coder.rs`). The model reasons in
+//! Qwen3-Coder's are (`qwen3_coder.rs`), but for their line breaks: the
+//! template writes a value inline, not on lines of its own, so none is
+//! taken off (vLLM, sharing Qwen3-Coder's code, takes one off each end;
+//! llama.cpp keeps them). The model reasons in
 //! `<seed:think>…</seed:think>` (`reasoning.rs`).
 //!
 //! A `<function=…>` call without the wrapper is still read, with a note,
@@ -18,7 +21,10 @@ use super::stream::markup::{Region, Streaming};
 
 const OPEN: &str = "<seed:tool_call>";
 
-static WRAPPER: Wrapper = Wrapper::new(OPEN, "</seed:tool_call>");
+/// Values are written inline (`<parameter=K>V</parameter>`): a value's
+/// line breaks are its own, kept (llama.cpp's `test-chat.cpp` keeps a code
+/// value's last line break).
+static WRAPPER: Wrapper = Wrapper::new(OPEN, "</seed:tool_call>", false);
 
 pub(super) fn detect(text: &str) -> bool {
     text.contains(OPEN)
