@@ -213,7 +213,13 @@ impl<'a> TextStream<'a> {
             self.pending.push_str(text);
             self.think(false);
         }
-        out.append(&mut self.sink.events);
+        if out.is_empty() {
+            // The sink's list becomes the caller's, and the caller's empty
+            // one (with its room) the sink's: no event is moved.
+            std::mem::swap(out, &mut self.sink.events);
+        } else {
+            out.append(&mut self.sink.events);
+        }
         Ok(())
     }
 
