@@ -21,6 +21,11 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Hermes, "Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Z\\u00fcrich \\\"old town\\\"\"}}\n</tool_call>\nDone.", false),
     (Family::Hermes, "<tool_call>{\"name\": \"now\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}", false),
     (Family::Hermes, "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", false),
+    // OLMo 3: a later call cut off after its `(` is a call cut off, as in a
+    // pythonic list; a name cut before its `(` stays in the prose.
+    (Family::Olmo3, "<function_calls>get_weather(city=\"Paris\")\nsearch(", false),
+    (Family::Olmo3, "<function_calls>get_weather(city=\"Paris\")\nsear", false),
+    (Family::SeedOss, "<seed:think>a <seed:tool_call> b</seed:think><seed:tool_call>\n<function=get_weather>\n<parameter=city>Par\nis\n</parameter>\n</function>\n</seed:tool_call>", true),
     (Family::Hermes, "<think>I could call <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think>No call needed.", false),
     (Family::Hermes, "<think>Calling now <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>", false),
     (Family::Hermes, "<tool_call> not json </tool_call> then <tool_call>{\"name\": \"b\", \"arguments\": {\"x\": [1, 2]}}</tool_call> ünïcødé ✓", false),

@@ -403,7 +403,9 @@ impl Reader<'_> {
             let start = self.pos;
             match self.head() {
                 Ok(name) => items.push(self.item(start, name, line_end)?),
-                Err(why) if items.is_empty() => return Err(why),
+                // A head cut off by the end of the text is the caller's to
+                // close, as in a list.
+                Err(why) if items.is_empty() || self.at_end() => return Err(why),
                 Err(_) => {
                     self.pos = line_end(self.text, start);
                     items.push(Item::NotACall(self.text[start..self.pos].trim_end().to_string()));
