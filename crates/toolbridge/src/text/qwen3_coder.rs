@@ -13,6 +13,9 @@
 //! markup goes on after it, and markup written in a value nests; ollama's
 //! parser cuts such a value at its first `</function>`. A value that never
 //! closes is read the older, loose way ([`loose_end`]), from its call on.
+//!
+//! The wrapper is a parameter ([`Wrapper`]): Seed-OSS writes the same calls
+//! in `<seed:tool_call>` (`seed_oss.rs`).
 
 use std::ops::Range;
 
@@ -55,6 +58,8 @@ pub(super) struct Wrapper {
 }
 
 impl Wrapper {
+    /// Calls wrapped in `open` … `close`, values on lines of their own when
+    /// `own_lines`.
     pub(super) const fn new(open: &'static str, close: &'static str, own_lines: bool) -> Wrapper {
         let tags = [FUNCTION, FUNCTION_END, close, PARAMETER, PARAMETER_END];
         Wrapper {
