@@ -11,7 +11,7 @@ use crate::note::Note;
 
 use super::bounds::{self, Shallow};
 use super::cut::CutOff;
-use super::plan::Sent;
+use super::plan::{same_name, Sent, Watched};
 use super::{Entry, Toolbox};
 
 /// What [`Toolbox::look`] found about a call; `None` where it did not get
@@ -106,12 +106,89 @@ impl Toolbox {
         let mut size = Shallow::default();
         let mut sent = Sent::default();
         let mut declares_all = true;
+        let parameters = &entry.parameters;
         let mut next = 0;
         for (key, value) in arguments {
             size.add(key, value)?;
-            entry.watched.see(key, value, &mut sent);
-            declares_all &= entry.declares(key, &mut next);
+            match parameters.find(key, &mut next) {
+                Some(parameter) => {
+                    sent.add(parameter.bit, value.is_null());
+                    declares_all &= parameter.declared || parameters.open;
+                }
+                None => declares_all &= parameters.open,
+            }
         }
         Some((size.fits(&self.options.limits), sent, declares_all))
+    }
+}
+
+/// A tool's top-level parameters the look asks about, in one list: the
+/// declared ones in the schema's order, then the watched ones the schema
+/// does not declare (a tool default's), each with its watched bit. One
+/// compare finds most arguments (they mostly come in the schema's order).
+#[derive(Debug, Default)]
+pub(super) struct Parameters {
+    list: Vec<Parameter>,
+    /// Whether an undeclared argument leaves nothing to note (the schema
+    /// forbids or describes undeclared ones): every argument counts as
+    /// declared.
+    open: bool,
+}
+
+#[derive(Debug)]
+struct Parameter {
+    name: String,
+    /// Declared by the schema.
+    declared: bool,
+    /// Its bit among the watched parameters (0: not watched).
+    bit: u64,
+}
+
+impl Parameters {
+    /// The parameters `declared` (`None`: nothing to note about undeclared
+    /// ones) and those `watched` looks at.
+    pub(super) fn new(declared: Option<&[String]>, watched: &Watched) -> Parameters {
+        let mut list: Vec<Parameter> = declared
+            .unwrap_or_default()
+            .iter()
+            .map(|name| Parameter {
+                name: name.clone(),
+                declared: true,
+                bit: watched.bit_of(name),
+            })
+            .collect();
+        for name in watched.names() {
+            if !list.iter().any(|parameter| same_name(&parameter.name, name)) {
+                list.push(Parameter {
+                    name: name.to_string(),
+                    declared: false,
+                    bit: watched.bit_of(name),
+                });
+            }
+        }
+        Parameters {
+            list,
+            open: declared.is_none(),
+        }
+    }
+
+    /// The parameter named `key`, trying first the one after the parameter
+    /// `next` last found.
+    #[inline]
+    fn find(&self, key: &str, next: &mut usize) -> Option<&Parameter> {
+        if let Some(parameter) = self
+            .list
+            .get(*next)
+            .filter(|parameter| same_name(&parameter.name, key))
+        {
+            *next += 1;
+            return Some(parameter);
+        }
+        let index = self
+            .list
+            .iter()
+            .position(|parameter| same_name(&parameter.name, key))?;
+        *next = index + 1;
+        self.list.get(index)
     }
 }

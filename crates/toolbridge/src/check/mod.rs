@@ -181,6 +181,8 @@ struct Entry {
     schema_defaults: Vec<Fill>,
     /// What `restore`, `defaults` and `schema_defaults` look at.
     watched: Watched,
+    /// The declared and the watched parameters together, for the look.
+    parameters: look::Parameters,
 }
 
 impl Entry {
@@ -217,6 +219,7 @@ impl Entry {
     fn set_restore(&mut self, restore: Option<Restore>) {
         self.restore = restore;
         self.watched = Watched::new(self.restore.as_ref(), &self.defaults, &self.schema_defaults);
+        self.parameters = look::Parameters::new(self.declared.as_deref(), &self.watched);
     }
 }
 
@@ -354,6 +357,7 @@ impl Toolbox {
                 validator,
                 restore: None,
                 watched: Watched::default(),
+                parameters: look::Parameters::default(),
                 tool,
             };
             entry.set_restore(None);

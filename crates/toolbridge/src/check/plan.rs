@@ -477,11 +477,23 @@ impl Watched {
         self.idle_after(sent, schema_defaults)
     }
 
+    /// The watched parameters' names.
+    pub(super) fn names(&self) -> impl Iterator<Item = &str> {
+        self.names.iter().map(String::as_str)
+    }
+
+    /// The bit of the watched parameter `name`; 0 when it is not watched.
+    pub(super) fn bit_of(&self, name: &str) -> u64 {
+        self.names
+            .iter()
+            .position(|known| same_name(known, name))
+            .map_or(0, |index| 1 << index)
+    }
+
     /// Notes in `sent` whether the argument `key: value` is a watched one
-    /// (one step of [`Watched::idle`], for a caller that walks the
-    /// arguments itself).
+    /// (one step of [`Watched::idle`]).
     #[inline]
-    pub(super) fn see(&self, key: &str, value: &Value, sent: &mut Sent) {
+    fn see(&self, key: &str, value: &Value, sent: &mut Sent) {
         if self.names.is_empty() {
             return;
         }
@@ -522,6 +534,16 @@ impl Watched {
 pub(super) struct Sent {
     names: u64,
     nulls: u64,
+}
+
+impl Sent {
+    /// Notes that the watched parameter with `bit` (see [`Watched::bit_of`])
+    /// was sent, as `null` when `null`.
+    #[inline]
+    pub(super) fn add(&mut self, bit: u64, null: bool) {
+        self.names |= bit;
+        self.nulls |= if null { bit } else { 0 };
+    }
 }
 
 /// The key of a one-step place and the place as a removal there names it
