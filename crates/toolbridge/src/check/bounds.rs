@@ -1,7 +1,7 @@
 //! How large and how deep a call's arguments are, checked before anything
 //! walks them (the validator and the renderers recurse).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::limits::Limits;
 
@@ -71,7 +71,8 @@ impl Shallow {
     #[inline]
     pub(super) fn add(&mut self, key: &str, value: &Value) -> Option<()> {
         let bytes = match value {
-            Value::Object(_) | Value::Array(_) => self.container(value)?,
+            Value::Object(map) => self.object(map)?,
+            Value::Array(items) => self.array(items)?,
             scalar => scalar_bytes(scalar),
         };
         self.members = true;
@@ -79,29 +80,27 @@ impl Shallow {
         Some(())
     }
 
-    /// The bytes of a member that is an object or array, if it holds only
-    /// scalars. Kept out of line: most members are scalars, and their path
-    /// stays short.
+    /// The bytes of a member that is an object, if it holds only scalars.
+    /// Kept out of line, as [`Shallow::array`]: most members are scalars,
+    /// and their path stays short.
     #[inline(never)]
-    fn container(&mut self, value: &Value) -> Option<usize> {
-        let (bytes, empty) = match value {
-            Value::Object(map) => {
-                let mut bytes = 2;
-                for (key, member) in map {
-                    bytes += key.len() + 4 + scalar_only(member)?;
-                }
-                (bytes, map.is_empty())
-            }
-            Value::Array(items) => {
-                let mut bytes = items.len() + 2;
-                for item in items {
-                    bytes += scalar_only(item)?;
-                }
-                (bytes, items.is_empty())
-            }
-            scalar => (scalar_bytes(scalar), true),
-        };
-        self.nested |= !empty;
+    fn object(&mut self, map: &Map<String, Value>) -> Option<usize> {
+        let mut bytes = 2;
+        for (key, member) in map {
+            bytes += key.len() + 4 + scalar_only(member)?;
+        }
+        self.nested |= !map.is_empty();
+        Some(bytes)
+    }
+
+    /// The bytes of a member that is an array, if it holds only scalars.
+    #[inline(never)]
+    fn array(&mut self, items: &[Value]) -> Option<usize> {
+        let mut bytes = items.len() + 2;
+        for item in items {
+            bytes += scalar_only(item)?;
+        }
+        self.nested |= !items.is_empty();
         Some(bytes)
     }
 

@@ -82,7 +82,7 @@ impl Toolbox {
             None => (
                 bounds::within(value, &self.options.limits).is_ok(),
                 entry.watched.idle(arguments, schema_defaults),
-                entry.declares_all(arguments),
+                entry.parameters.declares_all(arguments),
             ),
         };
         if !bounded {
@@ -110,13 +110,11 @@ impl Toolbox {
         let mut next = 0;
         for (key, value) in arguments {
             size.add(key, value)?;
-            match parameters.find(key, &mut next) {
-                Some(parameter) => {
-                    sent.add(parameter.bit, value.is_null());
-                    declares_all &= parameter.declared || parameters.open;
-                }
-                None => declares_all &= parameters.open,
+            let parameter = parameters.find(key, &mut next);
+            if let Some(parameter) = parameter {
+                sent.add(parameter.bit, value.is_null());
             }
+            declares_all &= parameters.declares(parameter);
         }
         Some((size.fits(&self.options.limits), sent, declares_all))
     }
@@ -170,6 +168,23 @@ impl Parameters {
             list,
             open: declared.is_none(),
         }
+    }
+
+    /// Whether every argument is a declared parameter, or the schema leaves
+    /// no undeclared one to note ([`undeclared`](super::undeclared) has
+    /// nothing to say).
+    fn declares_all(&self, arguments: &Map<String, Value>) -> bool {
+        let mut next = 0;
+        arguments
+            .keys()
+            .all(|key| self.declares(self.find(key, &mut next)))
+    }
+
+    /// Whether an argument that is `found` among the parameters (or not)
+    /// counts as declared.
+    #[inline]
+    fn declares(&self, found: Option<&Parameter>) -> bool {
+        self.open || found.is_some_and(|parameter| parameter.declared)
     }
 
     /// The parameter named `key`, trying first the one after the parameter

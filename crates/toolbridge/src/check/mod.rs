@@ -186,34 +186,6 @@ struct Entry {
 }
 
 impl Entry {
-    /// Whether every argument is a declared parameter, or the schema
-    /// leaves no undeclared one to note ([`undeclared`] has nothing to say).
-    fn declares_all(&self, arguments: &Map<String, Value>) -> bool {
-        let mut next = 0;
-        arguments.keys().all(|key| self.declares(key, &mut next))
-    }
-
-    /// Whether `key` is a declared parameter, or the schema leaves no
-    /// undeclared one to note. Arguments mostly come in the schema's order,
-    /// so the parameter after the one `next` last found is tried first.
-    #[inline]
-    fn declares(&self, key: &str, next: &mut usize) -> bool {
-        let Some(declared) = &self.declared else {
-            return true;
-        };
-        if declared.get(*next).is_some_and(|name| plan::same_name(name, key)) {
-            *next += 1;
-            return true;
-        }
-        match declared.iter().position(|name| plan::same_name(name, key)) {
-            Some(index) => {
-                *next = index + 1;
-                true
-            }
-            None => false,
-        }
-    }
-
     /// Sets how the tool was written (`None`: as it is), and what the plan
     /// then looks at.
     fn set_restore(&mut self, restore: Option<Restore>) {

@@ -498,33 +498,32 @@ impl Watched {
             return;
         }
         if let Some(index) = self.names.iter().position(|name| same_name(name, key)) {
-            let bit = 1 << index;
-            sent.nulls |= if value.is_null() { bit } else { 0 };
-            sent.names |= bit;
+            sent.add(1 << index, value.is_null());
         }
     }
 
     /// [`Watched::idle`] once every argument was [seen](Watched::see).
     pub(super) fn idle_after(&self, sent: Sent, schema_defaults: bool) -> bool {
-        let fills = if schema_defaults {
+        self.complete && sent.nulls & self.nulls == 0 && self.fills(schema_defaults) & !sent.names == 0
+    }
+
+    /// The parameters a default fills when absent (the schema's too, when
+    /// `schema_defaults`).
+    fn fills(&self, schema_defaults: bool) -> u64 {
+        if schema_defaults {
             self.fills | self.schema_fills
         } else {
             self.fills
-        };
-        self.complete && sent.nulls & self.nulls == 0 && fills & !sent.names == 0
+        }
     }
 
     /// How many notes the plan makes for a call that sent `sent`: one for
     /// the nulls undone, one for each default filled (a guess for a plan
     /// that is not [complete](Watched::complete), whose list then grows).
     pub(super) fn notes_after(&self, sent: Sent, schema_defaults: bool) -> usize {
-        let fills = if schema_defaults {
-            self.fills | self.schema_fills
-        } else {
-            self.fills
-        };
         let nulls = sent.nulls & self.nulls;
-        usize::from(nulls != 0) + (fills & (!sent.names | nulls)).count_ones() as usize
+        let filled = self.fills(schema_defaults) & (!sent.names | nulls);
+        usize::from(nulls != 0) + filled.count_ones() as usize
     }
 }
 

@@ -154,8 +154,8 @@ pub(super) fn parse_wrapped(text: &str, out: &mut Out<'_>, wrapper: &'static Wra
         };
         if !named {
             // Markup around no name (`<function=<<not xml>>`): prose, as ollama
-            // keeps it, as far as a call's body would run, with a
-            // `</tool_call>` after it (where a stream's region for it ends).
+            // keeps it, as far as a call's body would run, with the closing
+            // wrapper after it (where a stream's region for it ends).
             let mut end = body_start + len;
             if let Some(rest) = text[end..].trim_start().strip_prefix(wrapper.close) {
                 end = text.len() - rest.len();

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, ErrorKind};
 use crate::pointer::Pointer;
 
-use super::token::{decode, Escape, Literal, NumberPart, Token};
+use super::token::{decode, ends_plain_text, Escape, Literal, NumberPart, Token};
 use super::{Change, Fault, PartialJson, Step};
 
 /// One open object or array.
@@ -311,10 +311,7 @@ impl PartialJson {
         };
         let (start, escape) = (string.len(), self.escape);
         // Text with nothing to decode (most tokens) is the string's text as it is.
-        let plain = escape == Escape::None
-            && !delta
-                .bytes()
-                .any(|byte| byte == b'"' || byte == b'\\' || byte < 0x20);
+        let plain = escape == Escape::None && !delta.bytes().any(ends_plain_text);
         let (read, closed) = if plain {
             string.push_str(delta);
             (delta.len(), false)

@@ -226,6 +226,13 @@ impl Escape {
     }
 }
 
+/// Whether `byte` ends a run of string text that is its own decoding: a
+/// quote, a backslash or a control character (refused unescaped).
+#[inline]
+pub(super) fn ends_plain_text(byte: u8) -> bool {
+    byte == b'"' || byte == b'\\' || byte < 0x20
+}
+
 /// Decodes string text from byte `index` of `text` onto `out`, until the
 /// closing quote (read) or the end of the delta: the index reached and
 /// whether the string ended.
@@ -252,7 +259,7 @@ pub(super) fn decode(
         let rest = bytes.get(index..).unwrap_or_default();
         let run = rest
             .iter()
-            .position(|&byte| byte == b'"' || byte == b'\\' || byte < 0x20)
+            .position(|&byte| ends_plain_text(byte))
             .unwrap_or(rest.len());
         if run > 0 {
             out.push_str(

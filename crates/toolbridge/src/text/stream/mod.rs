@@ -213,6 +213,12 @@ impl<'a> TextStream<'a> {
             self.pending.push_str(text);
             self.think(false);
         }
+        self.hand_over(out);
+        Ok(())
+    }
+
+    /// Appends the events of the sink to `out`.
+    fn hand_over(&mut self, out: &mut Vec<CallEvent>) {
         if out.is_empty() {
             // The sink's list becomes the caller's, and the caller's empty
             // one (with its room) the sink's: no event is moved.
@@ -220,7 +226,6 @@ impl<'a> TextStream<'a> {
         } else {
             out.append(&mut self.sink.events);
         }
-        Ok(())
     }
 
     /// [`push`](TextStream::push) for a loop that handles each piece's
@@ -265,7 +270,7 @@ impl<'a> TextStream<'a> {
             self.think(true);
             self.out.finish();
         }
-        out.append(&mut self.sink.events);
+        self.hand_over(out);
         Ok(())
     }
 
