@@ -8,8 +8,23 @@ use std::sync::Arc;
 /// Every [`Error`](crate::Error) and [`Note`](crate::Note) carries one, so that a
 /// message can say *where* a problem is. The empty pointer names the whole
 /// document. Pointers are cheap to clone.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Clone, Eq, PartialOrd, Ord, Default)]
 pub struct Pointer(Arc<str>);
+
+impl std::hash::Hash for Pointer {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl PartialEq for Pointer {
+    /// Equal text; a clone is equal at once (a stream compares the place it
+    /// last changed with the current one at every piece).
+    #[inline]
+    fn eq(&self, other: &Pointer) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
 
 impl Pointer {
     /// The pointer to the whole document (`""`).

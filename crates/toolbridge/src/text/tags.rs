@@ -190,13 +190,6 @@ impl FirstBytes {
         self.set[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
     }
 
-    /// Whether some byte of `bytes` is in the set (so a tag could start
-    /// there).
-    #[inline]
-    pub fn occurs_in(&self, bytes: &[u8]) -> bool {
-        self.position_in(bytes).is_some()
-    }
-
     /// Where the first byte of `bytes` in the set is.
     #[inline]
     pub fn position_in(&self, bytes: &[u8]) -> Option<usize> {
@@ -403,7 +396,6 @@ mod tests {
                     let bytes = &rest[..len.min(rest.len())];
                     let expected = bytes.iter().position(|byte| members.contains(byte));
                     assert_eq!(set.position_in(bytes), expected, "{set:?} from {from} len {len}");
-                    assert_eq!(set.occurs_in(bytes), expected.is_some());
                 }
             }
         }

@@ -453,6 +453,7 @@ impl PartialJson {
 
 /// The value reached from `root` by following the current member of each
 /// frame in `frames`.
+#[inline]
 fn descend<'v>(root: &'v mut Option<Value>, frames: &[Frame]) -> Option<&'v mut Value> {
     let mut value = root.as_mut()?;
     for frame in frames {

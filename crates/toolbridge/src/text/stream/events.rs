@@ -106,6 +106,47 @@ impl Sink {
         self.events.push(event);
     }
 
+    /// Whether a piece appended to the arguments of `live`'s last call is
+    /// sent as one `ArgumentsDelta` of its text, the one [`live`](Sink::live)
+    /// would send: the call was started (as `index`), its arguments are the
+    /// model's JSON text, and all of it before was sent.
+    #[inline]
+    pub fn streams_last(&self, live: &Live, index: Option<usize>) -> bool {
+        let (Some(started), Some(call)) = (self.started.last(), live.calls.last()) else {
+            return false;
+        };
+        live.calls.len() == self.started.len()
+            && !started.canonical
+            && call.arguments.len() == started.sent
+            && index.is_none_or(|index| index == started.index)
+    }
+
+    /// The event for `text`, appended to the arguments of the last call
+    /// started ([`streams_last`](Sink::streams_last)): its text and changes
+    /// are written into `delta` and `changes` (a reused event's buffers).
+    #[inline]
+    pub fn streamed_into(&mut self, text: &str, delta: &mut String, changes: &mut Vec<Change>) {
+        let started = self.started.last_mut().expect("the call was started");
+        started.sent += text.len();
+        delta.clear();
+        delta.push_str(text);
+        // As in `live`: text that stops being JSON sends no changes.
+        let _ = started.partial.feed(text, changes);
+    }
+
+    /// [`streamed_into`](Sink::streamed_into) as a new event.
+    pub fn streamed(&mut self, text: &str) {
+        let mut delta = self.spare_texts.copy_of("");
+        let mut changes = self.spare_changes.pop().unwrap_or_else(|| Vec::with_capacity(1));
+        self.streamed_into(text, &mut delta, &mut changes);
+        let index = self.started.last().expect("the call was started").index;
+        self.events.push(CallEvent::ArgumentsDelta {
+            index,
+            text: delta,
+            changes,
+        });
+    }
+
     /// How many calls were started in all.
     pub fn started(&self) -> usize {
         self.next

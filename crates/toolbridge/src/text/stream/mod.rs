@@ -200,10 +200,20 @@ impl<'a> TextStream<'a> {
         if self.family.is_none() {
             self.seen.push_str(text);
         }
-        if self.pending.is_empty()
-            && matches!(self.think, Think::Text)
-            && !markup::holds_tag(text, &THINK_TAGS, THINK_STARTS)
-        {
+        if self.reasons_on() {
+            // Only the streamed arguments grow: the piece goes past the
+            // reasoning layer and the segment's reader to the sink.
+            let sink = &self.sink;
+            if self
+                .segment
+                .append_streamed(text, &THINK_STARTS, |live| sink.streams_last(live, None))
+            {
+                self.sink.streamed(text);
+                self.hand_over(out);
+                return Ok(());
+            }
+        }
+        if self.goes_straight_on(text) {
             // Nothing is held and no reasoning tag starts in this piece, not
             // even cut by its end: the reasoning layer would hand all of it
             // on, so it goes straight to the segment (most pieces, a token
@@ -215,6 +225,22 @@ impl<'a> TextStream<'a> {
         }
         self.hand_over(out);
         Ok(())
+    }
+
+    /// Whether the reasoning layer holds nothing and no reasoning tag
+    /// starts in `text`, not even cut by its end: all of it goes on to the
+    /// segment.
+    #[inline]
+    fn goes_straight_on(&self, text: &str) -> bool {
+        self.reasons_on() && !markup::holds_tag(text, &THINK_TAGS, THINK_STARTS)
+    }
+
+    /// Whether the reasoning layer holds nothing, outside reasoning: a
+    /// piece without the first byte of any of its tags goes on to the
+    /// segment.
+    #[inline]
+    fn reasons_on(&self) -> bool {
+        self.pending.is_empty() && matches!(self.think, Think::Text)
     }
 
     /// Appends the events of the sink to `out`.
@@ -256,6 +282,27 @@ impl<'a> TextStream<'a> {
     ///
     /// As [`push`](TextStream::push).
     pub fn push_reusing(&mut self, text: &str, events: &mut Vec<CallEvent>) -> Result<()> {
+        // The common case, a piece of a call's arguments after a piece of
+        // the same: the event is written again in place.
+        if let [CallEvent::ArgumentsDelta {
+            index,
+            text: delta,
+            changes,
+        }] = events.as_mut_slice()
+        {
+            let total = self.total + text.len();
+            if !self.finished && total <= self.out.limits.max_bytes && self.reasons_on() {
+                let (sink, index) = (&self.sink, Some(*index));
+                if self
+                    .segment
+                    .append_streamed(text, &THINK_STARTS, |live| sink.streams_last(live, index))
+                {
+                    self.total = total;
+                    self.sink.streamed_into(text, delta, changes);
+                    return Ok(());
+                }
+            }
+        }
         if !events.is_empty() {
             self.sink.reclaim(events);
         }

@@ -6,7 +6,7 @@
 use super::super::scan::Out;
 use super::super::{Family, FAMILIES};
 use super::events::Sink;
-use super::markup::{held_suffix, scan_tags, End, Live, Region, Streaming, Waits};
+use super::markup::{held_suffix, scan_tags, End, FirstBytes, Live, Region, Streaming, Waits};
 
 /// How long the start of a segment is held to see whether bare markup
 /// (a JSON call, a pythonic list) opens it; when that is still not known
@@ -157,7 +157,7 @@ impl Segment {
     pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
         if let Some(mut unread) = self.unread.take() {
             let len = self.buf.len() - self.from + text.len();
-            if !done && !read_every_piece() && unread.waits.takes(text.as_bytes(), len) {
+            if !done && !read_every_piece() && unread.waits.takes(text.as_bytes(), len, &FirstBytes::NONE) {
                 self.buf.push_str(text);
                 if let (true, Some((_, live))) = (unread.streamed, &mut self.region) {
                     live.current().arguments.push_str(text);
@@ -224,6 +224,37 @@ impl Segment {
                 }
             }
         }
+    }
+
+    /// The fast path of [`push`](Segment::push) for a piece the open
+    /// region's reader need not read while its live call's arguments stream
+    /// ([`Region::streams`]), when `sent_as_is` agrees that the sink sends
+    /// such a piece as it is ([`Sink::streams_last`]): the piece is appended to
+    /// the region and to the call's arguments, as `push` would, and true is
+    /// returned; else (an empty piece too: it sends nothing, and one with
+    /// any of `stops`) nothing is done.
+    #[inline]
+    pub fn append_streamed(
+        &mut self,
+        text: &str,
+        stops: &FirstBytes,
+        sent_as_is: impl FnOnce(&Live) -> bool,
+    ) -> bool {
+        let (Some(unread), Some((_, live))) = (&mut self.unread, &mut self.region) else {
+            return false;
+        };
+        let len = self.buf.len() - self.from + text.len();
+        if text.is_empty()
+            || !unread.streamed
+            || read_every_piece()
+            || !sent_as_is(live)
+            || !unread.waits.takes(text.as_bytes(), len, stops)
+        {
+            return false;
+        }
+        self.buf.push_str(text);
+        live.current().arguments.push_str(text);
+        true
     }
 
     /// Cuts what was released from the front of the buffer.

@@ -67,21 +67,23 @@ impl Waits {
     }
 
     /// Whether `piece`, making the region `len` bytes long, brings nothing
-    /// waited for; if so, moves on past it (inside a string, past its
-    /// escapes).
+    /// waited for, nor any of `also`; if so, moves on past it (inside a
+    /// string, past its escapes).
     ///
     /// One look at each byte (a piece is a token or a few: a loop costs
     /// less than setting up a vectorised search).
     #[inline]
-    pub fn takes(&mut self, piece: &[u8], len: usize) -> bool {
+    pub fn takes(&mut self, piece: &[u8], len: usize, also: &FirstBytes) -> bool {
         if self.ready_at.is_some_and(|ready| len >= ready) {
             return false;
         }
         let Some(InString { quote, mut escaped }) = self.string else {
-            return !self.stops.occurs_in(piece);
+            return !piece
+                .iter()
+                .any(|&byte| self.stops.contains(byte) || also.contains(byte));
         };
         for &byte in piece {
-            if self.stops.contains(byte) {
+            if self.stops.contains(byte) || also.contains(byte) {
                 return false;
             }
             if escaped {
