@@ -223,6 +223,63 @@ pub(crate) fn compact(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
+/// Appends `value` to `out` as [`compact`] writes it; a string is escaped
+/// in place (a long parameter value streamed by a typed family is written
+/// once, without a `String` of its own).
+pub(crate) fn push_compact(out: &mut String, value: &Value) {
+    match value {
+        Value::String(text) => push_quoted(out, text),
+        other => out.push_str(&compact(other)),
+    }
+}
+
+/// Appends `text` to `out` as a JSON string, escaped exactly as
+/// `serde_json` escapes it: `"`, `\\` and the control characters, those
+/// with a short form (`\n`, `\t`, …) in it, the others as `\u00XX`.
+pub(crate) fn push_quoted(out: &mut String, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(text.len() + 2);
+    out.push('"');
+    let bytes = text.as_bytes();
+    let mut plain = 0;
+    for (at, &byte) in bytes.iter().enumerate() {
+        let escape = ESCAPES[usize::from(byte)];
+        if escape == 0 {
+            continue;
+        }
+        out.push_str(&text[plain..at]);
+        out.push('\\');
+        out.push(char::from(escape));
+        if escape == b'u' {
+            out.push_str("00");
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0xf)]));
+        }
+        plain = at + 1;
+    }
+    out.push_str(&text[plain..]);
+    out.push('"');
+}
+
+/// For each byte, what follows the backslash that escapes it in a JSON
+/// string (`u`: the `\u00XX` form), or 0 for a byte written as it is.
+const ESCAPES: [u8; 256] = {
+    let mut escapes = [0; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        escapes[byte] = b'u';
+        byte += 1;
+    }
+    escapes[0x08] = b'b';
+    escapes[0x0c] = b'f';
+    escapes[b'\n' as usize] = b'n';
+    escapes[b'\r' as usize] = b'r';
+    escapes[b'\t' as usize] = b't';
+    escapes[b'"' as usize] = b'"';
+    escapes[b'\\' as usize] = b'\\';
+    escapes
+};
+
 pub(crate) fn describe(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -237,6 +294,30 @@ pub(crate) fn describe(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_string_is_quoted_as_serde_json_quotes_it() {
+        let every_byte: String = (0..=0x7f_u8).map(char::from).collect();
+        for text in [
+            "",
+            "plain",
+            "a \"quoted\" \\ path\n\ttab",
+            "héllo ✓ 🦀",
+            &every_byte,
+            "\u{7f}\u{1f}x\u{0}",
+        ] {
+            let mut out = String::from("[");
+            push_quoted(&mut out, text);
+            assert_eq!(
+                out,
+                format!("[{}", compact(&Value::String(text.into()))),
+                "{text:?}"
+            );
+        }
+        let mut out = String::new();
+        push_compact(&mut out, &serde_json::json!({"a": [1, "b\n"]}));
+        assert_eq!(out, r#"{"a":[1,"b\n"]}"#);
+    }
 
     #[test]
     fn field_finds_keys_in_small_and_large_objects_alike() {

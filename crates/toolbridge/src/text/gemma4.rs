@@ -747,7 +747,10 @@ impl Pairs {
         if pair.trim().is_empty() {
             return true;
         }
-        let object = format!("{{{pair}}}");
+        let mut object = String::with_capacity(pair.len() + 2);
+        object.push('{');
+        object.push_str(pair);
+        object.push('}');
         let mut reader = Reader::new(&object, self.markup.quote, out.limits.max_depth);
         match reader.value() {
             // A word without delimiters may yet run on past this comma when

@@ -161,10 +161,9 @@ impl LiveCall {
         if self.arguments.len() > 1 {
             self.arguments.push(',');
         }
-        self.arguments
-            .push_str(&crate::json::compact(&serde_json::Value::String(key.to_string())));
+        crate::json::push_quoted(&mut self.arguments, key);
         self.arguments.push(':');
-        self.arguments.push_str(&crate::json::compact(&value));
+        crate::json::push_compact(&mut self.arguments, &value);
         self.parameters.push((key.to_string(), value));
     }
 }
@@ -459,6 +458,9 @@ impl LiveJson {
         let call = live.current();
         call.name = Some(name);
         call.id = id;
+        // Arguments that stream are mostly longer than a few tokens: room
+        // for some at once, without the first doublings.
+        call.arguments.reserve(256);
         LiveJson::new(start)
     }
 
