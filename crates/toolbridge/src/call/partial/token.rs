@@ -150,14 +150,6 @@ impl Escape {
         let decoded = match *self {
             Escape::None => return Ok(None),
             Escape::Backslash => match byte {
-                b'"' => '"',
-                b'\\' => '\\',
-                b'/' => '/',
-                b'b' => '\u{8}',
-                b'f' => '\u{c}',
-                b'n' => '\n',
-                b'r' => '\r',
-                b't' => '\t',
                 b'u' => {
                     *self = Escape::Hex {
                         high: None,
@@ -166,9 +158,8 @@ impl Escape {
                     };
                     return Ok(None);
                 }
-                _ => {
-                    return Err("invalid escape: a backslash must be followed by one of \" \\ / b f n r t u")
-                }
+                _ => short_escape(byte)
+                    .ok_or("invalid escape: a backslash must be followed by one of \" \\ / b f n r t u")?,
             },
             Escape::Hex { high, code, digits } => {
                 let digit = char::from(byte)
@@ -226,6 +217,23 @@ impl Escape {
     }
 }
 
+/// The character a backslash and `byte` stand for, for the escapes of one
+/// character (`None`: `u`, or no escape).
+#[inline]
+fn short_escape(byte: u8) -> Option<char> {
+    Some(match byte {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
+}
+
 /// Whether `byte` ends a run of string text that is its own decoding: a
 /// quote, a backslash or a control character (refused unescaped).
 #[inline]
@@ -271,10 +279,18 @@ pub(super) fn decode(
         match bytes.get(index) {
             None => return Ok((index, false)),
             Some(b'"') => return Ok((index + 1, true)),
-            Some(b'\\') => {
-                *escape = Escape::Backslash;
-                index += 1;
-            }
+            // An escape whole in the delta, but `\u`, is decoded at once
+            // (the state machine takes the others, and any error).
+            Some(b'\\') => match bytes.get(index + 1).and_then(|&next| short_escape(next)) {
+                Some(decoded) => {
+                    out.push(decoded);
+                    index += 2;
+                }
+                None => {
+                    *escape = Escape::Backslash;
+                    index += 1;
+                }
+            },
             Some(&control) => {
                 let detail = format!(
                     "control character U+{control:04X} in a string: it must be written as an escape (\\u{control:04X})"
