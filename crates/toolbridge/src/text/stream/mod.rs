@@ -40,9 +40,12 @@
 //!   it waits for (the first bytes of its tags; inside a quoted value, the
 //!   unescaped closing quote): a piece without any of it is appended to the
 //!   region without reading, and read with the next piece that brings one.
-//!   While a JSON call's arguments stream, a piece that cannot end them goes
-//!   straight onto the call's argument text and the partial parser. Either
-//!   way the events are those of reading every piece.
+//!   While a JSON call's arguments stream, a piece that cannot end them (nor
+//!   start a reasoning tag) goes from [`push`](TextStream::push) straight
+//!   onto the region, the call's argument text and the partial parser, and
+//!   out as one `ArgumentsDelta` ([`push_reusing`](TextStream::push_reusing)
+//!   writes the caller's last one again in place). Either way the events are
+//!   those of reading every piece.
 //! - **Family detection** (`family = None`): decided at the first token (or
 //!   bare markup) of any family, once 128 bytes past it have arrived (or the
 //!   text ended), by [`Family::detect`] on the text so far; prose before it

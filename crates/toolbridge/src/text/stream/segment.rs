@@ -240,12 +240,14 @@ impl Segment {
         stops: &FirstBytes,
         sent_as_is: impl FnOnce(&Live) -> bool,
     ) -> bool {
-        let (Some(unread), Some((_, live))) = (&mut self.unread, &mut self.region) else {
+        let Some(unread) = self.unread.as_mut().filter(|unread| unread.streamed) else {
+            return false;
+        };
+        let Some((_, live)) = &mut self.region else {
             return false;
         };
         let len = self.buf.len() - self.from + text.len();
         if text.is_empty()
-            || !unread.streamed
             || read_every_piece()
             || !sent_as_is(live)
             || !unread.waits.takes(text.as_bytes(), len, stops)
