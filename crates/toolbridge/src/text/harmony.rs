@@ -14,8 +14,8 @@
 
 use super::scan::{recovered, Out};
 use super::stream::markup::{
-    could_be, first_of, object_after, shortest, waiting, End, FirstBytes, Head, Live, LiveArguments, Region,
-    Streaming, Waits,
+    could_be, first_of, object_after, shortest, waiting, End, FirstBytes, Head, Live, LiveArguments,
+    LiveJson, Region, Streaming, Waits,
 };
 use super::tags::{scan_tags, Finder};
 
@@ -221,15 +221,27 @@ impl Region for Message {
             _ => None,
         }
     }
+
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        self.content?;
+        Some((self.arguments.live_json()?, STOP_STARTS))
+    }
 }
+
+/// The first bytes of the tokens that end a message.
+const STOP_STARTS: FirstBytes = FirstBytes::of_list(&STOPS);
 
 impl Message {
     /// The first bytes of the tokens that end the message, when the look
     /// for them stopped with none left in `text`.
     fn stops(&self, text: &str) -> Option<Waits> {
-        const STARTS: FirstBytes = FirstBytes::of_list(&STOPS);
         let content = self.content?;
-        Some(waiting(text, self.scanned.max(content), STARTS, shortest(STOPS)))
+        Some(waiting(
+            text,
+            self.scanned.max(content),
+            STOP_STARTS,
+            shortest(STOPS),
+        ))
     }
 
     /// Streams the arguments of a message to `functions.NAME` (read as

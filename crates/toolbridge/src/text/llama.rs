@@ -14,8 +14,8 @@ use super::envelope::{self, is_call, EnvelopeKeys, Found};
 use super::pythonic;
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
-    after_spaces, could_be, first_of, opened, Brackets, End, Live, LiveCall, LiveJson, Region, Spaces,
-    Streaming, Waits,
+    after_spaces, could_be, first_of, opened, Brackets, End, FirstBytes, Live, LiveCall, LiveJson, Region,
+    Spaces, Streaming, Waits,
 };
 use super::tags::Finder;
 
@@ -414,6 +414,13 @@ impl Region for JsonCalls {
             _ => None,
         }
     }
+
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        match (&mut self.json, self.after, self.builtin) {
+            (Some(Reading::Arguments(json)), None, false) => Some((json, FirstBytes::NONE)),
+            _ => None,
+        }
+    }
 }
 
 /// `<function=NAME>{…}</function>` and its garbled variants.
@@ -503,6 +510,13 @@ impl Region for Function {
     fn streams(&self, text: &str) -> Option<Waits> {
         match (&self.json, self.after) {
             (Some(json), None) => json.streams(text),
+            _ => None,
+        }
+    }
+
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        match (&mut self.json, self.after) {
+            (Some(json), None) => Some((json, FirstBytes::NONE)),
             _ => None,
         }
     }

@@ -13,7 +13,7 @@ use crate::call::repair;
 use super::envelope::{is_call, EnvelopeKeys};
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
-    after_spaces, could_be, Brackets, End, Live, LiveJson, Region, Spaces, Streaming, Waits,
+    after_spaces, could_be, Brackets, End, FirstBytes, Live, LiveJson, Region, Spaces, Streaming, Waits,
 };
 use super::tags::Finder;
 
@@ -313,6 +313,13 @@ impl Region for Calls {
     fn streams(&self, text: &str) -> Option<Waits> {
         match &self.step {
             Step::Arguments(arguments) => arguments.streams(text),
+            _ => None,
+        }
+    }
+
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        match &mut self.step {
+            Step::Arguments(arguments) => Some((arguments, FirstBytes::NONE)),
             _ => None,
         }
     }

@@ -86,6 +86,17 @@ pub(in crate::text) trait Region: Send {
     fn streams(&self, _text: &str) -> Option<Waits> {
         None
     }
+
+    /// The scanner of the live call's JSON arguments, when they stream as
+    /// [`streams`](Region::streams) says (its waits then say `json`), with
+    /// the first bytes of the region's tags (what `streams` waits for besides
+    /// the scanner, when no tag may be cut by the end of the text): a piece
+    /// with none of them that only continues the arguments
+    /// ([`LiveJson::take`]) goes onto them without a read. `None` (the
+    /// default): such a piece is read.
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        None
+    }
 }
 
 /// A region that is its token alone (a section token the parser removes).
@@ -401,6 +412,10 @@ impl Region for HeadJson {
             _ => None,
         }
     }
+
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        Some((self.arguments.live_json()?, self.until.starts))
+    }
 }
 
 /// Where a call region is with its JSON arguments: its head not read yet,
@@ -426,6 +441,14 @@ impl LiveArguments {
         }
         if let LiveArguments::Json(json) = self {
             json.read(text, limit, live);
+        }
+    }
+
+    /// The scanner of the arguments while they stream ([`Region::live_json`]).
+    pub fn live_json(&mut self) -> Option<&mut LiveJson> {
+        match self {
+            LiveArguments::Json(json) if !json.ended() => Some(json),
+            _ => None,
         }
     }
 }
@@ -476,7 +499,42 @@ impl LiveJson {
         if self.end.is_some() || self.scanned < text.len() {
             return None;
         }
-        Some(Waits::scanning(self.brackets.open_string(), Waits::JSON))
+        Some(self.waits())
+    }
+
+    /// What the scanner waits for where it stopped.
+    fn waits(&self) -> Waits {
+        Waits {
+            json: true,
+            ..Waits::scanning(self.brackets.open_string(), Waits::JSON)
+        }
+    }
+
+    /// A piece that follows `text` (the region so far): when it continues
+    /// the arguments without ending them, it is scanned and its wait
+    /// returned (the caller appends it to the region and the call's argument
+    /// text, as [`read`](LiveJson::read) would); else the piece is not
+    /// scanned. The text before it that the scanner has not looked at yet
+    /// (pieces taken without it, inside a string) is scanned first.
+    pub fn take(&mut self, text: &str, piece: &str) -> Option<Waits> {
+        if self.end.is_some() {
+            return None;
+        }
+        let unscanned = text.as_bytes().get(self.scanned..).unwrap_or_default();
+        let before = self.brackets.clone();
+        if self.brackets.feed(unscanned).is_some() {
+            // Ended before the piece: the region's read says where.
+            self.brackets = before;
+            return None;
+        }
+        self.scanned = self.scanned.max(text.len());
+        let caught_up = self.brackets.clone();
+        if self.brackets.feed(piece.as_bytes()).is_some() {
+            self.brackets = caught_up;
+            return None;
+        }
+        self.scanned = text.len() + piece.len();
+        Some(self.waits())
     }
 
     /// Reads the region's text up to `limit` (where its body ends, so far);

@@ -243,16 +243,38 @@ impl Segment {
         let Some(unread) = self.unread.as_mut().filter(|unread| unread.streamed) else {
             return false;
         };
-        let Some((_, live)) = &mut self.region else {
+        let Some((region, live)) = &mut self.region else {
             return false;
         };
         let len = self.buf.len() - self.from + text.len();
-        if text.is_empty()
-            || read_every_piece()
-            || !sent_as_is(live)
-            || !unread.waits.takes(text.as_bytes(), len, stops)
-        {
+        if text.is_empty() || read_every_piece() || !sent_as_is(live) {
             return false;
+        }
+        if !unread.waits.takes(text.as_bytes(), len, stops) {
+            // JSON structure (a key, a quote, a bracket) in the piece: the
+            // arguments' scanner takes it, unless it ends them or the piece
+            // holds the first byte of a tag.
+            if !unread.waits.json || unread.waits.ready_at.is_some() {
+                return false;
+            }
+            let Some((json, tags)) = region.live_json() else {
+                return false;
+            };
+            if text
+                .bytes()
+                .any(|byte| tags.contains(byte) || stops.contains(byte))
+            {
+                return false;
+            }
+            let Some(json_waits) = json.take(&self.buf[self.from..], text) else {
+                return false;
+            };
+            // What `streams` would answer now: no tag starts after the
+            // place its look stopped at.
+            let Some(waits) = json_waits.and(Waits::bytes(tags)) else {
+                return false;
+            };
+            unread.waits = waits;
         }
         self.buf.push_str(text);
         live.current().arguments.push_str(text);
