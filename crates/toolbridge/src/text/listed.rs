@@ -10,7 +10,9 @@ use crate::pointer::Pointer;
 
 use super::envelope::{drop_late_id, is_call, name_by, EnvelopeKeys};
 use super::scan::{json_at, recovered, Out};
-use super::stream::markup::{after_spaces, Brackets, End, ListScan, Live, LiveCall, Region, Spaces, Waits};
+use super::stream::markup::{
+    after_spaces, Brackets, End, FirstBytes, ListScan, Live, LiveCall, LiveJson, Region, Spaces, Waits,
+};
 use super::tags::Finder;
 
 /// The calls of a markup that writes them as a JSON list after an opening
@@ -300,6 +302,13 @@ impl Region for List {
     fn streams(&self, text: &str) -> Option<Waits> {
         match &self.json {
             Some(Json::List(list)) if self.end.is_none() => list.streams(text),
+            _ => None,
+        }
+    }
+
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        match &mut self.json {
+            Some(Json::List(list)) if self.end.is_none() => Some((list.live_json()?, FirstBytes::NONE)),
             _ => None,
         }
     }

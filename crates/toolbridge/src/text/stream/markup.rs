@@ -600,6 +600,15 @@ impl ListScan {
         }
     }
 
+    /// The scanner of the item's arguments while they stream
+    /// ([`Region::live_json`]).
+    pub fn live_json(&mut self) -> Option<&mut LiveJson> {
+        match &mut self.item {
+            Item::Arguments(json) if self.end.is_none() => Some(json),
+            _ => None,
+        }
+    }
+
     /// Reads the text up to `limit` (`done`: no more comes): where the list
     /// ends (after its `]`), once it has.
     pub fn read(&mut self, text: &str, limit: usize, done: bool, live: &mut Live) -> Option<usize> {
