@@ -87,8 +87,11 @@ impl Wrapper {
     }
 }
 
+/// The token that opens Qwen3-Coder's wrapper.
+const QWEN_OPEN: &str = "<tool_call>";
+
 /// Qwen3-Coder's wrapper.
-static QWEN: Wrapper = Wrapper::new("<tool_call>", "</tool_call>", true);
+static QWEN: Wrapper = Wrapper::new(QWEN_OPEN, "</tool_call>", true);
 
 pub(super) fn detect(text: &str) -> bool {
     let Some(at) = text.find(FUNCTION) else {
@@ -602,7 +605,7 @@ fn ends_at(cut: Option<usize>, at: usize, tag: &str) -> usize {
 /// `<tool_call>` that no `<function=` follows is prose. Parameters are sent
 /// as canonical JSON as each `</parameter>` arrives, typed by the schema.
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &["<tool_call>", FUNCTION],
+    opens: &[QWEN_OPEN, FUNCTION],
     bare: None,
     region,
 };

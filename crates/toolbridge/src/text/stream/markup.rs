@@ -88,9 +88,9 @@ pub(in crate::text) trait Region: Send {
     }
 
     /// The scanner of the live call's JSON arguments, when they stream as
-    /// [`streams`](Region::streams) says (its waits then say `json`), with
-    /// the first bytes of the region's tags (what `streams` waits for besides
-    /// the scanner, when no tag may be cut by the end of the text): a piece
+    /// [`streams`](Region::streams) says, with the first bytes of the
+    /// region's tags (what `streams` waits for besides the scanner, when no
+    /// tag may be cut by the end of the text): a piece
     /// with none of them that only continues the arguments
     /// ([`LiveJson::take`]) goes onto them without a read. `None` (the
     /// default): such a piece is read.
@@ -504,10 +504,7 @@ impl LiveJson {
 
     /// What the scanner waits for where it stopped.
     fn waits(&self) -> Waits {
-        Waits {
-            json: true,
-            ..Waits::scanning(self.brackets.open_string(), Waits::JSON)
-        }
+        Waits::scanning(self.brackets.open_string(), Waits::JSON)
     }
 
     /// A piece that follows `text` (the region so far): when it continues

@@ -254,7 +254,7 @@ impl Segment {
             // JSON structure (a key, a quote, a bracket) in the piece: the
             // arguments' scanner takes it, unless it ends them or the piece
             // holds the first byte of a tag.
-            if !unread.waits.json || unread.waits.ready_at.is_some() {
+            if unread.waits.ready_at.is_some() {
                 return false;
             }
             let Some((json, tags)) = region.live_json() else {

@@ -19,11 +19,6 @@ pub(in crate::text) struct Waits {
     /// end of the text) finds nothing before the region holds the shortest
     /// tag from there.
     pub ready_at: Option<usize>,
-    /// Whether the JSON scanner of the live call's streaming arguments
-    /// ([`LiveJson`](super::markup::LiveJson)) waits too: a piece that brings
-    /// only JSON structure (quotes, brackets) may go to it
-    /// ([`Region::live_json`](super::markup::Region::live_json)) instead of a read.
-    pub json: bool,
 }
 
 /// Where a scanner is inside a string.
@@ -45,7 +40,6 @@ impl Waits {
             stops,
             string: None,
             ready_at: None,
-            json: false,
         }
     }
 
@@ -55,7 +49,6 @@ impl Waits {
             stops: FirstBytes::NONE,
             string: None,
             ready_at: Some(len),
-            json: false,
         }
     }
 
@@ -68,7 +61,6 @@ impl Waits {
                 stops: FirstBytes::NONE,
                 string: Some(InString { quote, escaped }),
                 ready_at: None,
-                json: false,
             },
             None => Waits::bytes(outside),
         }
@@ -121,7 +113,6 @@ impl Waits {
             stops: self.stops.and(other.stops),
             string,
             ready_at,
-            json: self.json || other.json,
         })
     }
 }
