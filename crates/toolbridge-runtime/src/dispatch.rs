@@ -503,7 +503,7 @@ impl Dispatcher {
             }
             Checked::Accepted(accepted) => accepted,
         };
-        notes.extend(accepted.notes);
+        notes.extend(accepted.notes.iter().cloned());
         let (Some(tool), Some(implementation)) = (
             self.tools.get(&accepted.name),
             self.implementations.get(&accepted.name),
@@ -560,7 +560,7 @@ impl Dispatcher {
                                 Pointer::root(),
                                 "the arguments were edited before the call ran (confirmation hook)",
                             ));
-                            notes.extend(accepted.notes);
+                            notes.extend(accepted.notes.iter().cloned());
                             match accepted.arguments {
                                 Value::Object(map) => arguments = map,
                                 _ => {

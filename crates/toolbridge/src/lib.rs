@@ -59,7 +59,7 @@ pub use check::{elisp_value, Accepted, CheckOptions, Checked, ElispDecoding, Rej
 pub use error::{Error, ErrorKind, Result};
 pub use format::elisp::defun::read_defuns;
 pub use limits::Limits;
-pub use note::{Converted, Level, Note, NoteKind, Notes};
+pub use note::{Converted, Level, Note, NoteKind, Notes, SharedNotes, SharedStr};
 pub use options::{Format, Output, ReadOptions, Shape, WriteOptions};
 pub use pipeline::{
     convert, convert_read, keep_only, lint, lint_read, read, read_value, write, write_tool, Conversion,

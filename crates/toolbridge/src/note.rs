@@ -492,3 +492,53 @@ impl Serialize for SharedStr {
         serializer.serialize_str(&self.0)
     }
 }
+
+/// Notes that are cloned without copying: an accepted call's. A Toolbox
+/// writes the notes of each way its plan for a tool can change a call once,
+/// and every call changed that way gets a clone (a reference count, not an
+/// allocation). It derefs to the notes as a slice.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct SharedNotes(Option<Arc<[Note]>>);
+
+impl SharedNotes {
+    /// No notes (nothing is allocated).
+    pub fn new() -> SharedNotes {
+        SharedNotes(None)
+    }
+}
+
+impl Deref for SharedNotes {
+    type Target = [Note];
+
+    fn deref(&self) -> &[Note] {
+        self.0.as_deref().unwrap_or_default()
+    }
+}
+
+impl From<Vec<Note>> for SharedNotes {
+    fn from(notes: Vec<Note>) -> SharedNotes {
+        SharedNotes((!notes.is_empty()).then(|| notes.into()))
+    }
+}
+
+impl<'a> IntoIterator for &'a SharedNotes {
+    type Item = &'a Note;
+    type IntoIter = std::slice::Iter<'a, Note>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl fmt::Debug for SharedNotes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+/// The JSON form: a list of notes.
+impl Serialize for SharedNotes {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}

@@ -51,8 +51,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             eprintln!("{origin}: {}: {shown}: {note}", call.name);
         }
         let notes = match checked {
-            Checked::Accepted(accepted) => &accepted.notes,
-            Checked::Rejected(rejection) => &rejection.notes,
+            Checked::Accepted(accepted) => &accepted.notes[..],
+            Checked::Rejected(rejection) => &rejection.notes[..],
         };
         for note in notes {
             eprintln!("{origin}: {}: {note}", call.id);

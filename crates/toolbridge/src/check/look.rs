@@ -7,10 +7,11 @@
 use serde_json::{Map, Value};
 
 use crate::call::ToolCall;
-use crate::note::Note;
+use crate::note::SharedNotes;
 
 use super::bounds::{self, Shallow};
 use super::cut::CutOff;
+use super::outcome::Planned;
 use super::plan::{same_name, Sent, Watched};
 use super::{Entry, Toolbox};
 
@@ -20,11 +21,14 @@ use super::{Entry, Toolbox};
 pub(super) struct Look<'t> {
     /// The tool the call names, with the note for a call made under the
     /// name the tool was written under (`None` for its own name).
-    pub(super) tool: Option<(&'t Entry, Option<&'t Note>)>,
+    pub(super) tool: Option<(&'t Entry, Option<&'t SharedNotes>)>,
     /// The arguments are an object within the limits.
     pub(super) bounded: bool,
     /// Whether the plan would leave the arguments as they are.
     pub(super) idle: Option<bool>,
+    /// The watched parameters the arguments send (when the look went
+    /// through them in one pass).
+    pub(super) sent: Option<Sent>,
     /// Whether every argument is a declared parameter (or the schema leaves
     /// no undeclared one to note).
     pub(super) declares_all: Option<bool>,
@@ -43,14 +47,32 @@ impl<'t> Look<'t> {
         self.valid == Some(true)
     }
 
+    /// What the plan in one pass needs, when the look saw that the plan has
+    /// work, all of it in one pass, on arguments within the limits (an
+    /// object, not cut off, as the look goes that far only then).
+    pub(super) fn planned(&self) -> Option<Planned<'t>> {
+        let (entry, renamed) = self.tool?;
+        let outcomes = entry.outcomes.as_ref()?;
+        match (self.sent, self.idle, self.bounded) {
+            (Some(sent), Some(false), true) => Some(Planned {
+                entry,
+                outcomes,
+                sent,
+                renamed,
+                declares_all: self.declares_all,
+            }),
+            _ => None,
+        }
+    }
+
     /// The name and notes of a call sent as `sent` and accepted as sent:
     /// the tool's own name, with the note saying so, when the call used the
     /// name the tool was written under; else `sent` and no note.
     #[inline]
-    pub(super) fn renamed(&self, sent: String) -> (String, Vec<Note>) {
+    pub(super) fn renamed(&self, sent: String) -> (String, SharedNotes) {
         match self.tool {
-            Some((entry, Some(note))) => (entry.tool.name.clone(), vec![note.clone()]),
-            _ => (sent, Vec::new()),
+            Some((entry, Some(notes))) => (entry.tool.name.clone(), notes.clone()),
+            _ => (sent, SharedNotes::new()),
         }
     }
 }
@@ -73,8 +95,11 @@ impl Toolbox {
         let schema_defaults = self.options.schema_defaults;
         let (bounded, idle, declares_all) = match self.look_shallow(entry, arguments) {
             Some((bounded, sent, declares_all)) => {
+                // The places of nulls are kept for the first 64 arguments.
+                look.sent = (arguments.len() <= 64).then_some(sent);
                 let idle = entry.watched.idle_after(sent, schema_defaults);
-                if !idle {
+                // The plan in one pass shares its notes: no list to make room in.
+                if !idle && entry.outcomes.is_none() {
                     look.notes += entry.watched.notes_after(sent, schema_defaults);
                 }
                 (bounded, idle, declares_all)
@@ -108,11 +133,15 @@ impl Toolbox {
         let mut declares_all = true;
         let parameters = &entry.parameters;
         let mut next = 0;
-        for (key, value) in arguments {
+        for (position, (key, value)) in arguments.iter().enumerate() {
             size.add(key, value)?;
             let parameter = parameters.find(key, &mut next);
             if let Some(parameter) = parameter {
-                sent.add(parameter.bit, value.is_null());
+                let null = value.is_null();
+                sent.add(parameter.bit, null);
+                if null && parameter.bit != 0 {
+                    sent.null_at(position);
+                }
             }
             declares_all &= parameters.declares(parameter);
         }

@@ -4,13 +4,16 @@
 //! [`Toolbox`] for the steps).
 
 mod bounds;
+mod checked;
 mod cut;
 mod defaults;
 mod look;
 mod native;
+mod outcome;
 mod plan;
 mod pyformat;
 mod render;
+mod rejected;
 mod reply;
 mod signature;
 #[cfg(test)]
@@ -18,34 +21,29 @@ mod tests;
 
 use std::borrow::Cow;
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::call::{fit_parsed, is_truncation, repair, ArgumentsError, ArgumentsErrorKind, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
-use crate::json::validate::{Compiled, Failure, FailureKind};
+use crate::json::validate::Compiled;
 use crate::json::Field;
 use crate::limits::Limits;
-use crate::note::{Converted, Note, NoteKind};
+use crate::note::{Converted, Note, NoteKind, SharedNotes};
 use crate::options::ReadOptions;
 use crate::pipeline::Written;
 use crate::pointer::Pointer;
-use crate::suggest::closest;
 use crate::tool::Tool;
 use cut::CutOff;
 use look::Look;
+use rejected::{reject, undeclared};
 
 use defaults::Defaults;
+use outcome::{Outcomes, Planned};
 use plan::{Fill, NameMap, Pending, Restore, Watched};
 
+pub use checked::{Accepted, Checked, Rejection};
 pub use native::{elisp_value, ElispDecoding};
 pub use render::Violation;
-
-/// At most this many problems are listed in a rejection's message (all are
-/// in its [`violations`](Rejection::violations)).
-const MAX_MESSAGE_LINES: usize = 20;
-/// At most this many tool names are listed for an unknown tool.
-const MAX_LISTED_TOOLS: usize = 20;
 
 /// How calls are checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,7 +158,7 @@ pub struct Toolbox {
     by_name: NameMap<usize>,
     /// The names the tools were written under, each with the note a call
     /// made under it gets.
-    by_written: NameMap<(usize, Note)>,
+    by_written: NameMap<(usize, SharedNotes)>,
     options: CheckOptions,
 }
 
@@ -183,6 +181,8 @@ struct Entry {
     watched: Watched,
     /// The declared and the watched parameters together, for the look.
     parameters: look::Parameters,
+    /// The plan in one pass, when it can be done so.
+    outcomes: Option<Outcomes>,
 }
 
 impl Entry {
@@ -192,6 +192,8 @@ impl Entry {
         self.restore = restore;
         self.watched = Watched::new(self.restore.as_ref(), &self.defaults, &self.schema_defaults);
         self.parameters = look::Parameters::new(self.declared.as_deref(), &self.watched);
+        let statics = self.tool.static_parameters.is_some();
+        self.outcomes = Outcomes::new(&self.watched, &self.defaults, &self.schema_defaults, statics);
     }
 }
 
@@ -202,99 +204,6 @@ impl std::fmt::Debug for Entry {
             .field("restore", &self.restore)
             .finish_non_exhaustive()
     }
-}
-
-/// What checking a call gave.
-///
-/// The JSON form is the accepted call (`id`, `name`, `arguments`, `notes`)
-/// or the rejection (`id`, `name`, `rejection`, `violations`, `notes`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Checked {
-    /// The call can run.
-    Accepted(Accepted),
-    /// The call cannot run; the rejection says why, for the model.
-    Rejected(Rejection),
-}
-
-impl Checked {
-    /// True for an accepted call.
-    pub fn is_accepted(&self) -> bool {
-        matches!(self, Checked::Accepted(_))
-    }
-
-    /// The accepted call, if it was accepted.
-    pub fn accepted(&self) -> Option<&Accepted> {
-        match self {
-            Checked::Accepted(accepted) => Some(accepted),
-            Checked::Rejected(_) => None,
-        }
-    }
-
-    /// The rejection, if it was rejected.
-    pub fn rejection(&self) -> Option<&Rejection> {
-        match self {
-            Checked::Rejected(rejection) => Some(rejection),
-            Checked::Accepted(_) => None,
-        }
-    }
-
-    /// The call's id.
-    pub fn id(&self) -> &str {
-        match self {
-            Checked::Accepted(accepted) => &accepted.id,
-            Checked::Rejected(rejection) => &rejection.id,
-        }
-    }
-}
-
-/// A call that can run: the canonical tool name and the arguments as the
-/// canonical schema describes them, defaults and static parameters set.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct Accepted {
-    /// The call's id.
-    pub id: String,
-    /// The tool's canonical name.
-    pub name: String,
-    /// The arguments (a JSON object).
-    pub arguments: Value,
-    /// What the Toolbox changed, each at its place in the arguments.
-    pub notes: Vec<Note>,
-    /// The id the provider sent, for the result answering the call
-    /// ([`ToolCall::provider_id`]; not in the JSON form).
-    #[serde(skip)]
-    pub provider_id: Option<String>,
-    /// The name the provider sent, for the result answering the call
-    /// ([`ToolCall::provider_name`]; not in the JSON form).
-    #[serde(skip)]
-    pub provider_name: String,
-}
-
-/// A call that cannot run, with a message written for the model.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct Rejection {
-    /// The call's id.
-    pub id: String,
-    /// The tool's canonical name, or the name sent when no tool has it.
-    pub name: String,
-    /// Every problem in one message for the model: a line per violation,
-    /// then the tool's expected signature.
-    #[serde(rename = "rejection")]
-    pub message: String,
-    /// Every problem, for programs.
-    pub violations: Vec<Violation>,
-    /// What the Toolbox changed before it found the problems.
-    pub notes: Vec<Note>,
-    /// The id the provider sent, for the error result answering the call
-    /// ([`ToolCall::provider_id`]; not in the JSON form).
-    #[serde(skip)]
-    pub provider_id: Option<String>,
-    /// The name the provider sent, for the error result answering the call
-    /// ([`ToolCall::provider_name`]; not in the JSON form).
-    #[serde(skip)]
-    pub provider_name: String,
 }
 
 impl Toolbox {
@@ -330,6 +239,7 @@ impl Toolbox {
                 restore: None,
                 watched: Watched::default(),
                 parameters: look::Parameters::default(),
+                outcomes: None,
                 tool,
             };
             entry.set_restore(None);
@@ -384,7 +294,7 @@ impl Toolbox {
                 Pointer::root(),
                 format!("the call named `{sent}`, the name the tool was written under; it is `{name}`"),
             );
-            (index, note)
+            (index, SharedNotes::from(vec![note]))
         };
         for (original, target) in written.names.pairs() {
             if let Some(&index) = self.by_name.get(original) {
@@ -476,6 +386,12 @@ impl Toolbox {
             provider_id,
             provider_name,
         };
+        let arguments = match (look.planned(), arguments) {
+            (Some(planned), Ok(Value::Object(arguments))) => {
+                return self.check_planned(caller, arguments, planned);
+            }
+            (_, arguments) => arguments,
+        };
         self.check_arguments(caller, arguments.map(Cow::Owned).map_err(Cow::Owned), cut, look)
     }
 
@@ -488,45 +404,106 @@ impl Toolbox {
         cut: Option<CutOff>,
         look: Look<'_>,
     ) -> Checked {
-        let mut notes = Vec::with_capacity(look.notes);
+        let arguments = match (look.planned(), arguments) {
+            (Some(planned), Ok(value)) => match value.into_owned() {
+                Value::Object(arguments) => return self.check_planned(caller, arguments, planned),
+                other => Ok(Cow::Owned(other)),
+            },
+            (_, arguments) => arguments,
+        };
         let Some((entry, renamed)) = look
             .tool
             .or_else(|| self.find(&caller.name, &caller.provider_name))
         else {
-            return Checked::Rejected(self.unknown_tool(caller, notes));
+            return Checked::Rejected(self.unknown_tool(caller, Vec::new()));
         };
-        if let Some(note) = renamed {
-            notes.push(note.clone());
+        if renamed.is_some() {
             caller.name.clone_from(&entry.tool.name);
         }
-        let reject = |caller: Caller, violations: Vec<Violation>, notes: Vec<Note>| {
-            Checked::Rejected(Rejection {
-                message: message(&entry.tool.name, &violations, &entry.signature),
-                violations,
-                notes,
-                id: caller.id,
-                name: caller.name,
-                provider_id: caller.provider_id,
-                provider_name: caller.provider_name,
-            })
-        };
+        let mut notes = Vec::with_capacity(look.notes);
+        if let Some(renamed) = renamed {
+            notes.extend(renamed.iter().cloned());
+        }
         if let Some(cut) = cut {
-            return reject(caller, vec![cut.violation()], notes);
+            return reject(entry, caller, vec![cut.violation()], notes);
         }
         let mut arguments = match self.read_arguments(entry, arguments, look.bounded, &mut notes) {
             Ok(arguments) => arguments,
-            Err(violation) => return reject(caller, vec![violation], notes),
+            Err(violation) => return reject(entry, caller, vec![violation], notes),
         };
-        let limits = &self.options.limits;
         let idle = look
             .idle
             .unwrap_or_else(|| entry.watched.idle(&arguments, self.options.schema_defaults));
         if !idle {
             self.plan(entry, &mut arguments, &mut notes);
         }
-        let mut value = Value::Object(arguments);
+        self.conclude(
+            entry,
+            caller,
+            Value::Object(arguments),
+            notes,
+            look.valid,
+            look.declares_all,
+        )
+    }
+
+    /// Checks `arguments` the plan changes in one pass (see [`Outcomes`]).
+    fn check_planned(
+        &self,
+        mut caller: Caller,
+        mut arguments: Map<String, Value>,
+        planned: Planned<'_>,
+    ) -> Checked {
+        let entry = planned.entry;
+        if planned.renamed.is_some() {
+            caller.name.clone_from(&entry.tool.name);
+        }
+        let notes = planned.outcomes.apply(
+            &entry.watched,
+            entry.restore.as_ref(),
+            &mut arguments,
+            planned.sent,
+            self.options.schema_defaults,
+            planned.renamed,
+        );
+        let value = Value::Object(arguments);
+        let valid = entry.validator.is_valid(&value);
+        if valid && planned.declares_all == Some(true) {
+            return Checked::Accepted(Accepted {
+                id: caller.id,
+                name: caller.name,
+                arguments: value,
+                notes,
+                provider_id: caller.provider_id,
+                provider_name: caller.provider_name,
+            });
+        }
+        self.conclude(
+            entry,
+            caller,
+            value,
+            notes.to_vec(),
+            Some(valid),
+            planned.declares_all,
+        )
+    }
+
+    /// Validates the planned arguments `value` (`valid`: already known to
+    /// be valid or not), coercing them when they are not; then notes or
+    /// rejects undeclared ones (all declared when `declares_all`), and sets
+    /// the static parameters.
+    fn conclude(
+        &self,
+        entry: &Entry,
+        caller: Caller,
+        mut value: Value,
+        mut notes: Vec<Note>,
+        valid: Option<bool>,
+        declares_all: Option<bool>,
+    ) -> Checked {
+        let limits = &self.options.limits;
         // The common case, a valid call, is validated once and builds no errors.
-        let mut valid = look.valid.unwrap_or_else(|| entry.validator.is_valid(&value));
+        let mut valid = valid.unwrap_or_else(|| entry.validator.is_valid(&value));
         if !valid && self.options.coerce {
             coerce(entry, &mut value, limits, &mut notes);
             valid = entry.validator.is_valid(&value);
@@ -539,11 +516,11 @@ impl Toolbox {
         let mut violations = render::violations(&failures, &entry.tool.input_schema, &value);
         // Defaults fill declared parameters (or the tool's own, which are
         // not undeclared), so arguments the look found all declared stay so.
-        if look.declares_all != Some(true) || entry.defaults.has_transforms() {
+        if declares_all != Some(true) || entry.defaults.has_transforms() {
             undeclared(entry, &value, &failures, &mut violations, &mut notes);
         }
         if !violations.is_empty() {
-            return reject(caller, violations, notes);
+            return reject(entry, caller, violations, notes);
         }
         if let Value::Object(arguments) = &mut value {
             defaults::apply_statics(&entry.tool, arguments, &mut notes);
@@ -552,7 +529,7 @@ impl Toolbox {
             id: caller.id,
             name: caller.name,
             arguments: value,
-            notes,
+            notes: notes.into(),
             provider_id: caller.provider_id,
             provider_name: caller.provider_name,
         })
@@ -588,7 +565,7 @@ impl Toolbox {
     /// under): exactly, then through the written names, with the note a
     /// call made under a written name gets.
     #[inline(always)]
-    fn find(&self, name: &str, provider_name: &str) -> Option<(&Entry, Option<&Note>)> {
+    fn find(&self, name: &str, provider_name: &str) -> Option<(&Entry, Option<&SharedNotes>)> {
         if let Some(&index) = self.by_name.get(name) {
             return Some((&self.entries[index], None));
         }
@@ -596,60 +573,6 @@ impl Toolbox {
             .into_iter()
             .find_map(|sent| self.by_written.get(sent))?;
         Some((&self.entries[*index], Some(note)))
-    }
-
-    fn unknown_tool(&self, caller: Caller, notes: Vec<Note>) -> Rejection {
-        let name = &caller.name;
-        let names = || self.entries.iter().map(|entry| entry.tool.name.as_str());
-        let suggestion = if name.len() <= 128 {
-            closest(name, names()).or_else(|| closest(name, self.by_written.keys().map(String::as_str)))
-        } else {
-            None
-        };
-        let mut listed: Vec<String> = names()
-            .take(MAX_LISTED_TOOLS)
-            .map(|name| format!("`{name}`"))
-            .collect();
-        if self.entries.len() > MAX_LISTED_TOOLS {
-            listed.push(format!("and {} more", self.entries.len() - MAX_LISTED_TOOLS));
-        }
-        let listed = listed.join(", ");
-        let shown = render::compact(&Value::String(name.to_string()));
-        let mut message = format!("There is no tool named {shown}");
-        if let Some(suggestion) = suggestion {
-            let canonical = self
-                .by_written
-                .get(suggestion)
-                .map_or(suggestion, |(index, _)| self.entries[*index].tool.name.as_str());
-            message.push_str(&format!(" — did you mean `{canonical}`?"));
-        } else {
-            message.push('.');
-        }
-        if listed.is_empty() {
-            message.push_str(" No tools are available.");
-        } else {
-            message.push_str(&format!(" The tools are: {listed}."));
-        }
-        let expected = if listed.is_empty() {
-            "no call".to_string()
-        } else {
-            format!("one of {listed}")
-        };
-        Rejection {
-            id: caller.id,
-            name: caller.name,
-            provider_id: caller.provider_id,
-            provider_name: caller.provider_name,
-            violations: vec![Violation::new(
-                Pointer::root(),
-                "name",
-                expected,
-                shown,
-                message.clone(),
-            )],
-            message,
-            notes,
-        }
     }
 
     /// The call's arguments as an object: parsed, or repaired from the raw
@@ -776,78 +699,4 @@ fn declared(schema: &Value) -> Option<Vec<String>> {
     }
     let properties = object.get("properties")?.as_object()?;
     Some(properties.keys().cloned().collect())
-}
-
-/// Undeclared top-level arguments of an open schema: an error when one is
-/// a near miss of a missing required parameter, else kept with a note.
-fn undeclared(
-    entry: &Entry,
-    value: &Value,
-    failures: &[Failure],
-    violations: &mut Vec<Violation>,
-    notes: &mut Vec<Note>,
-) {
-    let (Some(declared), Some(arguments)) = (&entry.declared, value.as_object()) else {
-        return;
-    };
-    let missing: Vec<&str> = failures
-        .iter()
-        .filter(|failure| failure.at.is_root())
-        .filter_map(|failure| match &failure.kind {
-            FailureKind::Required(name) => Some(name.as_str()),
-            _ => None,
-        })
-        .collect();
-    // A parameter the tool's own defaults set is the tool's, not the model's.
-    let defaulted = |key: &str| {
-        entry
-            .tool
-            .defaults
-            .as_ref()
-            .is_some_and(|defaults| defaults.contains_key(key))
-    };
-    for key in arguments
-        .keys()
-        .filter(|key| !declared.iter().any(|name| plan::same_name(name, key)) && !defaulted(key))
-    {
-        let near_miss = key.len() <= 128 && closest(key, missing.iter().copied()).is_some();
-        if near_miss {
-            violations.push(render::unknown(
-                &Pointer::root(),
-                key,
-                &missing,
-                Some(arguments),
-                "unknownParameter",
-            ));
-        } else {
-            notes.push(Note::new(
-                NoteKind::Kept { key: key.into() },
-                Pointer::root().key(key),
-                format!("`{key}` is not a declared parameter; it was passed on as sent"),
-            ));
-        }
-    }
-}
-
-/// The model-facing text of a rejection.
-fn message(tool: &str, violations: &[Violation], signature: &str) -> String {
-    let count = violations.len();
-    let mut text = format!(
-        "The call to `{tool}` was rejected: {} with its arguments.",
-        if count == 1 {
-            "1 problem".to_string()
-        } else {
-            format!("{count} problems")
-        }
-    );
-    for violation in violations.iter().take(MAX_MESSAGE_LINES) {
-        text.push_str("\n- ");
-        text.push_str(&violation.message);
-    }
-    if count > MAX_MESSAGE_LINES {
-        text.push_str(&format!("\n- … and {} more", count - MAX_MESSAGE_LINES));
-    }
-    text.push_str("\nExpected: ");
-    text.push_str(signature);
-    text
 }

@@ -252,6 +252,21 @@ impl Restore {
         nulls
     }
 
+    /// The note [`Restore::apply`] makes when it undoes the nulls at the
+    /// top-level names for which `undone` holds (none when it holds for none).
+    pub(super) fn note_where(&self, undone: impl Fn(&str) -> bool) -> Option<Note> {
+        // A name listed twice counts at its first place, as `find_nulls` finds it.
+        let places = self
+            .absent
+            .iter()
+            .enumerate()
+            .filter_map(|(index, (name, place))| {
+                let first = !self.absent[..index].iter().any(|(earlier, _)| earlier == name);
+                (first && undone(name)).then(|| place.clone())
+            });
+        self.note(places)
+    }
+
     /// Removes the `nulls` (entries of `absent`) from the arguments.
     fn remove_nulls(&self, nulls: &Nulls, arguments: &mut Map<String, Value>) {
         if !nulls.is_empty() {
@@ -414,7 +429,7 @@ pub(super) struct Watched {
 impl Watched {
     /// The most names looked for. Each argument is compared with each
     /// name, so the look stays linear in the arguments.
-    const MAX: usize = 8;
+    pub(super) const MAX: usize = 8;
 
     /// What `restore` (when the tool was written), the tool's own
     /// `defaults` and its `schema_defaults` look at.
@@ -477,6 +492,17 @@ impl Watched {
         self.idle_after(sent, schema_defaults)
     }
 
+    /// Whether the plan is only top-level nulls and plain defaults, on at
+    /// most [`Watched::MAX`] names.
+    pub(super) fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The parameters a `null` may stand for an absent argument at.
+    pub(super) fn nulls(&self) -> u64 {
+        self.nulls
+    }
+
     /// The watched parameters' names.
     pub(super) fn names(&self) -> impl Iterator<Item = &str> {
         self.names.iter().map(String::as_str)
@@ -509,7 +535,7 @@ impl Watched {
 
     /// The parameters a default fills when absent (the schema's too, when
     /// `schema_defaults`).
-    fn fills(&self, schema_defaults: bool) -> u64 {
+    pub(super) fn fills(&self, schema_defaults: bool) -> u64 {
         if schema_defaults {
             self.fills | self.schema_fills
         } else {
@@ -533,6 +559,9 @@ impl Watched {
 pub(super) struct Sent {
     names: u64,
     nulls: u64,
+    /// The positions among the arguments (the first 64) of the watched
+    /// ones sent as `null`, where [`Toolbox::look`](super::Toolbox) saw them.
+    null_positions: u64,
 }
 
 impl Sent {
@@ -542,6 +571,29 @@ impl Sent {
     pub(super) fn add(&mut self, bit: u64, null: bool) {
         self.names |= bit;
         self.nulls |= if null { bit } else { 0 };
+    }
+
+    /// Notes that the argument at `position` is a watched one sent as `null`.
+    #[inline]
+    pub(super) fn null_at(&mut self, position: usize) {
+        if position < 64 {
+            self.null_positions |= 1 << position;
+        }
+    }
+
+    /// The positions of the watched arguments sent as `null` (see [`Sent::null_at`]).
+    pub(super) fn null_positions(&self) -> u64 {
+        self.null_positions
+    }
+
+    /// The watched parameters sent.
+    pub(super) fn names(&self) -> u64 {
+        self.names
+    }
+
+    /// The watched parameters sent as `null`.
+    pub(super) fn nulls(&self) -> u64 {
+        self.nulls
     }
 }
 
@@ -558,7 +610,7 @@ fn top_level(at: &Pointer) -> Option<(String, Pointer)> {
 
 /// A value set for a parameter the call leaves out, and its note, written
 /// once: a schema's `default` or the tool's own plain default.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Fill {
     name: String,
     value: Value,
@@ -579,6 +631,21 @@ impl Fill {
             value,
             note,
         }
+    }
+
+    /// The parameter filled.
+    pub(super) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The value it is filled with.
+    pub(super) fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// The note that says so.
+    pub(super) fn note(&self) -> &Note {
+        &self.note
     }
 
     /// Sets the parameter when the arguments leave it out, or in place of

@@ -103,8 +103,10 @@ proptest! {
     fn the_first_look_changes_no_answer(
         name in prop::sample::select(vec!["closed", "open", "github.search", "github_search", "transformed", "statics", "nope"]),
         members in prop::collection::vec((key(), value()), 0..3),
+        schema_defaults in any::<bool>(),
     ) {
-        let toolbox = toolbox();
+        let options = crate::CheckOptions { schema_defaults, ..crate::CheckOptions::default() };
+        let toolbox = toolbox().with_options(options);
         // A call that is valid as it stands, then changed at random.
         let mut arguments = match name {
             "closed" => json!({"city": "Paris", "unit": "c"}),
@@ -159,10 +161,11 @@ fn a_plain_call_is_accepted_by_the_look_alone() {
         ["the call named `github_search`, the name the tool was written under; it is `github.search`"]
     );
     // A strict null under the written name, with a default to take its
-    // place: room is made for the three notes at once.
+    // place: the plan in one pass, whose three notes are shared.
     let call = ToolCall::new("c", "github_search", json!({"query": "ice", "state": null}));
     let look = toolbox.look(&call);
-    assert_eq!((look.idle, look.notes), (Some(false), 3));
+    assert_eq!((look.idle, look.notes), (Some(false), 1));
+    assert!(look.planned().is_some());
     let accepted = toolbox.check(&call).accepted().cloned().unwrap();
     assert_eq!(accepted.notes.len(), 3);
     assert_eq!(accepted.arguments, json!({"query": "ice", "state": "open"}));
@@ -211,5 +214,105 @@ fn calls_the_look_stops_at_are_answered_as_the_full_check_answers() {
         let full = toolbox.check_fully(&call);
         assert_eq!(toolbox.check(&call), full, "{name}: {:?}", call.arguments);
         assert_eq!(toolbox.check_owned(call), full, "{name}");
+    }
+}
+
+/// The plan in one pass gives what the full plan gives, and the calls it
+/// changes the same way share one list of notes.
+#[test]
+fn calls_changed_the_same_way_share_their_notes() {
+    let toolbox = toolbox();
+    let call = |arguments: Value| ToolCall::new("c", "github_search", arguments);
+    let first = toolbox.check_owned(call(json!({"query": "ice", "state": null, "limit": null})));
+    let second = toolbox.check_owned(call(json!({"limit": null, "query": "fire", "state": null})));
+    let (first, second) = (first.accepted().unwrap(), second.accepted().unwrap());
+    assert_eq!(first.arguments, json!({"query": "ice", "state": "open"}));
+    // The default takes the null's place; the other null is removed.
+    assert_eq!(
+        serde_json::to_string(&second.arguments).unwrap(),
+        r#"{"query":"fire","state":"open"}"#
+    );
+    let messages: Vec<String> = first.notes.iter().map(|note| note.message.to_string()).collect();
+    assert_eq!(
+        messages,
+        [
+            "the call named `github_search`, the name the tool was written under; it is `github.search`",
+            "the arguments were put back into the canonical schema's shape, undoing how the tool was \
+             written as `github_search` (at /state, /limit)",
+            "`state` was not given; its schema's default \"open\" was used",
+        ]
+    );
+    assert!(std::ptr::eq(first.notes.as_ptr(), second.notes.as_ptr()));
+    // Another outcome (one null undone, not two) has its own notes.
+    let third = toolbox.check_owned(call(json!({"query": "ice", "state": null, "limit": 5})));
+    let third = third.accepted().unwrap();
+    assert_eq!(third.notes.len(), 3);
+    assert!(!std::ptr::eq(first.notes.as_ptr(), third.notes.as_ptr()));
+    // A call that needs nothing changed gets no notes and shares nothing.
+    let plain = toolbox.check_owned(ToolCall::new(
+        "c",
+        "github.search",
+        json!({"query": "ice", "state": "closed"}),
+    ));
+    assert_eq!(plain.accepted().unwrap().notes, crate::SharedNotes::new());
+}
+
+/// A tool with more outcomes than are kept writes each call's notes: the
+/// same notes as the full plan, every time.
+#[test]
+fn a_tool_with_many_outcomes_writes_their_notes_each_time() {
+    let properties: Map<String, Value> = (0..8)
+        .map(|index| (format!("p{index}"), json!({"type": "integer", "default": index})))
+        .collect();
+    let wide = Tool::new("wide", json!({"type": "object", "properties": properties}));
+    let tools = vec![wide];
+    let written = crate::write(&tools, Format::OpenAi, &WriteOptions::default().with_strict(true));
+    let toolbox = Toolbox::new(tools).unwrap().with_written(&written);
+    let arguments: Map<String, Value> = (0..8)
+        .map(|index| {
+            (
+                format!("p{index}"),
+                if index % 3 == 0 { json!(9) } else { Value::Null },
+            )
+        })
+        .collect();
+    let call = ToolCall::new("c", "wide", Value::Object(arguments));
+    assert!(toolbox.look(&call).planned().is_some());
+    let full = toolbox.check_fully(&call);
+    for _ in 0..2 {
+        assert_eq!(toolbox.check(&call), full);
+    }
+    let accepted = full.accepted().unwrap();
+    assert_eq!(
+        accepted.arguments,
+        json!({"p0": 9, "p1": 1, "p2": 2, "p3": 9, "p4": 4, "p5": 5, "p6": 9, "p7": 7})
+    );
+    assert_eq!(accepted.notes.len(), 6);
+}
+
+/// A tool known under two written names keeps the notes of the first one
+/// it saw in its slot; a call under the other name gets its own.
+#[test]
+fn a_tool_written_under_two_names_notes_each_name() {
+    let tool = Tool::new(
+        "github.search",
+        json!({"type": "object", "required": ["query"], "properties": {
+            "query": {"type": "string"}, "limit": {"type": "integer"}}}),
+    );
+    let tools = vec![tool];
+    let mut written = crate::write(&tools, Format::OpenAi, &WriteOptions::default().with_strict(true));
+    written.tools[0].inverse.written_name = "search_v2".into();
+    let toolbox = Toolbox::new(tools).unwrap().with_written(&written);
+    for name in ["github_search", "search_v2", "github_search", "search_v2"] {
+        let call = ToolCall::new("c", name, json!({"query": "ice", "limit": null}));
+        assert!(toolbox.look(&call).planned().is_some(), "{name}");
+        let full = toolbox.check_fully(&call);
+        assert_eq!(toolbox.check(&call), full, "{name}");
+        let accepted = toolbox.check_owned(call).accepted().cloned().unwrap();
+        assert_eq!(
+            accepted.notes[0].message,
+            format!("the call named `{name}`, the name the tool was written under; it is `github.search`")
+        );
+        assert_eq!(accepted.arguments, json!({"query": "ice"}));
     }
 }
