@@ -7,9 +7,9 @@
 //! that has it and shared by every call after (a reference count, not an
 //! allocation).
 //!
-//! The arguments and notes are the full plan's ([`Toolbox::plan`](super::Toolbox)
-//! with [`Restore`], [`Defaults`] and the schema's [`Fill`]s): the look's
-//! property test checks every call both ways.
+//! The arguments and notes are those of the full plan (the Toolbox's `plan`:
+//! [`Restore`], then [`Defaults`], then the schema's [`Fill`]s); the look's
+//! property test checks calls both ways.
 
 use std::sync::OnceLock;
 
@@ -160,7 +160,13 @@ impl Outcomes {
                 kept
             });
         }
-        self.notes(watched, restore, renamed, undone, filled)
+        self.notes(&Outcome {
+            watched,
+            restore,
+            renamed,
+            undone,
+            filled,
+        })
     }
 
     /// The first fill the plan applies for the parameter with `bit`.
@@ -171,63 +177,62 @@ impl Outcomes {
             .map(|(.., fill)| fill)
     }
 
-    /// The notes of an outcome: kept in its slot, written at its first call.
-    fn notes(
-        &self,
-        watched: &Watched,
-        restore: Option<&Restore>,
-        renamed: Option<&SharedNotes>,
-        undone: u64,
-        filled: u64,
-    ) -> SharedNotes {
-        if renamed.is_none() && undone == 0 && filled == 0 {
+    /// The notes of `outcome`: kept in its slot, written at its first call.
+    fn notes(&self, outcome: &Outcome<'_>) -> SharedNotes {
+        if outcome.renamed.is_none() && outcome.undone == 0 && outcome.filled == 0 {
             return SharedNotes::new();
         }
-        let write = || SharedNotes::from(self.write(watched, restore, renamed, undone, filled));
+        let write = || SharedNotes::from(self.write(outcome));
         if self.count > MAX_KEPT {
             return write();
         }
-        let slot = usize::from(renamed.is_some())
-            + weigh(undone, &self.undone_weight)
-            + weigh(filled, &self.filled_weight);
+        let slot = usize::from(outcome.renamed.is_some())
+            + weigh(outcome.undone, &self.undone_weight)
+            + weigh(outcome.filled, &self.filled_weight);
         let slots = self
             .slots
             .get_or_init(|| (0..self.count).map(|_| OnceLock::new()).collect());
         let kept = slots[slot].get_or_init(write);
         // A tool may be written under more than one name, each with its
         // note: the slot keeps the first name's.
-        match renamed {
+        match outcome.renamed {
             Some(renamed) if kept.first() != renamed.first() => write(),
             _ => kept.clone(),
         }
     }
 
-    /// The notes the full plan makes, in its order: the name's, the one
-    /// for the nulls undone, then one per default filled.
-    fn write(
-        &self,
-        watched: &Watched,
-        restore: Option<&Restore>,
-        renamed: Option<&SharedNotes>,
-        undone: u64,
-        filled: u64,
-    ) -> Vec<Note> {
-        let mut notes: Vec<Note> = renamed
+    /// The notes the full plan makes for `outcome`, in its order: the
+    /// name's, the one for the nulls undone, then one per default filled.
+    fn write(&self, outcome: &Outcome<'_>) -> Vec<Note> {
+        let mut notes: Vec<Note> = outcome
+            .renamed
             .into_iter()
             .flat_map(|notes| notes.iter().cloned())
             .collect();
-        if let Some(restore) = restore.filter(|_| undone != 0) {
-            notes.extend(restore.note_where(|name| watched.bit_of(name) & undone != 0));
+        if let Some(restore) = outcome.restore.filter(|_| outcome.undone != 0) {
+            notes.extend(restore.note_where(|name| outcome.watched.bit_of(name) & outcome.undone != 0));
         }
         let mut noted = 0;
         for (bit, _, fill) in &self.fills {
-            if bit & filled & !noted != 0 {
+            if bit & outcome.filled & !noted != 0 {
                 notes.push(fill.note().clone());
                 noted |= bit;
             }
         }
         notes
     }
+}
+
+/// What the plan did to one call, which its notes follow from.
+struct Outcome<'a> {
+    watched: &'a Watched,
+    restore: Option<&'a Restore>,
+    /// The note of the written name the call used.
+    renamed: Option<&'a SharedNotes>,
+    /// The watched parameters whose null was undone.
+    undone: u64,
+    /// The watched parameters a default filled.
+    filled: u64,
 }
 
 /// The sum of the weights of the watched parameters in `bits`.
