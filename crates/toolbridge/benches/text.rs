@@ -73,6 +73,12 @@ fn layout(family: Family) -> Layout {
                 "Step {n}.\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"write\">\n<｜DSML｜parameter name=\"path\" string=\"true\">src/file_{n}.rs</｜DSML｜parameter>\n<｜DSML｜parameter name=\"line\" string=\"false\">{n}</｜DSML｜parameter>\n<｜DSML｜parameter name=\"content\" string=\"true\">{body}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>\n"
             )
         }),
+        Family::KimiK3 => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "<|open|>response<|sep|>Step {n}.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool=\"write\" index=\"{n}\"<|sep|><|open|>argument key=\"path\" type=\"string\"<|sep|>src/file_{n}.rs<|close|>argument<|sep|><|open|>argument key=\"line\" type=\"integer\"<|sep|>{n}<|close|>argument<|sep|><|open|>argument key=\"content\" type=\"string\"<|sep|>{body}<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|>"
+            )
+        }),
         Family::MiniMax => Blocks(|n, _| {
             let body = raw_body();
             format!(

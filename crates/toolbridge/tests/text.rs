@@ -802,6 +802,17 @@ fn detection_order_handles_shared_prefixes() {
         Family::detect("<function_calls>f(a=1)\ng()</function_calls>"),
         Some(Family::Olmo3)
     );
+    // Kimi K3's tokens, and a call in its closed think channel is not one.
+    assert_eq!(
+        Family::detect("<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"1\"<|sep|><|close|>call<|sep|>"),
+        Some(Family::KimiK3)
+    );
+    assert_eq!(
+        Family::detect(
+            "<|open|>think<|sep|><|open|>call tool=\"f\"<|sep|><|close|>call<|sep|><|close|>think<|sep|>"
+        ),
+        None
+    );
     // Seed-OSS writes Qwen3-Coder's calls in a wrapper of its own.
     assert_eq!(
         Family::detect(
@@ -833,7 +844,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, harmony, gemma4, function-gemma, minimax, seed-oss, command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax, seed-oss, command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
     );
 }
 
@@ -1120,6 +1131,25 @@ fn dsml_string_attribute() {
         [
             r#"call_0 get_weather {"city":"10115","tags":["a","b"],"days":"three"}"#,
             "  info: \"three\" is marked string=\"false\" but is not JSON; it was read as the schema types it (at /arguments/days)",
+            "  info: \"three\" is not of the type the schema gives (integer); it was kept as a string for validation to report (at /arguments/days)",
+            "prose: \"\"",
+        ]
+    );
+}
+
+/// vLLM `kimi_k3_tool_parser.py`: `type="string"` keeps the text as
+/// written (a number-looking string stays a string), any other type is
+/// JSON; a value typed as JSON that is not is typed by the schema, noted
+/// (vLLM keeps it a string); an argument without `type=` is typed by the
+/// schema; attribute values are unescaped.
+#[test]
+fn kimi_k3_type_attribute() {
+    let text = "<|open|>tools<|sep|><|open|>call tool=\"get_weather\" index=\"1\"<|sep|><|open|>argument key=\"city\" type=\"string\"<|sep|>10115<|close|>argument<|sep|><|open|>argument key=\"tags\" type=\"array\"<|sep|>[\"a&amp;b\"]<|close|>argument<|sep|><|open|>argument key=\"days\" type=\"integer\"<|sep|>three<|close|>argument<|sep|><|open|>argument key=\"metric\"<|sep|> true <|close|>argument<|sep|><|open|>argument key=\"a&quot;b&amp;c\" type=\"number\"<|sep|>1.5<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>";
+    assert_eq!(
+        read(text, Family::KimiK3, Some(&weather())),
+        [
+            r#"call_0 get_weather {"city":"10115","tags":["a&amp;b"],"days":"three","metric":true,"a\"b&c":1.5}"#,
+            "  info: \"three\" is marked a JSON value (its type is not \"string\") but is not JSON; it was read as the schema types it (at /arguments/days)",
             "  info: \"three\" is not of the type the schema gives (integer); it was kept as a string for validation to report (at /arguments/days)",
             "prose: \"\"",
         ]

@@ -22,6 +22,8 @@ static MARKUP: Markup = Markup {
     invoke_end: "</｜DSML｜invoke>",
     parameter: "<｜DSML｜parameter name=",
     parameter_end: "</｜DSML｜parameter>",
+    head_end: ">",
+    escaped: false,
     values: Values::StringAttribute,
 };
 

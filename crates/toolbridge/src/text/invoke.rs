@@ -2,9 +2,13 @@
 //! one `<invoke name="NAME">` element per call holding one
 //! `<parameter name="KEY">VALUE</parameter>` element per argument, inside a
 //! block element the family names (`<minimax:tool_call>`,
-//! `<｜DSML｜function_calls>`). The calls are found by their invoke
-//! elements, so a block whose tokens were lost still gives its calls; the
-//! block tokens are taken out of the prose.
+//! `<｜DSML｜function_calls>`); Kimi K3 writes the same tree in its own
+//! tokens (`<|open|>call tool="NAME"<|sep|>`, heads ended by `<|sep|>`).
+//! The calls are found by their invoke elements, so a block whose tokens
+//! were lost still gives its calls; the block tokens are taken out of the
+//! prose.
+
+use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
@@ -14,7 +18,8 @@ use crate::pointer::Pointer;
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, insert_argument, push_prose_without, recovered, Out};
 use super::stream::markup::{
-    parameter_waits, value_end, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd, Waits,
+    parameter_waits, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd,
+    Waits,
 };
 use super::tags::{find_tag, floor, scan_tags};
 use super::typed;
@@ -31,6 +36,10 @@ pub(super) struct Markup {
     pub parameter: &'static str,
     /// `</parameter>`.
     pub parameter_end: &'static str,
+    /// What ends an element's head: `>`.
+    pub head_end: &'static str,
+    /// Whether attribute values are escaped (`&quot;`, `&amp;`).
+    pub escaped: bool,
     /// How a parameter's value is read.
     pub values: Values,
 }
@@ -42,6 +51,38 @@ pub(super) enum Values {
     Raw,
     /// `string="true"`: the text as written; `string="false"`: JSON (DSML).
     StringAttribute,
+    /// `type="string"`: the text as written; any other type: JSON (Kimi K3).
+    TypeAttribute,
+}
+
+impl Markup {
+    /// An attribute's value at the start of `text` and the rest after it,
+    /// unescaped when the family escapes them.
+    fn attribute<'t>(&self, text: &'t str) -> (Cow<'t, str>, &'t str) {
+        let (value, rest) = attribute(text, self.head_end);
+        let value = if self.escaped && value.contains('&') {
+            // The reverse of the writer's order (`&` first, then `"`).
+            Cow::Owned(value.replace("&quot;", "\"").replace("&amp;", "&"))
+        } else {
+            Cow::Borrowed(value)
+        };
+        (value, rest)
+    }
+
+    /// Whether a parameter's head `attributes` mark its value the text as
+    /// written (`Some(true)`) or JSON (`Some(false)`); `None` when they do
+    /// not say, and the schema types it.
+    fn marked_string(&self, attributes: &str) -> Option<bool> {
+        match self.values {
+            Values::Raw => None,
+            Values::StringAttribute => match named_attribute(attributes, "string=", self.head_end)? {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            },
+            Values::TypeAttribute => Some(named_attribute(attributes, "type=", self.head_end)? == "string"),
+        }
+    }
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>, markup: &Markup) {
@@ -57,8 +98,8 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>, markup: &Markup) {
 }
 
 /// An attribute's value at the start of `text` (`"v"`, `'v'` or a bare
-/// word) and the rest after it.
-fn attribute(text: &str) -> (&str, &str) {
+/// word, ended by a space or the head's end) and the rest after it.
+fn attribute<'t>(text: &'t str, head_end: &str) -> (&'t str, &'t str) {
     let text = text.trim_start();
     for quote in ['"', '\''] {
         if let Some(inner) = text.strip_prefix(quote) {
@@ -68,18 +109,20 @@ fn attribute(text: &str) -> (&str, &str) {
             };
         }
     }
+    let stop = head_end.chars().next().unwrap_or('>');
     let end = text
-        .find(|c: char| c.is_whitespace() || c == '>')
+        .find(|c: char| c.is_whitespace() || c == stop)
         .unwrap_or(text.len());
     (&text[..end], &text[end..])
 }
 
 /// One invoke's body: `"NAME">` and its parameters.
 fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, markup: &Markup) {
-    let (name, rest) = attribute(body);
+    let (name, rest) = markup.attribute(body);
     let name = name.trim();
-    let Some(head_end) = rest.find('>') else {
-        out.not_a_call(markup.invoke, whole, "the invoke element has no closing >");
+    let Some(head_end) = find_tag(rest, markup.head_end) else {
+        let problem = format!("the invoke element has no closing {}", markup.head_end);
+        out.not_a_call(markup.invoke, whole, &problem);
         return;
     };
     if name.is_empty() {
@@ -89,20 +132,23 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
     let schema = out.schema(name);
     let mut arguments = Map::new();
     let mut untyped = Vec::new();
-    let mut rest = &rest[head_end + 1..];
+    let mut rest = &rest[head_end + markup.head_end.len()..];
     while let Some(at) = find_tag(rest, markup.parameter) {
         let after = &rest[at + markup.parameter.len()..];
-        let (key, attributes) = attribute(after);
-        let key = key.to_string();
-        let Some(head_end) = attributes.find('>') else {
+        let (key, attributes) = markup.attribute(after);
+        let key = key.into_owned();
+        let Some(head_end) = find_tag(attributes, markup.head_end) else {
             notes.push(recovered(
                 "missing-bracket",
-                format!("the parameter {key:?} has no closing >; it was left out"),
+                format!(
+                    "the parameter {key:?} has no closing {}; it was left out",
+                    markup.head_end
+                ),
             ));
             break;
         };
-        let string = string_attribute(&attributes[..head_end]);
-        let value_text = &attributes[head_end + 1..];
+        let string = markup.marked_string(&attributes[..head_end]);
+        let value_text = &attributes[head_end + markup.head_end.len()..];
         let next = find_tag(value_text, markup.parameter).unwrap_or(value_text.len());
         let (raw, next_rest) = match find_tag(&value_text[..next], markup.parameter_end) {
             Some(end) => (
@@ -123,10 +169,10 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         let property = schema
             .and_then(|schema| schema.get("properties"))
             .and_then(|properties| properties.get(&key));
-        let value = match (markup.values, string) {
-            (Values::StringAttribute, Some(true)) => Value::String(raw.to_string()),
-            (Values::StringAttribute, Some(false)) => json_value(&key, raw, property, out, &mut notes),
-            _ => {
+        let value = match string {
+            Some(true) => Value::String(raw.to_string()),
+            Some(false) => json_value(&key, raw, property, out, &mut notes, markup.values),
+            None => {
                 // A parameter given twice is named once.
                 if property.is_none() && !arguments.contains_key(&key) {
                     untyped.push(key.clone());
@@ -150,19 +196,24 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
     out.call_fitted(name, arguments, raw, notes);
 }
 
-/// DSML's `string="true|false"` among a parameter's attributes.
-fn string_attribute(attributes: &str) -> Option<bool> {
-    let (_, after) = attributes.split_once("string=")?;
-    match attribute(after).0 {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
-    }
+/// The value of the attribute `name` (`string=`, `type=`) among a head's
+/// `attributes`.
+fn named_attribute<'t>(attributes: &'t str, name: &str, head_end: &str) -> Option<&'t str> {
+    let (_, after) = attributes.split_once(name)?;
+    Some(attribute(after, head_end).0)
 }
 
-/// A `string="false"` value: JSON, fitted to the property's schema; text
-/// that is not JSON is typed by the schema instead, with a note.
-fn json_value(key: &str, raw: &str, property: Option<&Value>, out: &Out<'_>, notes: &mut Vec<Note>) -> Value {
+/// A value marked JSON (`string="false"`, a `type=` other than `string`):
+/// JSON, fitted to the property's schema; text that is not JSON is typed
+/// by the schema instead, with a note.
+fn json_value(
+    key: &str,
+    raw: &str,
+    property: Option<&Value>,
+    out: &Out<'_>,
+    notes: &mut Vec<Note>,
+    values: Values,
+) -> Value {
     let at = Pointer::root().key("arguments").key(key);
     match crate::json::parse(raw.trim(), out.limits.max_depth) {
         Ok(value) => value,
@@ -171,12 +222,32 @@ fn json_value(key: &str, raw: &str, property: Option<&Value>, out: &Out<'_>, not
                 NoteKind::Normalized { field: key.into() },
                 at,
                 format!(
-                    "{raw:?} is marked string=\"false\" but is not JSON; it was read as the schema types it"
+                    "{raw:?} is marked {} but is not JSON; it was read as the schema types it",
+                    match values {
+                        Values::TypeAttribute => "a JSON value (its type is not \"string\")",
+                        _ => "string=\"false\"",
+                    }
                 ),
             ));
             typed::value(key, raw.trim(), property, out.limits, notes)
         }
     }
+}
+
+/// Where the end of a head that starts at `start` and is not whole in
+/// `text` is looked for next: where a `head_end` cut by the text's end
+/// could start.
+fn head_resume(text: &str, start: usize, head_end: &str) -> usize {
+    floor(text, text.len().saturating_sub(head_end.len() - 1)).max(start)
+}
+
+/// What a reader of a head that starts at `start`, its end looked for from
+/// `from`, waits for: the end's first byte, or the head growing past
+/// [`HEAD_WINDOW`] (then it is not read as a head).
+fn head_waits(text: &str, from: usize, start: usize, head_end: &str) -> Option<Waits> {
+    let from = floor(text, from.min(text.len()));
+    waiting(text, from, FirstBytes::of_list(&[head_end]), head_end.len())
+        .and(Waits::until(start + HEAD_WINDOW + 1))
 }
 
 /// MiniMax-M2's value: trimmed, as vLLM's `minimax_m2_tool_parser.py` does.
@@ -201,6 +272,7 @@ pub(super) fn region(markup: &'static Markup, opened_by: Option<usize>) -> Box<d
                 markup.blocks,
             ),
             name: Name::Looking,
+            head_from: markup.invoke.len(),
             parameters: Parameters::default(),
         }),
         Some(token) => Box::new(Token(markup.blocks[token - 1].len())),
@@ -213,6 +285,8 @@ struct Invoke {
     markup: &'static Markup,
     until: Until,
     name: Name,
+    /// While the name is looked for: where its head's end is looked for.
+    head_from: usize,
     parameters: Parameters,
 }
 
@@ -233,16 +307,19 @@ impl Region for Invoke {
         if let Name::Looking = self.name {
             // As the parse reads it: the name attribute, ended by the element's `>`.
             let body = &text[open..];
-            let (name, rest) = attribute(body);
-            self.name = match rest.find('>') {
+            let (name, rest) = self.markup.attribute(body);
+            self.name = match find_tag(rest, self.markup.head_end) {
                 Some(head_end) if !name.trim().is_empty() => {
                     live.current().open_canonical(name.trim());
-                    self.parameters.at = text.len() - rest.len() + head_end + 1;
+                    self.parameters.at = text.len() - rest.len() + head_end + self.markup.head_end.len();
                     Name::Known
                 }
                 Some(_) => Name::Never,
                 None if body.len() > HEAD_WINDOW => Name::Never,
-                None => Name::Looking,
+                None => {
+                    self.head_from = head_resume(text, open, self.markup.head_end);
+                    Name::Looking
+                }
             };
         }
         if let (Name::Known, Some(call)) = (&self.name, live.calls.last_mut()) {
@@ -253,7 +330,12 @@ impl Region for Invoke {
 
     fn wakes(&self, text: &str) -> Option<Waits> {
         let parameters = match self.name {
-            Name::Looking => return None,
+            Name::Looking => head_waits(
+                text,
+                self.head_from,
+                self.markup.invoke.len(),
+                self.markup.head_end,
+            )?,
             Name::Known => self.parameters.wakes(text, self.markup),
             Name::Never => Waits::bytes(FirstBytes::NONE),
         };
@@ -273,6 +355,9 @@ struct Parameters {
     scanned: usize,
     /// Whether the rest is left to the parse at the close.
     stopped: bool,
+    /// While the head of the parameter at `at` is cut off: where its end
+    /// is looked for.
+    head_from: Option<usize>,
 }
 
 impl Parameters {
@@ -281,6 +366,11 @@ impl Parameters {
     fn wakes(&self, text: &str, markup: &Markup) -> Waits {
         if self.stopped {
             return Waits::bytes(FirstBytes::NONE);
+        }
+        if let (None, Some(from)) = (&self.open, self.head_from) {
+            if let Some(waits) = head_waits(text, from, self.at, markup.head_end) {
+                return waits;
+            }
         }
         let value = self.open.as_ref().map(|(_, _, start)| *start);
         parameter_waits(
@@ -312,15 +402,17 @@ impl Parameters {
                     return;
                 };
                 let after = &text[start + markup.parameter.len()..];
-                let (key, attributes) = attribute(after);
-                let Some(head_end) = attributes.find('>') else {
+                let (key, attributes) = markup.attribute(after);
+                let Some(head_end) = find_tag(attributes, markup.head_end) else {
                     self.at = start;
                     self.stopped = text.len() - start > HEAD_WINDOW;
+                    self.head_from = Some(head_resume(text, start, markup.head_end));
                     return;
                 };
-                let value_start = text.len() - attributes.len() + head_end + 1;
-                let string = string_attribute(&attributes[..head_end]);
-                self.open = Some((key.to_string(), string, value_start));
+                self.head_from = None;
+                let value_start = text.len() - attributes.len() + head_end + markup.head_end.len();
+                let string = markup.marked_string(&attributes[..head_end]);
+                self.open = Some((key.into_owned(), string, value_start));
                 self.scanned = value_start;
                 continue;
             };
@@ -343,10 +435,10 @@ impl Parameters {
             let raw = &text[value_start..value_end];
             let property = properties.and_then(|properties| properties.get(key));
             let mut notes = Vec::new();
-            let value = match (markup.values, string) {
-                (Values::StringAttribute, Some(true)) => Value::String(raw.to_string()),
-                (Values::StringAttribute, Some(false)) => json_value(key, raw, property, out, &mut notes),
-                _ => typed::value(key, trim_value(raw), property, out.limits, &mut notes),
+            let value = match string {
+                Some(true) => Value::String(raw.to_string()),
+                Some(false) => json_value(key, raw, property, out, &mut notes, markup.values),
+                None => typed::value(key, trim_value(raw), property, out.limits, &mut notes),
             };
             call.push_parameter(key, value);
             self.open = None;

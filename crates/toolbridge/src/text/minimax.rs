@@ -15,6 +15,8 @@ static MARKUP: Markup = Markup {
     invoke_end: "</invoke>",
     parameter: "<parameter name=",
     parameter_end: "</parameter>",
+    head_end: ">",
+    escaped: false,
     values: Values::Raw,
 };
 

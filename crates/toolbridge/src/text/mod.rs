@@ -46,6 +46,7 @@ mod hermes;
 mod hunyuan;
 mod invoke;
 mod kimi;
+mod kimi_k3;
 mod lfm2;
 mod listed;
 mod llama;
@@ -96,6 +97,8 @@ pub enum Family {
     Glm,
     /// Kimi K2: `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
     Kimi,
+    /// Kimi K3 (XTML): `<|open|>tools<|sep|><|open|>call tool="NAME" index="1"<|sep|><|open|>argument key="K" type="string"<|sep|>V<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`.
+    KimiK3,
     /// DeepSeek V3, R1 and V3.1: `<｜tool▁call▁begin｜>…<｜tool▁sep｜>…<｜tool▁call▁end｜>`.
     DeepSeek,
     /// DeepSeek V3.2 and V4 (DSML): `<｜DSML｜invoke name="NAME"><｜DSML｜parameter name="K" string="true">V</｜DSML｜parameter></｜DSML｜invoke>`.
@@ -146,7 +149,7 @@ pub struct FamilyInfo {
 ///
 /// The order handles the prefixes families share. Control tokens that are
 /// a family's own come first: DSML's `<｜DSML｜`, DeepSeek's, Kimi's,
-/// Harmony's `<|channel|>`/`<|message|>`, Gemma 4's `<|tool_call>`,
+/// Kimi K3's `<|open|>`, Harmony's `<|channel|>`/`<|message|>`, Gemma 4's `<|tool_call>`,
 /// FunctionGemma's `<start_function_call>`,
 /// MiniMax's `<minimax:tool_call>`, Seed-OSS's `<seed:tool_call>` (before
 /// Qwen3-Coder, whose calls it wraps), Command R7B's `<|START_ACTION|>`,
@@ -193,6 +196,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: kimi::detect,
         parse: kimi::parse,
         stream: kimi::STREAM,
+    },
+    FamilyInfo {
+        family: Family::KimiK3,
+        id: "kimi-k3",
+        models: "Kimi K3",
+        markup: "<|open|>tools<|sep|><|open|>call tool=\"NAME\" index=\"1\"<|sep|><|open|>argument key=\"K\" type=\"string\"<|sep|>V<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>",
+        detect: kimi_k3::detect,
+        parse: kimi_k3::parse,
+        stream: kimi_k3::STREAM,
     },
     FamilyInfo {
         family: Family::Harmony,

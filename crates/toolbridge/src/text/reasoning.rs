@@ -1,7 +1,8 @@
 //! Reasoning blocks: `<think>…</think>` (Qwen3, DeepSeek R1, Kimi, GLM, …),
 //! `[THINK]…[/THINK]` (Magistral) and `<|START_THINKING|>…<|END_THINKING|>`
 //! (Command R7B and Command A's plan, which ollama's `cohere.go` reads as
-//! thinking), `<seed:think>…</seed:think>` (Seed-OSS).
+//! thinking), `<seed:think>…</seed:think>` (Seed-OSS),
+//! `<|open|>think<|sep|>…<|close|>think<|sep|>` (Kimi K3's think channel).
 //!
 //! A call inside a closed block is the model thinking about a call, not
 //! making one; inside a block that never closes it is a call (Kimi K2
@@ -20,8 +21,20 @@ pub(super) enum Segment<'t> {
     Text(&'t str),
 }
 
-pub(super) const OPEN: [&str; 4] = ["<think>", "[THINK]", "<|START_THINKING|>", "<seed:think>"];
-pub(super) const CLOSE: [&str; 4] = ["</think>", "[/THINK]", "<|END_THINKING|>", "</seed:think>"];
+pub(super) const OPEN: [&str; 5] = [
+    "<think>",
+    "[THINK]",
+    "<|START_THINKING|>",
+    "<seed:think>",
+    "<|open|>think<|sep|>",
+];
+pub(super) const CLOSE: [&str; 5] = [
+    "</think>",
+    "[/THINK]",
+    "<|END_THINKING|>",
+    "</seed:think>",
+    "<|close|>think<|sep|>",
+];
 
 use super::tags::Finder;
 

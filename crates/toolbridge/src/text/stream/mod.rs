@@ -70,8 +70,8 @@ use crate::tool::Tool;
 use super::reasoning::{CLOSE, OPEN};
 
 /// The reasoning tags, opening ones first, looked for in one scan.
-const THINK_TAGS: [&str; 8] = [
-    OPEN[0], OPEN[1], OPEN[2], OPEN[3], CLOSE[0], CLOSE[1], CLOSE[2], CLOSE[3],
+const THINK_TAGS: [&str; 10] = [
+    OPEN[0], OPEN[1], OPEN[2], OPEN[3], OPEN[4], CLOSE[0], CLOSE[1], CLOSE[2], CLOSE[3], CLOSE[4],
 ];
 const THINK_STARTS: markup::FirstBytes = markup::FirstBytes::of_list(&THINK_TAGS);
 use super::scan::Out;

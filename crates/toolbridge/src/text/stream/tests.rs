@@ -75,6 +75,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("<seed:think>Call <seed:tool_call> later.</seed:think>Now.\n<seed:tool_call>\n<function=write>\n<parameter=path>src/a.rs</parameter>\n<parameter=line>7</parameter>\n<parameter=content>{body}</parameter>\n</function>\n</seed:tool_call><seed:eos>"),
         ),
         (
+            Family::KimiK3,
+            format!("<|open|>think<|sep|>Call <|open|>call tool=\"x\"<|sep|> later.<|close|>think<|sep|>Now.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool=\"write\" index=\"1\"<|sep|><|open|>argument key=\"path\" type=\"string\"<|sep|>src/a.rs<|close|>argument<|sep|><|open|>argument key=\"line\" type=\"integer\"<|sep|>7<|close|>argument<|sep|><|open|>argument key=\"content\" type=\"string\"<|sep|>{body}<|close|>argument<|sep|><|open|>argument key=\"more\" type=\"object\"<|sep|>{{\"list\": [1, \"]\", {{}}]}}<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|>"),
+        ),
+        (
             Family::Glm,
             format!("Now.\n<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>src/a.rs</arg_value>\n<arg_key>content</arg_key>\n<arg_value>{body}</arg_value>\n</tool_call>"),
         ),
