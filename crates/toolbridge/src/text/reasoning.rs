@@ -36,26 +36,30 @@ pub(super) const CLOSE: [&str; 5] = [
     "<|close|>think<|sep|>",
 ];
 
-use super::tags::Finder;
+/// The reasoning tags, opening ones first, looked for in one pass.
+pub(super) const TAGS: [&str; 10] = [
+    OPEN[0], OPEN[1], OPEN[2], OPEN[3], OPEN[4], CLOSE[0], CLOSE[1], CLOSE[2], CLOSE[3], CLOSE[4],
+];
+/// Their first bytes.
+pub(super) const STARTS: FirstBytes = FirstBytes::of_list(&TAGS);
+
+use super::tags::{scan_tags_with, FirstBytes};
 
 /// The text cut into reasoning blocks and the rest, in order.
+///
+/// The tags are found in one pass over the text for all of them (a
+/// `memchr` for their first bytes); a block's closing tag is searched from
+/// its opening one. An opening tag never closed ends the look, so the
+/// text is read once however many tags it holds.
 pub(super) fn segments(text: &str) -> Vec<Segment<'_>> {
-    let mut opens = OPEN.map(|tag| Finder::new(text, tag));
-    let mut closes = CLOSE.map(|tag| Finder::new(text, tag));
     let mut segments = Vec::new();
     // Where the text not yet in a segment starts, and where the next tag is
     // looked for (after a closing tag that is text).
     let (mut start, mut pos) = (0, 0);
     loop {
-        let open = (0..OPEN.len())
-            .filter_map(|kind| Some((opens[kind].from(pos)?, kind)))
-            .min();
-        let close = (0..CLOSE.len())
-            .filter_map(|kind| Some((closes[kind].from(pos)?, kind)))
-            .min();
-        match (open, close) {
-            (_, Some((close, kind))) if open.is_none_or(|(open, _)| close < open) => {
-                let end = close + CLOSE[kind].len();
+        match scan_tags_with(text, pos, &TAGS, STARTS) {
+            Ok((close, which)) if which >= OPEN.len() => {
+                let end = close + CLOSE[which - OPEN.len()].len();
                 // Only before any other tag can it close a block the
                 // prompt opened; later, a closing tag alone is text.
                 if pos == 0 {
@@ -64,13 +68,14 @@ pub(super) fn segments(text: &str) -> Vec<Segment<'_>> {
                 }
                 pos = end;
             }
-            (Some((open, kind)), _) => {
+            Ok((open, kind)) => {
                 if open > start {
                     segments.push(Segment::Text(&text[start..open]));
                 }
-                match closes[kind].from(open) {
-                    Some(close) => {
-                        let end = close + CLOSE[kind].len();
+                let close = CLOSE[kind];
+                match memchr::memmem::find(&text.as_bytes()[open..], close.as_bytes()) {
+                    Some(at) => {
+                        let end = open + at + close.len();
                         segments.push(Segment::Reasoning(&text[open..end]));
                         (start, pos) = (end, end);
                     }
@@ -80,7 +85,7 @@ pub(super) fn segments(text: &str) -> Vec<Segment<'_>> {
                     }
                 }
             }
-            _ => {
+            Err(_) => {
                 if start < text.len() {
                     segments.push(Segment::Text(&text[start..]));
                 }

@@ -67,13 +67,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 use crate::tool::Tool;
 
-use super::reasoning::{CLOSE, OPEN};
-
-/// The reasoning tags, opening ones first, looked for in one scan.
-const THINK_TAGS: [&str; 10] = [
-    OPEN[0], OPEN[1], OPEN[2], OPEN[3], OPEN[4], CLOSE[0], CLOSE[1], CLOSE[2], CLOSE[3], CLOSE[4],
-];
-const THINK_STARTS: markup::FirstBytes = markup::FirstBytes::of_list(&THINK_TAGS);
+use super::reasoning::{CLOSE, OPEN, STARTS as THINK_STARTS, TAGS as THINK_TAGS};
 use super::scan::Out;
 use super::Family;
 use events::Sink;
