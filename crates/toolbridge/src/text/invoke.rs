@@ -36,7 +36,7 @@ pub(super) struct Markup {
     pub parameter: &'static str,
     /// `</parameter>`.
     pub parameter_end: &'static str,
-    /// What ends an element's head: `>`.
+    /// What ends an element's head: `>` (Kimi K3: `<|sep|>`).
     pub head_end: &'static str,
     /// Whether attribute values are escaped (`&quot;`, `&amp;`).
     pub escaped: bool,
@@ -81,6 +81,26 @@ impl Markup {
                 _ => None,
             },
             Values::TypeAttribute => Some(named_attribute(attributes, "type=", self.head_end)? == "string"),
+        }
+    }
+
+    /// The value of the parameter `key` written `raw`, as its head marked it
+    /// (`string`, see [`Markup::marked_string`]); unmarked, trimmed and typed
+    /// by its `property`'s schema. The whole parse and the stream read a
+    /// value alike.
+    fn value(
+        &self,
+        key: &str,
+        raw: &str,
+        string: Option<bool>,
+        property: Option<&Value>,
+        out: &Out<'_>,
+        notes: &mut Vec<Note>,
+    ) -> Value {
+        match string {
+            Some(true) => Value::String(raw.to_string()),
+            Some(false) => json_value(key, raw, property, out, notes, self.values),
+            None => typed::value(key, trim_value(raw), property, out.limits, notes),
         }
     }
 }
@@ -169,17 +189,11 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         let property = schema
             .and_then(|schema| schema.get("properties"))
             .and_then(|properties| properties.get(&key));
-        let value = match string {
-            Some(true) => Value::String(raw.to_string()),
-            Some(false) => json_value(&key, raw, property, out, &mut notes, markup.values),
-            None => {
-                // A parameter given twice is named once.
-                if property.is_none() && !arguments.contains_key(&key) {
-                    untyped.push(key.clone());
-                }
-                typed::value(&key, trim_value(raw), property, out.limits, &mut notes)
-            }
-        };
+        // A parameter given twice is named once.
+        if string.is_none() && property.is_none() && !arguments.contains_key(&key) {
+            untyped.push(key.clone());
+        }
+        let value = markup.value(&key, raw, string, property, out, &mut notes);
         insert_argument(&mut arguments, key, value, "parameter", &mut notes);
         rest = next_rest;
     }
@@ -435,11 +449,7 @@ impl Parameters {
             let raw = &text[value_start..value_end];
             let property = properties.and_then(|properties| properties.get(key));
             let mut notes = Vec::new();
-            let value = match string {
-                Some(true) => Value::String(raw.to_string()),
-                Some(false) => json_value(key, raw, property, out, &mut notes, markup.values),
-                None => typed::value(key, trim_value(raw), property, out.limits, &mut notes),
-            };
+            let value = markup.value(key, raw, *string, property, out, &mut notes);
             call.push_parameter(key, value);
             self.open = None;
             self.at = value_end + markup.parameter_end.len();
