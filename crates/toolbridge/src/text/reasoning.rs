@@ -43,7 +43,7 @@ pub(super) const TAGS: [&str; 10] = [
 /// Their first bytes.
 pub(super) const STARTS: FirstBytes = FirstBytes::of_list(&TAGS);
 
-use super::tags::{scan_tags_with, FirstBytes};
+use super::tags::{find_tag, scan_tags_with, FirstBytes};
 
 /// The text cut into reasoning blocks and the rest, in order.
 ///
@@ -73,7 +73,7 @@ pub(super) fn segments(text: &str) -> Vec<Segment<'_>> {
                     segments.push(Segment::Text(&text[start..open]));
                 }
                 let close = CLOSE[kind];
-                match memchr::memmem::find(&text.as_bytes()[open..], close.as_bytes()) {
+                match find_tag(&text[open..], close) {
                     Some(at) => {
                         let end = open + at + close.len();
                         segments.push(Segment::Reasoning(&text[open..end]));
