@@ -386,6 +386,9 @@ impl Toolbox {
             provider_id,
             provider_name,
         };
+        // `check_arguments` takes this branch too (for `check`); taken here,
+        // the owned arguments skip the `Cow` (about 20 instructions a call,
+        // 1 % of the strict-mode mix's cost).
         let arguments = match (look.planned(), arguments) {
             (Some(planned), Ok(Value::Object(arguments))) => {
                 return self.check_planned(caller, arguments, planned);
