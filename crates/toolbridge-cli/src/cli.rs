@@ -255,7 +255,8 @@ pub struct CallsArgs {
     #[arg(long, conflicts_with = "provider")]
     pub text: bool,
     /// With --text: the model family whose markup the text is in: auto,
-    /// deepseek-dsml, deepseek, kimi, kimi-k3, harmony, gemma4, function-gemma,
+    /// deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4,
+    /// function-gemma,
     /// minimax, seed-oss, command-r7b, hunyuan, lfm2, olmo3, mistral,
     /// granite, qwen3-coder, glm, hermes, phi4-mini, llama3 or pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto", requires = "text")]
@@ -374,7 +375,8 @@ pub struct TextArgs {
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
     /// The model family whose markup the text is in: auto, deepseek-dsml,
-    /// deepseek, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax, seed-oss,
+    /// deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax,
+    /// seed-oss,
     /// command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm,
     /// hermes, phi4-mini, llama3 or pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto")]

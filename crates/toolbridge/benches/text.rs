@@ -79,6 +79,12 @@ fn layout(family: Family) -> Layout {
                 "<|open|>response<|sep|>Step {n}.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool=\"write\" index=\"{n}\"<|sep|><|open|>argument key=\"path\" type=\"string\"<|sep|>src/file_{n}.rs<|close|>argument<|sep|><|open|>argument key=\"line\" type=\"integer\"<|sep|>{n}<|close|>argument<|sep|><|open|>argument key=\"content\" type=\"string\"<|sep|>{body}<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|>"
             )
         }),
+        Family::Step3 => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "Step {n}.\n<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"write\">\n<steptml:parameter name=\"path\">src/file_{n}.rs</steptml:parameter>\n<steptml:parameter name=\"line\">{n}</steptml:parameter>\n<steptml:parameter name=\"content\">{body}</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>\n"
+            )
+        }),
         Family::MiniMax => Blocks(|n, _| {
             let body = raw_body();
             format!(

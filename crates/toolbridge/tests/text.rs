@@ -813,6 +813,20 @@ fn detection_order_handles_shared_prefixes() {
         ),
         None
     );
+    // Step3's tokens write `_` where DeepSeek's write `▁`; its invoke element
+    // alone (the wrapper lost) is enough.
+    assert_eq!(
+        Family::detect("<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"f\"></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"),
+        Some(Family::Step3)
+    );
+    assert_eq!(
+        Family::detect("<steptml:invoke name=\"f\"></steptml:invoke>"),
+        Some(Family::Step3)
+    );
+    assert_eq!(
+        Family::detect("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>"),
+        Some(Family::DeepSeek)
+    );
     // Seed-OSS writes Qwen3-Coder's calls in a wrapper of its own.
     assert_eq!(
         Family::detect(
@@ -844,7 +858,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax, seed-oss, command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax, seed-oss, command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
     );
 }
 

@@ -11,13 +11,17 @@ use super::invoke::{self, Markup, Values};
 use super::scan::Out;
 use super::stream::markup::{Region, Streaming};
 
+/// The wrapper's tokens, taken out of the prose.
+const BLOCKS: &[&str] = &[
+    "<｜DSML｜function_calls>",
+    "</｜DSML｜function_calls>",
+    "<｜DSML｜tool_calls>",
+    "</｜DSML｜tool_calls>",
+];
+
 static MARKUP: Markup = Markup {
-    blocks: &[
-        "<｜DSML｜function_calls>",
-        "</｜DSML｜function_calls>",
-        "<｜DSML｜tool_calls>",
-        "</｜DSML｜tool_calls>",
-    ],
+    blocks: BLOCKS,
+    call_ends: BLOCKS,
     invoke: "<｜DSML｜invoke name=",
     invoke_end: "</｜DSML｜invoke>",
     parameter: "<｜DSML｜parameter name=",

@@ -26,8 +26,13 @@ use super::typed;
 
 /// One family's spelling of the markup.
 pub(super) struct Markup {
-    /// The tokens that open and close a block of calls.
+    /// The tokens that open and close a block of calls (and any other
+    /// token of the wrapper), taken out of the prose.
     pub blocks: &'static [&'static str],
+    /// Those of `blocks` that end an invoke element whose end tag was
+    /// lost: all but a token that only comes before one (Step3's
+    /// `function<｜tool_sep｜>`, whose first byte values hold often).
+    pub call_ends: &'static [&'static str],
     /// `<invoke name=` as the family writes it.
     pub invoke: &'static str,
     /// `</invoke>`.
@@ -111,7 +116,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>, markup: &Markup) {
         markup.invoke,
         markup.invoke_end,
         out,
-        |body| scan_tags(body, 0, markup.blocks).ok().map(|(at, _)| at),
+        |body| scan_tags(body, 0, markup.call_ends).ok().map(|(at, _)| at),
         |prose, out| push_prose_without(prose, markup.blocks, out),
         |body, whole, out, notes| invoke(body, whole, out, notes, markup),
     );
@@ -283,7 +288,7 @@ pub(super) fn region(markup: &'static Markup, opened_by: Option<usize>) -> Box<d
                 markup.invoke.len(),
                 std::slice::from_ref(&markup.invoke_end),
                 std::slice::from_ref(&markup.invoke),
-                markup.blocks,
+                markup.call_ends,
             ),
             name: Name::Looking,
             head_from: markup.invoke.len(),

@@ -26,14 +26,18 @@ use super::stream::markup::{Region, Streaming};
 const CALL: &str = "<|open|>call tool=";
 const TOOLS: &str = "<|open|>tools<|sep|>";
 
+/// The wrapper's tokens, taken out of the prose.
+const BLOCKS: &[&str] = &[
+    TOOLS,
+    "<|close|>tools<|sep|>",
+    "<|open|>response<|sep|>",
+    "<|close|>response<|sep|>",
+    "<|close|>message<|sep|>",
+];
+
 static MARKUP: Markup = Markup {
-    blocks: &[
-        TOOLS,
-        "<|close|>tools<|sep|>",
-        "<|open|>response<|sep|>",
-        "<|close|>response<|sep|>",
-        "<|close|>message<|sep|>",
-    ],
+    blocks: BLOCKS,
+    call_ends: BLOCKS,
     invoke: CALL,
     invoke_end: "<|close|>call<|sep|>",
     parameter: "<|open|>argument key=",

@@ -9,8 +9,12 @@ use super::invoke::{self, Markup, Values};
 use super::scan::Out;
 use super::stream::markup::{Region, Streaming};
 
+/// The wrapper's tokens, taken out of the prose.
+const BLOCKS: &[&str] = &["<minimax:tool_call>", "</minimax:tool_call>"];
+
 static MARKUP: Markup = Markup {
-    blocks: &["<minimax:tool_call>", "</minimax:tool_call>"],
+    blocks: BLOCKS,
+    call_ends: BLOCKS,
     invoke: "<invoke name=",
     invoke_end: "</invoke>",
     parameter: "<parameter name=",

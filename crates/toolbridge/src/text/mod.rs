@@ -59,6 +59,7 @@ mod qwen3_coder;
 mod reasoning;
 mod scan;
 mod seed_oss;
+mod step3;
 mod stream;
 mod tags;
 mod typed;
@@ -95,6 +96,8 @@ pub enum Family {
     Mistral,
     /// GLM-4.5, 4.6, 4.7: `<tool_call>NAME\n<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`.
     Glm,
+    /// Step3 (StepFun): `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="NAME"><steptml:parameter name="K">V</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`.
+    Step3,
     /// Kimi K2: `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
     Kimi,
     /// Kimi K3 (XTML): `<|open|>tools<|sep|><|open|>call tool="NAME" index="1"<|sep|><|open|>argument key="K" type="string"<|sep|>V<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`.
@@ -189,6 +192,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         stream: deepseek::STREAM,
     },
     FamilyInfo {
+        family: Family::Step3,
+        id: "step3",
+        models: "Step3 (StepFun; Step-3.5 writes Qwen3-Coder's markup)",
+        markup: "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"NAME\"><steptml:parameter name=\"K\">V</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+        detect: step3::detect,
+        parse: step3::parse,
+        stream: step3::STREAM,
+    },
+    FamilyInfo {
         family: Family::Kimi,
         id: "kimi",
         models: "Kimi K2, K2 Thinking",
@@ -263,7 +275,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         family: Family::Hunyuan,
         id: "hunyuan",
-        models: "Hunyuan A13B (Hy3 writes GLM's markup)",
+        models: "Hunyuan A13B, Jamba (Hy3 writes GLM's markup)",
         markup: "<tool_calls>[{\"name\": …, \"arguments\": {…}}]</tool_calls>",
         detect: hunyuan::detect,
         parse: hunyuan::parse,
@@ -308,7 +320,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         family: Family::Qwen3Coder,
         id: "qwen3-coder",
-        models: "Qwen3-Coder, Qwen3.5",
+        models: "Qwen3-Coder, Qwen3.5, Step-3.5",
         markup: "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
         detect: qwen3_coder::detect,
         parse: qwen3_coder::parse,
@@ -317,7 +329,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         family: Family::Glm,
         id: "glm",
-        models: "GLM-4.5, 4.6, 4.7, Hy3 (Hunyuan)",
+        models: "GLM-4.5, 4.6, 4.7, Hy3 (Hunyuan), Poolside",
         markup: "<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>",
         detect: glm::detect,
         parse: glm::parse,
@@ -326,7 +338,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         family: Family::Hermes,
         id: "hermes",
-        models: "Hermes 2/3, Qwen2.5, Qwen3, Granite 4",
+        models: "Hermes 2/3, Qwen2.5, Qwen3, Granite 4, Ernie 4.5",
         markup: "<tool_call>{\"name\": …, \"arguments\": {…}}</tool_call>",
         detect: hermes::detect,
         parse: hermes::parse,

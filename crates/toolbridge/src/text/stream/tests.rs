@@ -79,6 +79,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("<|open|>think<|sep|>Call <|open|>call tool=\"x\"<|sep|> later.<|close|>think<|sep|>Now.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool=\"write\" index=\"1\"<|sep|><|open|>argument key=\"path\" type=\"string\"<|sep|>src/a.rs<|close|>argument<|sep|><|open|>argument key=\"line\" type=\"integer\"<|sep|>7<|close|>argument<|sep|><|open|>argument key=\"content\" type=\"string\"<|sep|>{body}<|close|>argument<|sep|><|open|>argument key=\"more\" type=\"object\"<|sep|>{{\"list\": [1, \"]\", {{}}]}}<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|>"),
         ),
         (
+            Family::Step3,
+            format!("Now.<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"write\">\n<steptml:parameter name=\"path\">src/a.rs</steptml:parameter>\n<steptml:parameter name=\"line\">7</steptml:parameter>\n<steptml:parameter name=\"content\">{body}</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"),
+        ),
+        (
             Family::Glm,
             format!("Now.\n<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>src/a.rs</arg_value>\n<arg_key>content</arg_key>\n<arg_value>{body}</arg_value>\n</tool_call>"),
         ),
