@@ -85,6 +85,12 @@ fn layout(family: Family) -> Layout {
                 "Step {n}.\n<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"write\">\n<steptml:parameter name=\"path\">src/file_{n}.rs</steptml:parameter>\n<steptml:parameter name=\"line\">{n}</steptml:parameter>\n<steptml:parameter name=\"content\">{body}</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>\n"
             )
         }),
+        Family::MiniMaxM3 => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "Step {n}.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"write\">\n]<]minimax[>[<path>src/file_{n}.rs]<]minimax[>[</path>\n]<]minimax[>[<line>{n}]<]minimax[>[</line>\n]<]minimax[>[<content>{body}]<]minimax[>[</content>\n]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>\n"
+            )
+        }),
         Family::MiniMax => Blocks(|n, _| {
             let body = raw_body();
             format!(

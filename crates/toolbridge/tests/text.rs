@@ -827,6 +827,16 @@ fn detection_order_handles_shared_prefixes() {
         Family::detect("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>"),
         Some(Family::DeepSeek)
     );
+    // MiniMax-M3's marker comes before M2's `<invoke name=`, which it holds;
+    // a call in its closed `<mm:think>` is not one.
+    assert_eq!(
+        Family::detect("]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"f\">]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>"),
+        Some(Family::MiniMaxM3)
+    );
+    assert_eq!(
+        Family::detect("<mm:think>]<]minimax[>[<invoke name=\"f\">]<]minimax[>[</invoke></mm:think>Done."),
+        None
+    );
     // Seed-OSS writes Qwen3-Coder's calls in a wrapper of its own.
     assert_eq!(
         Family::detect(
@@ -858,7 +868,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax, seed-oss, command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax-m3, minimax, seed-oss, command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
     );
 }
 

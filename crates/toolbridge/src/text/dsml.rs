@@ -7,7 +7,7 @@
 //! writes the V4 template). A parameter without `string=` is typed by the
 //! tool's schema.
 
-use super::invoke::{self, Markup, Values};
+use super::invoke::{self, Arguments, Markup, Values};
 use super::scan::Out;
 use super::stream::markup::{Region, Streaming};
 
@@ -29,6 +29,7 @@ static MARKUP: Markup = Markup {
     head_end: ">",
     escaped: false,
     values: Values::StringAttribute,
+    arguments: Arguments::Named,
 };
 
 pub(super) fn detect(text: &str) -> bool {

@@ -47,7 +47,27 @@ pub(super) struct Markup {
     pub escaped: bool,
     /// How a parameter's value is read.
     pub values: Values,
+    /// How the invoke element's arguments are written.
+    pub arguments: Arguments,
 }
+
+/// How a family writes an invoke element's arguments.
+#[derive(Clone, Copy)]
+pub(super) enum Arguments {
+    /// One `parameter` element per argument, named by an attribute; each
+    /// is sent as it closes.
+    Named,
+    /// The family's own elements (MiniMax-M3's, named by their keys and
+    /// nested), read from the text after the invoke's head by the function
+    /// given, with the tool's input schema: the arguments are sent whole
+    /// when the call closes.
+    Read(ReadArguments),
+}
+
+/// A reader of an invoke's arguments (see [`Arguments::Read`]): the text
+/// after the head, the tool's input schema, the limits, the call's notes.
+pub(super) type ReadArguments =
+    fn(&str, Option<&Value>, &crate::limits::Limits, &mut Vec<Note>) -> Map<String, Value>;
 
 /// How a family writes a parameter's value.
 #[derive(Clone, Copy, PartialEq)]
@@ -155,9 +175,15 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         return;
     }
     let schema = out.schema(name);
+    let mut rest = &rest[head_end + markup.head_end.len()..];
+    let raw = body[body.len() - body.trim_start().len()..].to_string();
+    if let Arguments::Read(read) = markup.arguments {
+        let arguments = read(rest, schema, out.limits, &mut notes);
+        out.call_fitted(name, arguments, raw, notes);
+        return;
+    }
     let mut arguments = Map::new();
     let mut untyped = Vec::new();
-    let mut rest = &rest[head_end + markup.head_end.len()..];
     while let Some(at) = find_tag(rest, markup.parameter) {
         let after = &rest[at + markup.parameter.len()..];
         let (key, attributes) = markup.attribute(after);
@@ -211,7 +237,6 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
             format!("no schema types {}; kept as strings", untyped.join(", ")),
         ));
     }
-    let raw = body[body.len() - body.trim_start().len()..].to_string();
     out.call_fitted(name, arguments, raw, notes);
 }
 
@@ -292,7 +317,11 @@ pub(super) fn region(markup: &'static Markup, opened_by: Option<usize>) -> Box<d
             ),
             name: Name::Looking,
             head_from: markup.invoke.len(),
-            parameters: Parameters::default(),
+            parameters: Parameters {
+                // Arguments the family reads itself come whole at the close.
+                stopped: matches!(markup.arguments, Arguments::Read(_)),
+                ..Parameters::default()
+            },
         }),
         Some(token) => Box::new(Token(markup.blocks[token - 1].len())),
         None => unreachable!("the invoke markup has no bare form"),

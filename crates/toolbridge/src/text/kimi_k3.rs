@@ -19,7 +19,7 @@
 //! takes spaces inside the tokens (`<|open|> call`), for servers that put
 //! them between special tokens; they are not taken here.
 
-use super::invoke::{self, Markup, Values};
+use super::invoke::{self, Arguments, Markup, Values};
 use super::scan::Out;
 use super::stream::markup::{Region, Streaming};
 
@@ -45,6 +45,7 @@ static MARKUP: Markup = Markup {
     head_end: "<|sep|>",
     escaped: true,
     values: Values::TypeAttribute,
+    arguments: Arguments::Named,
 };
 
 pub(super) fn detect(text: &str) -> bool {

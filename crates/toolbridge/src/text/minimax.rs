@@ -5,7 +5,7 @@
 //! ([`typed`](super::typed)); without a schema they stay strings (vLLM's
 //! rule too) and a note says so.
 
-use super::invoke::{self, Markup, Values};
+use super::invoke::{self, Arguments, Markup, Values};
 use super::scan::Out;
 use super::stream::markup::{Region, Streaming};
 
@@ -22,6 +22,7 @@ static MARKUP: Markup = Markup {
     head_end: ">",
     escaped: false,
     values: Values::Raw,
+    arguments: Arguments::Named,
 };
 
 pub(super) fn detect(text: &str) -> bool {

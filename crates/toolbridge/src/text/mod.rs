@@ -51,6 +51,7 @@ mod lfm2;
 mod listed;
 mod llama;
 mod minimax;
+mod minimax_m3;
 mod mistral;
 mod olmo3;
 mod phi4_mini;
@@ -118,6 +119,9 @@ pub enum Family {
     Hunyuan,
     /// MiniMax-M2: `<minimax:tool_call><invoke name="NAME"><parameter name="K">V</parameter></invoke></minimax:tool_call>`.
     MiniMax,
+    /// MiniMax-M3: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="NAME">]<]minimax[>[<K>V]<]minimax[>[</K>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`,
+    /// nested elements for objects and lists.
+    MiniMaxM3,
     /// Command R7B: `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|>`.
     CommandR7b,
     /// Phi-4-mini: `functools[{"name": …, "arguments": {…}}]`.
@@ -154,7 +158,8 @@ pub struct FamilyInfo {
 /// a family's own come first: DSML's `<｜DSML｜`, DeepSeek's, Kimi's,
 /// Kimi K3's `<|open|>`, Harmony's `<|channel|>`/`<|message|>`, Gemma 4's `<|tool_call>`,
 /// FunctionGemma's `<start_function_call>`,
-/// MiniMax's `<minimax:tool_call>`, Seed-OSS's `<seed:tool_call>` (before
+/// MiniMax-M3's `]<]minimax[>[` marker (before M2, whose `<invoke name=` it
+/// holds), MiniMax's `<minimax:tool_call>`, Seed-OSS's `<seed:tool_call>` (before
 /// Qwen3-Coder, whose calls it wraps), Command R7B's `<|START_ACTION|>`,
 /// Hunyuan's `<tool_calls>`, LFM2's `<|tool_call_start|>` (Kimi's
 /// `<|tool_call_end|>` closes LFM2's calls too, so Kimi is told by its
@@ -244,6 +249,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: function_gemma::detect,
         parse: function_gemma::parse,
         stream: function_gemma::STREAM,
+    },
+    FamilyInfo {
+        family: Family::MiniMaxM3,
+        id: "minimax-m3",
+        models: "MiniMax-M3",
+        markup: "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"NAME\">]<]minimax[>[<K>V]<]minimax[>[</K>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
+        detect: minimax_m3::detect,
+        parse: minimax_m3::parse,
+        stream: minimax_m3::STREAM,
     },
     FamilyInfo {
         family: Family::MiniMax,

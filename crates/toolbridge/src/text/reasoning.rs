@@ -2,7 +2,8 @@
 //! `[THINK]…[/THINK]` (Magistral) and `<|START_THINKING|>…<|END_THINKING|>`
 //! (Command R7B and Command A's plan, which ollama's `cohere.go` reads as
 //! thinking), `<seed:think>…</seed:think>` (Seed-OSS),
-//! `<|open|>think<|sep|>…<|close|>think<|sep|>` (Kimi K3's think channel).
+//! `<|open|>think<|sep|>…<|close|>think<|sep|>` (Kimi K3's think channel),
+//! `<mm:think>…</mm:think>` (MiniMax-M3).
 //!
 //! A call inside a closed block is the model thinking about a call, not
 //! making one; inside a block that never closes it is a call (Kimi K2
@@ -21,24 +22,27 @@ pub(super) enum Segment<'t> {
     Text(&'t str),
 }
 
-pub(super) const OPEN: [&str; 5] = [
+pub(super) const OPEN: [&str; 6] = [
     "<think>",
     "[THINK]",
     "<|START_THINKING|>",
     "<seed:think>",
     "<|open|>think<|sep|>",
+    "<mm:think>",
 ];
-pub(super) const CLOSE: [&str; 5] = [
+pub(super) const CLOSE: [&str; 6] = [
     "</think>",
     "[/THINK]",
     "<|END_THINKING|>",
     "</seed:think>",
     "<|close|>think<|sep|>",
+    "</mm:think>",
 ];
 
 /// The reasoning tags, opening ones first, looked for in one pass.
-pub(super) const TAGS: [&str; 10] = [
-    OPEN[0], OPEN[1], OPEN[2], OPEN[3], OPEN[4], CLOSE[0], CLOSE[1], CLOSE[2], CLOSE[3], CLOSE[4],
+pub(super) const TAGS: [&str; 12] = [
+    OPEN[0], OPEN[1], OPEN[2], OPEN[3], OPEN[4], OPEN[5], CLOSE[0], CLOSE[1], CLOSE[2], CLOSE[3], CLOSE[4],
+    CLOSE[5],
 ];
 /// Their first bytes.
 pub(super) const STARTS: FirstBytes = FirstBytes::of_list(&TAGS);

@@ -10,7 +10,7 @@
 //! `function<｜tool_sep｜>` that names a call's type, are taken out of the
 //! prose. Step-3.5 writes Qwen3-Coder's markup (`qwen3-coder`).
 
-use super::invoke::{self, Markup, Values};
+use super::invoke::{self, Arguments, Markup, Values};
 use super::scan::Out;
 use super::stream::markup::{Region, Streaming};
 
@@ -39,6 +39,7 @@ static MARKUP: Markup = Markup {
     head_end: ">",
     escaped: false,
     values: Values::Raw,
+    arguments: Arguments::Named,
 };
 
 pub(super) fn detect(text: &str) -> bool {

@@ -25,11 +25,27 @@ pub(super) fn value(
     limits: &Limits,
     notes: &mut Vec<Note>,
 ) -> Value {
-    let at = Pointer::root().key("arguments").key(key);
-    let mut types = Vec::new();
-    if let Some(property) = property {
-        types_of(property, 0, &mut types);
-    }
+    value_at(
+        Pointer::root().key("arguments").key(key),
+        key,
+        raw,
+        property,
+        limits,
+        notes,
+    )
+}
+
+/// [`value`] for a value at `at` in the call (a member `field` of an
+/// object there).
+pub(super) fn value_at(
+    at: Pointer,
+    field: &str,
+    raw: &str,
+    property: Option<&Value>,
+    limits: &Limits,
+    notes: &mut Vec<Note>,
+) -> Value {
+    let types = types(property);
     let trimmed = raw.trim();
     if types.contains(&"null") && matches!(trimmed, "null" | "None") {
         return Value::Null;
@@ -87,7 +103,7 @@ pub(super) fn value(
         }
     }
     notes.push(Note::new(
-        NoteKind::Normalized { field: key.into() },
+        NoteKind::Normalized { field: field.into() },
         at,
         format!(
             "{raw:?} is not of the type the schema gives ({}); it was kept as a string for validation to report",
@@ -95,6 +111,16 @@ pub(super) fn value(
         ),
     ));
     Value::String(raw.to_string())
+}
+
+/// The JSON types `property` (a schema) allows, as [`value`] reads them;
+/// none for no schema, or one that says nothing of them.
+pub(super) fn types(property: Option<&Value>) -> Vec<&str> {
+    let mut types = Vec::new();
+    if let Some(property) = property {
+        types_of(property, 0, &mut types);
+    }
+    types
 }
 
 /// How deep [`types_of`] follows branches of branches.

@@ -83,6 +83,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("Now.<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"write\">\n<steptml:parameter name=\"path\">src/a.rs</steptml:parameter>\n<steptml:parameter name=\"line\">7</steptml:parameter>\n<steptml:parameter name=\"content\">{body}</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"),
         ),
         (
+            Family::MiniMaxM3,
+            format!("<mm:think>Call ]<]minimax[>[<invoke name=\"x\"> later.</mm:think>Now.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"write\">]<]minimax[>[<path>src/a.rs]<]minimax[>[</path>]<]minimax[>[<line>7]<]minimax[>[</line>]<]minimax[>[<content>{body}]<]minimax[>[</content>]<]minimax[>[<more>]<]minimax[>[<list>1]<]minimax[>[</list>]<]minimax[>[<list>]<]minimax[>[</list>]<]minimax[>[</more>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>"),
+        ),
+        (
             Family::Glm,
             format!("Now.\n<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>src/a.rs</arg_value>\n<arg_key>content</arg_key>\n<arg_value>{body}</arg_value>\n</tool_call>"),
         ),
