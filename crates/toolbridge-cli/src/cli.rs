@@ -257,8 +257,8 @@ pub struct CallsArgs {
     /// With --text: the model family whose markup the text is in: auto,
     /// deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4,
     /// function-gemma, minimax-m3, minimax, seed-oss, command-r7b, hunyuan,
-    /// lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini,
-    /// llama3 or pythonic.
+    /// longcat, internlm, lfm2, olmo3, mistral, granite, qwen3-coder, glm,
+    /// hermes, phi4-mini, llama3 or pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto", requires = "text")]
     pub family: String,
 }
@@ -376,9 +376,9 @@ pub struct TextArgs {
     pub input: Option<PathBuf>,
     /// The model family whose markup the text is in: auto, deepseek-dsml,
     /// deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma,
-    /// minimax-m3, minimax, seed-oss, command-r7b, hunyuan, lfm2, olmo3,
-    /// mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3 or
-    /// pythonic.
+    /// minimax-m3, minimax, seed-oss, command-r7b, hunyuan, longcat,
+    /// internlm, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes,
+    /// phi4-mini, llama3 or pythonic.
     #[arg(long, value_name = "FAMILY", default_value = "auto")]
     pub family: String,
     /// Tool files whose schemas type the values and fit the arguments.

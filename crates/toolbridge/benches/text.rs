@@ -55,6 +55,12 @@ fn layout(family: Family) -> Layout {
         Family::Hermes => Blocks(|n, args| {
             format!("Step {n}.\n<tool_call>\n{{\"name\": \"write\", \"arguments\": {args}}}\n</tool_call>\n")
         }),
+        Family::LongCat => Blocks(|n, args| {
+            format!("Step {n}.\n<longcat_tool_call>\n{{\"name\": \"write\", \"arguments\": {args}}}\n</longcat_tool_call>\n")
+        }),
+        Family::InternLm => Blocks(|n, args| {
+            format!("Step {n}.<|action_start|><|plugin|>\n{{\"name\": \"write\", \"parameters\": {args}}}<|action_end|>\n")
+        }),
         Family::Llama3 => Blocks(|n, args| format!("Step {n}. <function=write>{args}</function>\n")),
         Family::Mistral => Blocks(|n, args| format!("Step {n}.[TOOL_CALLS]write[ARGS]{args}")),
         Family::Kimi => Blocks(|n, args| {

@@ -837,6 +837,20 @@ fn detection_order_handles_shared_prefixes() {
         Family::detect("<mm:think>]<]minimax[>[<invoke name=\"f\">]<]minimax[>[</invoke></mm:think>Done."),
         None
     );
+    // LongCat's tag holds `tool_call>` but not Hermes's `<tool_call>`;
+    // InternLM's interpreter action is no call.
+    assert_eq!(
+        Family::detect("<longcat_tool_call>{\"name\": \"f\", \"arguments\": {}}</longcat_tool_call>"),
+        Some(Family::LongCat)
+    );
+    assert_eq!(
+        Family::detect("<|action_start|><|plugin|>\n{\"name\": \"f\", \"parameters\": {}}<|action_end|>"),
+        Some(Family::InternLm)
+    );
+    assert_eq!(
+        Family::detect("<|action_start|><|interpreter|>\nprint(1)<|action_end|>"),
+        None
+    );
     // Seed-OSS writes Qwen3-Coder's calls in a wrapper of its own.
     assert_eq!(
         Family::detect(
@@ -868,7 +882,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax-m3, minimax, seed-oss, command-r7b, hunyuan, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax-m3, minimax, seed-oss, command-r7b, hunyuan, longcat, internlm, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
     );
 }
 

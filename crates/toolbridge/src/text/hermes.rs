@@ -1,6 +1,8 @@
-//! Hermes, Qwen2.5, Qwen3 (and Granite 4): `<tool_call>{"name": …,
+//! Hermes, Qwen2.5, Qwen3 (and Granite 4, Ernie 4.5): `<tool_call>{"name": …,
 //! "arguments": {…}}</tool_call>`, one block per call (vLLM
-//! `hermes_tool_parser.py`, ollama `model/parsers/qwen3.go`).
+//! `hermes_tool_parser.py`, ollama `model/parsers/qwen3.go`). Other
+//! families write the same envelope between tags of their own ([`Tags`]:
+//! LongCat, InternLM).
 
 use crate::call::repair;
 
@@ -9,33 +11,55 @@ use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{Head, HeadJson, Region, Streaming, Until};
 use super::tags::Finder;
 
-const OPEN: &str = "<tool_call>";
-const CLOSE: &str = "</tool_call>";
+/// The tags around one call's JSON envelope.
+pub(super) struct Tags {
+    pub open: &'static str,
+    pub close: &'static str,
+}
+
+static TAGS: Tags = Tags {
+    open: "<tool_call>",
+    close: "</tool_call>",
+};
 
 pub(super) fn detect(text: &str) -> bool {
-    text.contains(OPEN)
+    text.contains(TAGS.open)
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    let mut opens = Finder::new(text, OPEN);
-    let mut closes = Finder::new(text, CLOSE);
+    parse_tagged(text, out, &TAGS);
+}
+
+/// The calls of a text whose envelopes stand between `tags`; a call whose
+/// closing tag is missing ends with its JSON (noted).
+pub(super) fn parse_tagged(text: &str, out: &mut Out<'_>, tags: &Tags) {
+    let (open_tag, close_tag) = (tags.open, tags.close);
+    let mut opens = Finder::new(text, open_tag);
+    let mut closes = Finder::new(text, close_tag);
     let mut pos = 0;
     while let Some(open) = opens.from(pos) {
         out.prose.push_str(&text[pos..open]);
-        let body = open + OPEN.len();
+        let body = open + open_tag.len();
         let next_open = opens.from(body).unwrap_or(text.len());
         match closes.from(body).filter(|&close| close < next_open) {
             Some(close) => {
                 let body = &text[body..close];
-                block(body, body, &text[open..close + CLOSE.len()], out, Vec::new());
-                pos = close + CLOSE.len();
+                block(
+                    body,
+                    body,
+                    &text[open..close + close_tag.len()],
+                    out,
+                    Vec::new(),
+                    tags,
+                );
+                pos = close + close_tag.len();
             }
             // Weak models drop the closing tag: the call is the JSON value after the opening one.
             None => match json_at(&text[body..next_open]) {
                 Some(json) => {
                     let note = recovered(
                         "missing-close-tag",
-                        "the call's </tool_call> is missing; the call ends with its JSON",
+                        format!("the call's {close_tag} is missing; the call ends with its JSON"),
                     );
                     block(
                         &text[body..next_open],
@@ -43,11 +67,12 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
                         &text[open..next_open - json.rest.len()],
                         out,
                         vec![note],
+                        tags,
                     );
                     pos = next_open - json.rest.len();
                 }
                 None => {
-                    out.not_a_call(OPEN, &text[open..next_open], "no JSON follows it");
+                    out.not_a_call(open_tag, &text[open..next_open], "no JSON follows it");
                     pos = next_open;
                 }
             },
@@ -61,7 +86,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// the whole block. An envelope that names its tool before its arguments
 /// is that call, named as its head says (see [`envelope`]),
 /// as a stream announced it.
-fn block(body: &str, json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>) {
+fn block(body: &str, json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>, tags: &Tags) {
     let json = json.trim();
     if let Found::Head(head) = envelope::head(body, EnvelopeKeys::Plain) {
         // The head skips JSON whitespace to the `{` where `json` starts too.
@@ -83,7 +108,7 @@ fn block(body: &str, json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<sup
         }
         Err(err) => err.to_string(),
     };
-    out.not_a_call(OPEN, markup, &why);
+    out.not_a_call(tags.open, markup, &why);
 }
 
 fn not_an_envelope(value: &serde_json::Value) -> String {
@@ -95,14 +120,24 @@ fn not_an_envelope(value: &serde_json::Value) -> String {
 /// next `<tool_call>` when its closing tag is missing; its arguments stream
 /// once the envelope has named the tool ([`live_head`]).
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &[OPEN],
+    opens: &[TAGS.open],
     bare: None,
     region,
 };
 
 fn region(_: Option<usize>) -> Box<dyn Region> {
+    tagged_region(&TAGS)
+}
+
+/// A call's region between `tags`, as Hermes streams one.
+pub(super) fn tagged_region(tags: &'static Tags) -> Box<dyn Region> {
     Box::new(HeadJson::new(
-        Until::new(OPEN.len(), &[CLOSE], &[OPEN], &[]),
+        Until::new(
+            tags.open.len(),
+            std::slice::from_ref(&tags.close),
+            std::slice::from_ref(&tags.open),
+            &[],
+        ),
         live_head,
     ))
 }

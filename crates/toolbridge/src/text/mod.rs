@@ -44,12 +44,14 @@ mod granite;
 mod harmony;
 mod hermes;
 mod hunyuan;
+mod internlm;
 mod invoke;
 mod kimi;
 mod kimi_k3;
 mod lfm2;
 mod listed;
 mod llama;
+mod longcat;
 mod minimax;
 mod minimax_m3;
 mod mistral;
@@ -124,6 +126,10 @@ pub enum Family {
     MiniMaxM3,
     /// Command R7B: `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|>`.
     CommandR7b,
+    /// LongCat-Flash: `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>`.
+    LongCat,
+    /// InternLM2, 2.5, 3: `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>`.
+    InternLm,
     /// Phi-4-mini: `functools[{"name": …, "arguments": {…}}]`.
     Phi4Mini,
     /// LFM2: `<|tool_call_start|>[fn(a=1)]<|tool_call_end|>`.
@@ -161,7 +167,8 @@ pub struct FamilyInfo {
 /// MiniMax-M3's `]<]minimax[>[` marker (before M2, whose `<invoke name=` it
 /// holds), MiniMax's `<minimax:tool_call>`, Seed-OSS's `<seed:tool_call>` (before
 /// Qwen3-Coder, whose calls it wraps), Command R7B's `<|START_ACTION|>`,
-/// Hunyuan's `<tool_calls>`, LFM2's `<|tool_call_start|>` (Kimi's
+/// Hunyuan's `<tool_calls>`, LongCat's `<longcat_tool_call>`, InternLM's
+/// `<|action_start|><|plugin|>`, LFM2's `<|tool_call_start|>` (Kimi's
 /// `<|tool_call_end|>` closes LFM2's calls too, so Kimi is told by its
 /// `<|tool_call_begin|>`), OLMo 3's `<function_calls>`, Mistral's
 /// `[TOOL_CALLS]`. Then the families
@@ -294,6 +301,24 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: hunyuan::detect,
         parse: hunyuan::parse,
         stream: hunyuan::STREAM,
+    },
+    FamilyInfo {
+        family: Family::LongCat,
+        id: "longcat",
+        models: "LongCat-Flash",
+        markup: "<longcat_tool_call>{\"name\": …, \"arguments\": {…}}</longcat_tool_call>",
+        detect: longcat::detect,
+        parse: longcat::parse,
+        stream: longcat::STREAM,
+    },
+    FamilyInfo {
+        family: Family::InternLm,
+        id: "internlm",
+        models: "InternLM2, 2.5, 3",
+        markup: "<|action_start|><|plugin|>{\"name\": …, \"parameters\": {…}}<|action_end|>",
+        detect: internlm::detect,
+        parse: internlm::parse,
+        stream: internlm::STREAM,
     },
     FamilyInfo {
         family: Family::Lfm2,
