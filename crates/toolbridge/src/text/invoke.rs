@@ -258,13 +258,12 @@ fn json_value(
     notes: &mut Vec<Note>,
     values: Values,
 ) -> Value {
-    let at = Pointer::root().key("arguments").key(key);
     match crate::json::parse(raw.trim(), out.limits.max_depth) {
         Ok(value) => value,
         Err(_) => {
             notes.push(Note::new(
                 NoteKind::Normalized { field: key.into() },
-                at,
+                Pointer::root().key("arguments").key(key),
                 format!(
                     "{raw:?} is marked {} but is not JSON; it was read as the schema types it",
                     match values {

@@ -291,7 +291,7 @@ fn typed_value(
                     return Value::Array(Vec::new());
                 }
             }
-            return typed::value_at(at, field, text, property, limits, notes);
+            return typed::value_at(|| at.clone(), field, text, property, limits, notes);
         }
         Body::Elements(children, text) => (children, text),
     };

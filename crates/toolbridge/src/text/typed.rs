@@ -25,8 +25,9 @@ pub(super) fn value(
     limits: &Limits,
     notes: &mut Vec<Note>,
 ) -> Value {
+    // The place is written out only for a note: most values need none.
     value_at(
-        Pointer::root().key("arguments").key(key),
+        || Pointer::root().key("arguments").key(key),
         key,
         raw,
         property,
@@ -35,10 +36,10 @@ pub(super) fn value(
     )
 }
 
-/// [`value`] for a value at `at` in the call (a member `field` of an
-/// object there).
+/// [`value`] for a value at the place `at` gives in the call (a member
+/// `field` of an object there).
 pub(super) fn value_at(
-    at: Pointer,
+    at: impl Fn() -> Pointer,
     field: &str,
     raw: &str,
     property: Option<&Value>,
@@ -62,7 +63,7 @@ pub(super) fn value_at(
             .ok()
             .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
         {
-            notes.push(coerced(&at, raw, "integer"));
+            notes.push(coerced(at(), raw, "integer"));
             return Value::Number((float as i64).into());
         }
     }
@@ -79,11 +80,11 @@ pub(super) fn value_at(
             "true" => return Value::Bool(true),
             "false" => return Value::Bool(false),
             _ if trimmed.eq_ignore_ascii_case("true") => {
-                notes.push(coerced(&at, raw, "boolean"));
+                notes.push(coerced(at(), raw, "boolean"));
                 return Value::Bool(true);
             }
             _ if trimmed.eq_ignore_ascii_case("false") => {
-                notes.push(coerced(&at, raw, "boolean"));
+                notes.push(coerced(at(), raw, "boolean"));
                 return Value::Bool(false);
             }
             _ => {}
@@ -96,7 +97,7 @@ pub(super) fn value_at(
                     repaired
                         .notes
                         .into_iter()
-                        .map(|note| Note::new(note.kind, at.join(&note.at), note.message)),
+                        .map(|note| Note::new(note.kind, at().join(&note.at), note.message)),
                 );
                 return repaired.value;
             }
@@ -104,7 +105,7 @@ pub(super) fn value_at(
     }
     notes.push(Note::new(
         NoteKind::Normalized { field: field.into() },
-        at,
+        at(),
         format!(
             "{raw:?} is not of the type the schema gives ({}); it was kept as a string for validation to report",
             types.join(" or ")
@@ -212,13 +213,13 @@ fn json_type(name: &str) -> &str {
     }
 }
 
-fn coerced(at: &Pointer, raw: &str, to: &str) -> Note {
+fn coerced(at: Pointer, raw: &str, to: &str) -> Note {
     Note::new(
         NoteKind::Coerced {
             from: "text".into(),
             to: to.into(),
         },
-        at.clone(),
+        at,
         format!("{raw:?} was read as the {to} the schema asks for"),
     )
 }
