@@ -851,6 +851,17 @@ fn detection_order_handles_shared_prefixes() {
         Family::detect("<|action_start|><|interpreter|>\nprint(1)<|action_end|>"),
         None
     );
+    // xLAM is told by a code fence holding a list of calls (its bare list
+    // is Mistral's whose token was lost); a fence of code is prose.
+    assert_eq!(
+        Family::detect("Sure.\n```json\n[{\"name\": \"f\", \"arguments\": {}}]\n```"),
+        Some(Family::Xlam)
+    );
+    assert_eq!(Family::detect("```python\nprint([1])\n```"), None);
+    assert_eq!(
+        Family::detect("[{\"name\": \"f\", \"arguments\": {}}]"),
+        Some(Family::Mistral)
+    );
     // Seed-OSS writes Qwen3-Coder's calls in a wrapper of its own.
     assert_eq!(
         Family::detect(
@@ -882,7 +893,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax-m3, minimax, seed-oss, command-r7b, hunyuan, longcat, internlm, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax-m3, minimax, seed-oss, command-r7b, hunyuan, longcat, internlm, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
     );
 }
 
@@ -1282,5 +1293,35 @@ fn kimi_dotted_name_stays_whole() {
             r#"functions.github.search_issues:0 github.search_issues {"query":"ice"}"#,
             "prose: \"\""
         ]
+    );
+}
+
+/// vLLM `xlam_tool_parser.py`: xLAM's list of calls is read bare (the
+/// whole answer, or after the reasoning the prompt opened), after
+/// `[TOOL_CALLS]`, in `<tool_call>…</tool_call>` (the tags leave the
+/// prose), and in a code fence with or without `json`; a fence of other
+/// code is prose.
+#[test]
+fn xlam_shapes() {
+    let call = r#"[{"name": "get_weather", "arguments": {"city": "Oslo"}}]"#;
+    let read = |text: &str| read_as(text, Family::Xlam, None);
+    let one = [r#"call_0 get_weather {"city":"Oslo"}"#];
+    assert_eq!(read(call), [one[0], "prose: \"\""]);
+    assert_eq!(
+        read(&format!("plan</think>\n{call}")),
+        [one[0], "prose: \"plan</think>\""]
+    );
+    assert_eq!(
+        read(&format!("Checking.[TOOL_CALLS]{call}")),
+        [one[0], "prose: \"Checking.\""]
+    );
+    assert_eq!(
+        read(&format!("Checking.<tool_call>{call}</tool_call> Done.")),
+        [one[0], "prose: \"Checking. Done.\""]
+    );
+    assert_eq!(read(&format!("```\n{call}\n```")), [one[0], "prose: \"\""]);
+    assert_eq!(
+        read("Run:\n```python\nprint([1])\n```"),
+        ["prose: \"Run:\\n```python\\nprint([1])\\n```\""]
     );
 }

@@ -34,104 +34,119 @@ pub(super) fn listed_calls(
     let mut pos = 0;
     while let Some(start) = opens.from(pos) {
         out.prose.push_str(&text[pos..start]);
-        let after = &text[start + open.len()..];
-        let Some(json) = json_at(after) else {
-            out.not_a_call(open, open, "no JSON list of calls follows it");
-            pos = start + open.len();
-            continue;
-        };
-        let end = text.len() - json.rest.len();
-        let mut notes = Vec::new();
-        if json.truncated {
-            // The list's note; the call the text ends inside, if any, gets
-            // the repair's truncation notes (the Toolbox does not run it).
-            out.notes.push(recovered(
-                "truncated-list",
-                "the text ends inside the list of calls",
-            ));
-        }
-        pos = end;
-        if let Some(close) = close {
-            match json.rest.trim_start().strip_prefix(close) {
-                Some(rest) => pos = text.len() - rest.len(),
-                None => notes.push(recovered(
-                    "missing-close-tag",
-                    format!("the calls' {close} is missing"),
-                )),
-            }
-        }
-        if !json.truncated {
-            match out.call_exact_list(json.text, notes, keys) {
-                Ok(()) => continue,
-                Err(given_back) => notes = given_back,
-            }
-        }
-        // Read as it stands, a list names its calls as their heads do; read
-        // otherwise, the calls a stream announced are named by their heads.
-        let heads = match json.text.starts_with('[') {
-            true => ListScan::heads(json.text, keys),
-            false => Vec::new(),
-        };
-        let repaired = match repair(json.text, None, out.limits) {
-            Ok(repaired) => repaired,
-            Err(err) => {
-                match heads.is_empty() {
-                    true => out.not_a_call(open, &text[start..pos], "the list of calls is not JSON"),
-                    false => head_calls(heads, notes, &err.to_string(), out),
-                }
-                continue;
-            }
-        };
-        let repairs = repaired.notes;
-        let listed = repaired.value.is_array();
-        let items = match repaired.value {
-            Value::Array(items) => items,
-            object @ Value::Object(_) => {
-                notes.push(recovered(
-                    "object-not-list",
-                    "one call object was written where a list of calls belongs",
-                ));
-                vec![object]
-            }
-            _ => Vec::new(),
-        };
-        let mut items: Vec<Value> = items.into_iter().map(|item| keys.normalize(item)).collect();
-        // A repair inside item i is that call's note, at its place in the item.
-        let mut per_item: Vec<Vec<Note>> = vec![Vec::new(); items.len().max(1)];
-        per_item[0] = notes;
-        for note in repairs {
-            let tokens: Vec<String> = note.at.tokens().collect();
-            let item = tokens.first().and_then(|token| token.parse::<usize>().ok());
-            match item.filter(|&item| item < per_item.len() && listed) {
-                Some(item) => {
-                    let at = tokens[1..]
-                        .iter()
-                        .fold(Pointer::root(), |at, token| at.key(token));
-                    per_item[item].push(Note::new(note.kind, at, note.message));
-                }
-                // The text ending after an item closes only the list: the
-                // list's note, not the first call's.
-                None if listed && tokens.is_empty() && is_truncation(&note) => out.notes.push(note),
-                None => per_item[0].push(note),
-            }
-        }
-        if heads.is_empty() {
-            if items.is_empty() || !items.iter().all(is_call) {
-                out.not_a_call(
-                    open,
-                    &text[start..pos],
-                    "the list holds no {\"name\", \"arguments\"} objects",
-                );
-                continue;
-            }
-        } else if !name_items(&mut items, &heads, &mut per_item) {
-            let notes = std::mem::take(&mut per_item[0]);
-            head_calls(heads, notes, "its items are not those it starts with", out);
-            continue;
-        }
-        calls_of_items(items, per_item, out);
+        pos = list_at(text, start, open, open.len(), close, out, keys);
     }
     out.prose.push_str(&text[pos..]);
+}
+
+/// The calls of the list after the token `open` (`open_len` bytes of the
+/// text from `start`, a language tag included; none for a bare list), as
+/// [`listed_calls`] reads each; where the text after it starts.
+pub(super) fn list_at(
+    text: &str,
+    start: usize,
+    open: &'static str,
+    open_len: usize,
+    close: Option<&'static str>,
+    out: &mut Out<'_>,
+    keys: EnvelopeKeys,
+) -> usize {
+    let after = &text[start + open_len..];
+    let Some(json) = json_at(after) else {
+        out.not_a_call(open, open, "no JSON list of calls follows it");
+        return start + open_len;
+    };
+    let end = text.len() - json.rest.len();
+    let mut notes = Vec::new();
+    if json.truncated {
+        // The list's note; the call the text ends inside, if any, gets
+        // the repair's truncation notes (the Toolbox does not run it).
+        out.notes.push(recovered(
+            "truncated-list",
+            "the text ends inside the list of calls",
+        ));
+    }
+    let mut pos = end;
+    if let Some(close) = close {
+        match json.rest.trim_start().strip_prefix(close) {
+            Some(rest) => pos = text.len() - rest.len(),
+            None => notes.push(recovered(
+                "missing-close-tag",
+                format!("the calls' {close} is missing"),
+            )),
+        }
+    }
+    if !json.truncated {
+        match out.call_exact_list(json.text, notes, keys) {
+            Ok(()) => return pos,
+            Err(given_back) => notes = given_back,
+        }
+    }
+    // Read as it stands, a list names its calls as their heads do; read
+    // otherwise, the calls a stream announced are named by their heads.
+    let heads = match json.text.starts_with('[') {
+        true => ListScan::heads(json.text, keys),
+        false => Vec::new(),
+    };
+    let repaired = match repair(json.text, None, out.limits) {
+        Ok(repaired) => repaired,
+        Err(err) => {
+            match heads.is_empty() {
+                true => out.not_a_call(open, &text[start..pos], "the list of calls is not JSON"),
+                false => head_calls(heads, notes, &err.to_string(), out),
+            }
+            return pos;
+        }
+    };
+    let repairs = repaired.notes;
+    let listed = repaired.value.is_array();
+    let items = match repaired.value {
+        Value::Array(items) => items,
+        object @ Value::Object(_) => {
+            notes.push(recovered(
+                "object-not-list",
+                "one call object was written where a list of calls belongs",
+            ));
+            vec![object]
+        }
+        _ => Vec::new(),
+    };
+    let mut items: Vec<Value> = items.into_iter().map(|item| keys.normalize(item)).collect();
+    // A repair inside item i is that call's note, at its place in the item.
+    let mut per_item: Vec<Vec<Note>> = vec![Vec::new(); items.len().max(1)];
+    per_item[0] = notes;
+    for note in repairs {
+        let tokens: Vec<String> = note.at.tokens().collect();
+        let item = tokens.first().and_then(|token| token.parse::<usize>().ok());
+        match item.filter(|&item| item < per_item.len() && listed) {
+            Some(item) => {
+                let at = tokens[1..]
+                    .iter()
+                    .fold(Pointer::root(), |at, token| at.key(token));
+                per_item[item].push(Note::new(note.kind, at, note.message));
+            }
+            // The text ending after an item closes only the list: the
+            // list's note, not the first call's.
+            None if listed && tokens.is_empty() && is_truncation(&note) => out.notes.push(note),
+            None => per_item[0].push(note),
+        }
+    }
+    if heads.is_empty() {
+        if items.is_empty() || !items.iter().all(is_call) {
+            out.not_a_call(
+                open,
+                &text[start..pos],
+                "the list holds no {\"name\", \"arguments\"} objects",
+            );
+            return pos;
+        }
+    } else if !name_items(&mut items, &heads, &mut per_item) {
+        let notes = std::mem::take(&mut per_item[0]);
+        head_calls(heads, notes, "its items are not those it starts with", out);
+        return pos;
+    }
+    calls_of_items(items, per_item, out);
+    pos
 }
 
 /// Names the first `items` (read whole, keys normalised) by the `heads` a

@@ -26,7 +26,7 @@ pub(super) fn detect(text: &str) -> bool {
 }
 
 /// Whether the text starts with a list of `{"name": …}` objects.
-fn bare_list(text: &str) -> bool {
+pub(super) fn bare_list(text: &str) -> bool {
     let Some(rest) = text.trim_start().strip_prefix('[') else {
         return false;
     };
@@ -159,7 +159,7 @@ pub(super) const STREAM: Streaming = Streaming {
 };
 
 /// Whether the text opens with `[{"name"`.
-fn bare(head: &str, done: bool) -> Option<bool> {
+pub(super) fn bare(head: &str, done: bool) -> Option<bool> {
     let Some(rest) = head.strip_prefix('[') else {
         return Some(false);
     };

@@ -66,6 +66,7 @@ mod step3;
 mod stream;
 mod tags;
 mod typed;
+mod xlam;
 
 use std::fmt;
 
@@ -136,6 +137,9 @@ pub enum Family {
     Lfm2,
     /// OLMo 3: `<function_calls>fn(a=1)\nfn2(b="x")</function_calls>`.
     Olmo3,
+    /// xLAM: a JSON list of `{"name": …, "arguments": {…}}` calls, bare, in a
+    /// Markdown code fence, in `<tool_call>…</tool_call>` or after `[TOOL_CALLS]`.
+    Xlam,
     /// Seed-OSS: `<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>`.
     SeedOss,
 }
@@ -183,7 +187,8 @@ pub struct FamilyInfo {
 /// for it. Phi-4-mini's `functools[` comes before the bare forms. Bare
 /// JSON (Llama 3, or a Mistral list whose `[TOOL_CALLS]` was lost) and
 /// pythonic lists come last: they are only recognised when the text
-/// starts with them.
+/// starts with them. xLAM is told only by a code fence holding a list of
+/// calls, after every other family.
 pub static FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         family: Family::DeepSeekDsml,
@@ -409,6 +414,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: pythonic::detect,
         parse: pythonic::parse,
         stream: pythonic::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Xlam,
+        id: "xlam",
+        models: "xLAM (Salesforce)",
+        markup: "[{\"name\": …, \"arguments\": {…}}], in a ```json fence, <tool_call>[…]</tool_call> or [TOOL_CALLS][…]",
+        detect: xlam::detect,
+        parse: xlam::parse,
+        stream: xlam::STREAM,
     },
 ];
 

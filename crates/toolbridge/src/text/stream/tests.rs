@@ -145,6 +145,14 @@ fn long_values() -> Vec<(Family, String)> {
             format!("<|start|>assistant<|channel|>commentary to=functions.write <|constrain|>json<|message|>{json}<|call|>"),
         ),
         (
+            Family::Xlam,
+            format!("Run `x` first:\n```python\nprint([1])\n```\nThen:\n```json\n[{{\"name\": \"write\", \"arguments\": {json}}}, {{\"name\": \"now\", \"arguments\": {{}}}}]\n```\nDone."),
+        ),
+        (
+            Family::Xlam,
+            format!("[{{\"name\": \"write\", \"arguments\": {json}}}] then <tool_call>[{{\"name\": \"now\", \"arguments\": {{}}}}]</tool_call>"),
+        ),
+        (
             Family::Granite,
             format!("<|tool_call|>[{{\"name\": \"write\", \"arguments\": {json}}}, {{\"name\": \"write\", \"arguments\": {json}}}]"),
         ),

@@ -1,0 +1,147 @@
+//! xLAM (Salesforce): a JSON list of `{"name": …, "arguments": {…}}` calls,
+//! the whole answer or after its reasoning, or in a Markdown code fence
+//! (```` ```json ````, or a fence with no language), in
+//! `<tool_call>…</tool_call>`, or after `[TOOL_CALLS]` (vLLM
+//! `xlam_tool_parser.py` and its tests). A fence that holds no JSON list or
+//! object is prose, as is the fence around a list. Detected only by a
+//! fence holding a list of calls: the other shapes are Mistral's,
+//! Granite's and Hermes's, which are tried first.
+
+use super::envelope::EnvelopeKeys;
+use super::listed::{list_at, List};
+use super::mistral;
+use super::scan::Out;
+use super::stream::markup::{
+    after_spaces, End, FirstBytes, Live, LiveJson, Region, Spaces, Streaming, Waits,
+};
+use super::tags::scan_tags;
+
+const FENCE: &str = "```";
+const TOOL_CALL: &str = "<tool_call>";
+const TOOL_CALLS: &str = "[TOOL_CALLS]";
+/// The tokens a list of calls follows, in the order of [`STREAM`]'s `opens`.
+const OPENS: &[&str] = &[FENCE, TOOL_CALL, TOOL_CALLS];
+
+pub(super) fn detect(text: &str) -> bool {
+    let mut pos = 0;
+    while let Some(at) = text[pos..].find(FENCE).map(|at| pos + at) {
+        let body = fence_body(&text[at..]).map(|len| text[at + len..].trim_start());
+        if body.is_some_and(|body| {
+            let item = body.strip_prefix('[').map_or(body, str::trim_start);
+            item.strip_prefix('{')
+                .is_some_and(|object| object.trim_start().starts_with("\"name\""))
+        }) {
+            return true;
+        }
+        pos = at + FENCE.len();
+    }
+    false
+}
+
+/// How long a fence's opening is (its language tag, `json`, included)
+/// when JSON follows it; `None` when what follows is not JSON.
+fn fence_body(fence: &str) -> Option<usize> {
+    let after = &fence[FENCE.len()..];
+    let tag = if after.starts_with("json") {
+        "json".len()
+    } else {
+        0
+    };
+    after[tag..]
+        .trim_start()
+        .starts_with(['[', '{'])
+        .then_some(FENCE.len() + tag)
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    let keys = EnvelopeKeys::Plain;
+    let lead = text.len() - text.trim_start().len();
+    let mut pos = 0;
+    if mistral::bare_list(text) {
+        out.prose.push_str(&text[..lead]);
+        pos = list_at(text, lead, "[", 0, None, out, keys);
+    }
+    while let Ok((at, which)) = scan_tags(text, pos, OPENS) {
+        out.prose.push_str(&text[pos..at]);
+        pos = match which {
+            0 => match fence_body(&text[at..]) {
+                Some(len) => list_at(text, at, FENCE, len, Some(FENCE), out, keys),
+                None => {
+                    out.prose.push_str(FENCE);
+                    at + FENCE.len()
+                }
+            },
+            1 => list_at(
+                text,
+                at,
+                TOOL_CALL,
+                TOOL_CALL.len(),
+                Some("</tool_call>"),
+                out,
+                keys,
+            ),
+            _ => list_at(text, at, TOOL_CALLS, TOOL_CALLS.len(), None, out, keys),
+        };
+    }
+    out.prose.push_str(&text[pos..]);
+}
+
+/// Streamed: the list after a token, or a bare list of `{"name"` objects
+/// at the start (as Mistral's is told), is a call region ([`List`]); a
+/// fence is one once JSON follows it ([`Fence`]).
+pub(super) const STREAM: Streaming = Streaming {
+    opens: OPENS,
+    bare: Some(mistral::bare),
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    let keys = EnvelopeKeys::Plain;
+    match opened_by {
+        Some(0) => Box::new(Fence { list: None }),
+        Some(1) => Box::new(List::new(TOOL_CALL.len(), Some("</tool_call>"), keys)),
+        Some(_) => Box::new(List::new(TOOL_CALLS.len(), None, keys)),
+        None => Box::new(List::new(0, None, keys)),
+    }
+}
+
+/// A code fence: the list of calls it holds once JSON follows it, else
+/// prose.
+struct Fence {
+    list: Option<List>,
+}
+
+impl Region for Fence {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        if self.list.is_none() {
+            let tag = &text[FENCE.len()..];
+            if !done && tag.len() < "json".len() && "json".starts_with(tag) {
+                return End::More;
+            }
+            let from = FENCE.len() + if tag.starts_with("json") { "json".len() } else { 0 };
+            match after_spaces(text, from, &["[", "{"], done) {
+                (Spaces::Tag(_), _) => {
+                    self.list = Some(List::new(from, Some(FENCE), EnvelopeKeys::Plain));
+                }
+                (Spaces::Other(_), _) => return End::Prose(FENCE.len()),
+                (Spaces::More(_), _) => return End::More,
+            }
+        }
+        self.list
+            .as_mut()
+            .expect("the fence holds a list")
+            .read(text, done, live, out)
+    }
+
+    fn wakes(&self, text: &str) -> Option<Waits> {
+        self.list.as_ref()?.wakes(text)
+    }
+
+    fn streams(&self, text: &str) -> Option<Waits> {
+        self.list.as_ref()?.streams(text)
+    }
+
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        self.list.as_mut()?.live_json()
+    }
+}
