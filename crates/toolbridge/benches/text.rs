@@ -156,6 +156,9 @@ fn layout(family: Family) -> Layout {
                 "Step {n}.<|tool_call_start|>[write(path=\"src/file_{n}.rs\", line={n}, content=\"{body}\")]<|tool_call_end|>"
             )
         }),
+        Family::GigaChat => Blocks(|n, args| {
+            format!("Step {n}.<|function_call|>{{\"name\": \"write\", \"arguments\": {args}}}\n")
+        }),
         Family::Xlam => Blocks(|n, args| {
             format!("Step {n}.\n```json\n[{{\"name\": \"write\", \"arguments\": {args}}}]\n```\n")
         }),

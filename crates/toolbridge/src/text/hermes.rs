@@ -7,19 +7,23 @@
 use crate::call::repair;
 
 use super::envelope::{self, EnvelopeKeys, Found};
-use super::scan::{json_at, recovered, Out};
+use super::scan::{json_at, push_prose_without, recovered, Out};
 use super::stream::markup::{Head, HeadJson, Region, Streaming, Until};
 use super::tags::Finder;
 
 /// The tags around one call's JSON envelope.
 pub(super) struct Tags {
     pub open: &'static str,
-    pub close: &'static str,
+    /// `None`: the call ends with its JSON (GigaChat).
+    pub close: Option<&'static str>,
+    /// Other tokens of the markup, taken out of the prose.
+    pub tokens: &'static [&'static str],
 }
 
 static TAGS: Tags = Tags {
     open: "<tool_call>",
-    close: "</tool_call>",
+    close: Some("</tool_call>"),
+    tokens: &[],
 };
 
 pub(super) fn detect(text: &str) -> bool {
@@ -33,15 +37,17 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// The calls of a text whose envelopes stand between `tags`; a call whose
 /// closing tag is missing ends with its JSON (noted).
 pub(super) fn parse_tagged(text: &str, out: &mut Out<'_>, tags: &Tags) {
-    let (open_tag, close_tag) = (tags.open, tags.close);
+    let open_tag = tags.open;
+    let close_tag = tags.close.unwrap_or_default();
     let mut opens = Finder::new(text, open_tag);
-    let mut closes = Finder::new(text, close_tag);
+    let mut closes = tags.close.map(|close| Finder::new(text, close));
     let mut pos = 0;
     while let Some(open) = opens.from(pos) {
-        out.prose.push_str(&text[pos..open]);
+        prose(&text[pos..open], tags, out);
         let body = open + open_tag.len();
         let next_open = opens.from(body).unwrap_or(text.len());
-        match closes.from(body).filter(|&close| close < next_open) {
+        let close = closes.as_mut().and_then(|closes| closes.from(body));
+        match close.filter(|&close| close < next_open) {
             Some(close) => {
                 let body = &text[body..close];
                 block(
@@ -57,16 +63,19 @@ pub(super) fn parse_tagged(text: &str, out: &mut Out<'_>, tags: &Tags) {
             // Weak models drop the closing tag: the call is the JSON value after the opening one.
             None => match json_at(&text[body..next_open]) {
                 Some(json) => {
-                    let note = recovered(
-                        "missing-close-tag",
-                        format!("the call's {close_tag} is missing; the call ends with its JSON"),
-                    );
+                    let notes = match tags.close {
+                        Some(close) => vec![recovered(
+                            "missing-close-tag",
+                            format!("the call's {close} is missing; the call ends with its JSON"),
+                        )],
+                        None => Vec::new(),
+                    };
                     block(
                         &text[body..next_open],
                         json.text,
                         &text[open..next_open - json.rest.len()],
                         out,
-                        vec![note],
+                        notes,
                         tags,
                     );
                     pos = next_open - json.rest.len();
@@ -78,7 +87,15 @@ pub(super) fn parse_tagged(text: &str, out: &mut Out<'_>, tags: &Tags) {
             },
         }
     }
-    out.prose.push_str(&text[pos..]);
+    prose(&text[pos..], tags, out);
+}
+
+/// Text outside the calls, without the markup's other tokens.
+fn prose(text: &str, tags: &Tags, out: &mut Out<'_>) {
+    match tags.tokens {
+        [] => out.prose.push_str(text),
+        tokens => push_prose_without(text, tokens, out),
+    }
 }
 
 /// One block's JSON, `{"name", "arguments"}`: `body` is the text after the
@@ -134,7 +151,7 @@ pub(super) fn tagged_region(tags: &'static Tags) -> Box<dyn Region> {
     Box::new(HeadJson::new(
         Until::new(
             tags.open.len(),
-            std::slice::from_ref(&tags.close),
+            tags.close.as_slice(),
             std::slice::from_ref(&tags.open),
             &[],
         ),

@@ -13,7 +13,8 @@ use super::stream::markup::{Region, Streaming};
 
 static TAGS: Tags = Tags {
     open: "<|action_start|><|plugin|>",
-    close: "<|action_end|>",
+    close: Some("<|action_end|>"),
+    tokens: &[],
 };
 
 pub(super) fn detect(text: &str) -> bool {

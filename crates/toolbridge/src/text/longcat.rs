@@ -9,7 +9,8 @@ use super::stream::markup::{Region, Streaming};
 
 static TAGS: Tags = Tags {
     open: "<longcat_tool_call>",
-    close: "</longcat_tool_call>",
+    close: Some("</longcat_tool_call>"),
+    tokens: &[],
 };
 
 pub(super) fn detect(text: &str) -> bool {

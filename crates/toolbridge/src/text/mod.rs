@@ -39,6 +39,7 @@ mod dsml;
 mod envelope;
 mod function_gemma;
 mod gemma4;
+mod gigachat;
 mod glm;
 mod granite;
 mod harmony;
@@ -131,6 +132,9 @@ pub enum Family {
     LongCat,
     /// InternLM2, 2.5, 3: `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>`.
     InternLm,
+    /// GigaChat 3 and 3.1: `function call<|role_sep|>\n{"name": …, "arguments": {…}}`,
+    /// `<|function_call|>{…}`.
+    GigaChat,
     /// Phi-4-mini: `functools[{"name": …, "arguments": {…}}]`.
     Phi4Mini,
     /// LFM2: `<|tool_call_start|>[fn(a=1)]<|tool_call_end|>`.
@@ -172,7 +176,7 @@ pub struct FamilyInfo {
 /// holds), MiniMax's `<minimax:tool_call>`, Seed-OSS's `<seed:tool_call>` (before
 /// Qwen3-Coder, whose calls it wraps), Command R7B's `<|START_ACTION|>`,
 /// Hunyuan's `<tool_calls>`, LongCat's `<longcat_tool_call>`, InternLM's
-/// `<|action_start|><|plugin|>`, LFM2's `<|tool_call_start|>` (Kimi's
+/// `<|action_start|><|plugin|>`, GigaChat's headers, LFM2's `<|tool_call_start|>` (Kimi's
 /// `<|tool_call_end|>` closes LFM2's calls too, so Kimi is told by its
 /// `<|tool_call_begin|>`), OLMo 3's `<function_calls>`, Mistral's
 /// `[TOOL_CALLS]`. Then the families
@@ -324,6 +328,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: internlm::detect,
         parse: internlm::parse,
         stream: internlm::STREAM,
+    },
+    FamilyInfo {
+        family: Family::GigaChat,
+        id: "gigachat",
+        models: "GigaChat 3, 3.1",
+        markup: "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": …, \"arguments\": {…}} (3.1: <|function_call|>{…})",
+        detect: gigachat::detect,
+        parse: gigachat::parse,
+        stream: gigachat::STREAM,
     },
     FamilyInfo {
         family: Family::Lfm2,

@@ -153,6 +153,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("[{{\"name\": \"write\", \"arguments\": {json}}}] then <tool_call>[{{\"name\": \"now\", \"arguments\": {{}}}}]</tool_call>"),
         ),
         (
+            Family::GigaChat,
+            format!("Sure, <|function_call|> is next.<|message_sep|>\n\nfunction call<|role_sep|>\n{{\"name\": \"write\", \"arguments\": {json}}}</s>"),
+        ),
+        (
             Family::Granite,
             format!("<|tool_call|>[{{\"name\": \"write\", \"arguments\": {json}}}, {{\"name\": \"write\", \"arguments\": {json}}}]"),
         ),
