@@ -159,6 +159,9 @@ fn layout(family: Family) -> Layout {
         Family::GigaChat => Blocks(|n, args| {
             format!("Step {n}.<|function_call|>{{\"name\": \"write\", \"arguments\": {args}}}\n")
         }),
+        Family::Apertus => {
+            Blocks(|n, args| format!("Step {n}.<|tools_prefix|>[{{\"write\": {args}}}]<|tools_suffix|>\n"))
+        }
         Family::Xlam => Blocks(|n, args| {
             format!("Step {n}.\n```json\n[{{\"name\": \"write\", \"arguments\": {args}}}]\n```\n")
         }),

@@ -33,6 +33,7 @@
 //! and FunctionGemma's values, pythonic and LFM2 literals), the tool's
 //! input schema types them, with a note when the text had to be coerced.
 
+mod apertus;
 mod command_r7b;
 mod deepseek;
 mod dsml;
@@ -135,6 +136,8 @@ pub enum Family {
     /// GigaChat 3 and 3.1: `function call<|role_sep|>\n{"name": …, "arguments": {…}}`,
     /// `<|function_call|>{…}`.
     GigaChat,
+    /// Apertus: `<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>`.
+    Apertus,
     /// Phi-4-mini: `functools[{"name": …, "arguments": {…}}]`.
     Phi4Mini,
     /// LFM2: `<|tool_call_start|>[fn(a=1)]<|tool_call_end|>`.
@@ -176,7 +179,8 @@ pub struct FamilyInfo {
 /// holds), MiniMax's `<minimax:tool_call>`, Seed-OSS's `<seed:tool_call>` (before
 /// Qwen3-Coder, whose calls it wraps), Command R7B's `<|START_ACTION|>`,
 /// Hunyuan's `<tool_calls>`, LongCat's `<longcat_tool_call>`, InternLM's
-/// `<|action_start|><|plugin|>`, GigaChat's headers, LFM2's `<|tool_call_start|>` (Kimi's
+/// `<|action_start|><|plugin|>`, GigaChat's headers, Apertus's
+/// `<|tools_prefix|>`, LFM2's `<|tool_call_start|>` (Kimi's
 /// `<|tool_call_end|>` closes LFM2's calls too, so Kimi is told by its
 /// `<|tool_call_begin|>`), OLMo 3's `<function_calls>`, Mistral's
 /// `[TOOL_CALLS]`. Then the families
@@ -337,6 +341,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: gigachat::detect,
         parse: gigachat::parse,
         stream: gigachat::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Apertus,
+        id: "apertus",
+        models: "Apertus (Swiss AI)",
+        markup: "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>",
+        detect: apertus::detect,
+        parse: apertus::parse,
+        stream: apertus::STREAM,
     },
     FamilyInfo {
         family: Family::Lfm2,

@@ -157,6 +157,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("Sure, <|function_call|> is next.<|message_sep|>\n\nfunction call<|role_sep|>\n{{\"name\": \"write\", \"arguments\": {json}}}</s>"),
         ),
         (
+            Family::Apertus,
+            format!("Sure: <|tools_prefix|>[{{\"write\": {json}}}, 7, {{\"now\": {{}}}}]  <|tools_suffix|> done"),
+        ),
+        (
             Family::Granite,
             format!("<|tool_call|>[{{\"name\": \"write\", \"arguments\": {json}}}, {{\"name\": \"write\", \"arguments\": {json}}}]"),
         ),
