@@ -258,7 +258,8 @@ pub struct CallsArgs {
     /// deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4,
     /// function-gemma, minimax-m3, minimax, seed-oss, command-r7b, hunyuan,
     /// longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite,
-    /// qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic or xlam.
+    /// granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic
+    /// or xlam.
     #[arg(long, value_name = "FAMILY", default_value = "auto", requires = "text")]
     pub family: String,
 }
@@ -378,7 +379,8 @@ pub struct TextArgs {
     /// deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma,
     /// minimax-m3, minimax, seed-oss, command-r7b, hunyuan, longcat,
     /// internlm, gigachat, apertus, lfm2, olmo3, mistral, granite,
-    /// qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic or xlam.
+    /// granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic
+    /// or xlam.
     #[arg(long, value_name = "FAMILY", default_value = "auto")]
     pub family: String,
     /// Tool files whose schemas type the values and fit the arguments.

@@ -162,6 +162,9 @@ fn layout(family: Family) -> Layout {
         Family::Apertus => {
             Blocks(|n, args| format!("Step {n}.<|tools_prefix|>[{{\"write\": {args}}}]<|tools_suffix|>\n"))
         }
+        Family::GraniteFc => Blocks(|n, args| {
+            format!("Step {n}.\n<function_call> {{\"name\": \"write\", \"arguments\": {args}}}\n")
+        }),
         Family::Xlam => Blocks(|n, args| {
             format!("Step {n}.\n```json\n[{{\"name\": \"write\", \"arguments\": {args}}}]\n```\n")
         }),

@@ -873,6 +873,11 @@ fn detection_order_handles_shared_prefixes() {
         Family::detect("<|function_call|>{\"name\": \"f\", \"arguments\": {}}"),
         Some(Family::GigaChat)
     );
+    // Granite 20B FC's token, which OLMo 3's `<function_calls>` does not hold.
+    assert_eq!(
+        Family::detect("<function_call> {\"name\": \"f\", \"arguments\": {}}"),
+        Some(Family::GraniteFc)
+    );
     // Apertus's prefix.
     assert_eq!(
         Family::detect("<|tools_prefix|>[{\"f\": {}}]<|tools_suffix|>"),
@@ -909,7 +914,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax-m3, minimax, seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax-m3, minimax, seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
     );
 }
 

@@ -43,6 +43,7 @@ mod gemma4;
 mod gigachat;
 mod glm;
 mod granite;
+mod granite_fc;
 mod harmony;
 mod hermes;
 mod hunyuan;
@@ -120,6 +121,8 @@ pub enum Family {
     FunctionGemma,
     /// Granite 3.0 and 3.1: `<|tool_call|>[{"name": …, "arguments": {…}}]`.
     Granite,
+    /// Granite 20B FunctionCalling: `<function_call> {"name": …, "arguments": {…}}`.
+    GraniteFc,
     /// Hunyuan A13B: `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls>`.
     Hunyuan,
     /// MiniMax-M2: `<minimax:tool_call><invoke name="NAME"><parameter name="K">V</parameter></invoke></minimax:tool_call>`.
@@ -183,7 +186,8 @@ pub struct FamilyInfo {
 /// `<|tools_prefix|>`, LFM2's `<|tool_call_start|>` (Kimi's
 /// `<|tool_call_end|>` closes LFM2's calls too, so Kimi is told by its
 /// `<|tool_call_begin|>`), OLMo 3's `<function_calls>`, Mistral's
-/// `[TOOL_CALLS]`. Then the families
+/// `[TOOL_CALLS]`, Granite 20B FC's `<function_call>` (which OLMo 3's
+/// `<function_calls>` does not hold). Then the families
 /// that all open with `<tool_call>`: Granite 3.1 (a JSON list follows it;
 /// Granite 3.0's `<|tool_call|>` is its own), Qwen3-Coder
 /// (`<function=` follows), GLM (a bare name and `<arg_key>` or
@@ -386,6 +390,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: granite::detect,
         parse: granite::parse,
         stream: granite::STREAM,
+    },
+    FamilyInfo {
+        family: Family::GraniteFc,
+        id: "granite-20b-fc",
+        models: "Granite 20B FunctionCalling",
+        markup: "<function_call> {\"name\": …, \"arguments\": {…}}",
+        detect: granite_fc::detect,
+        parse: granite_fc::parse,
+        stream: granite_fc::STREAM,
     },
     FamilyInfo {
         family: Family::Qwen3Coder,

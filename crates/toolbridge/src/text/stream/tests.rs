@@ -161,6 +161,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("Sure: <|tools_prefix|>[{{\"write\": {json}}}, 7, {{\"now\": {{}}}}]  <|tools_suffix|> done"),
         ),
         (
+            Family::GraniteFc,
+            format!("Sure.\n<function_call> {{\"name\": \"write\", \"arguments\": {json}}}\n<function_call> {{\"name\": \"now\", \"arguments\": {{}}}} done"),
+        ),
+        (
             Family::Granite,
             format!("<|tool_call|>[{{\"name\": \"write\", \"arguments\": {json}}}, {{\"name\": \"write\", \"arguments\": {json}}}]"),
         ),
