@@ -211,13 +211,7 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
         rest = next;
     }
     if !untyped.is_empty() {
-        notes.push(Note::new(
-            NoteKind::Kept {
-                key: untyped.join(", ").into(),
-            },
-            Pointer::root().key("arguments"),
-            format!("no schema types {}; kept as strings", untyped.join(", ")),
-        ));
+        notes.push(typed::untyped(&untyped, "as strings"));
     }
     out.push(
         name,

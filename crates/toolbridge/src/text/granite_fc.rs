@@ -5,8 +5,6 @@
 //! without a note: a call ends with its JSON, and text after it is prose.
 
 use super::hermes::{self, Tags};
-use super::scan::Out;
-use super::stream::markup::{Region, Streaming};
 
 static TAGS: Tags = Tags {
     open: "<function_call>",
@@ -14,22 +12,4 @@ static TAGS: Tags = Tags {
     tokens: &[],
 };
 
-pub(super) fn detect(text: &str) -> bool {
-    text.contains(TAGS.open)
-}
-
-pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    hermes::parse_tagged(text, out, &TAGS);
-}
-
-/// Streamed as Hermes streams ([`hermes::tagged_region`]); a call's region
-/// runs to the next `<function_call>` or the end of the text.
-pub(super) const STREAM: Streaming = Streaming {
-    opens: &[TAGS.open],
-    bare: None,
-    region,
-};
-
-fn region(_: Option<usize>) -> Box<dyn Region> {
-    hermes::tagged_region(&TAGS)
-}
+hermes::tagged_family!(TAGS);

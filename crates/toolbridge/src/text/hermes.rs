@@ -2,14 +2,45 @@
 //! "arguments": {…}}</tool_call>`, one block per call (vLLM
 //! `hermes_tool_parser.py`, ollama `model/parsers/qwen3.go`). Other
 //! families write the same envelope between tags of their own ([`Tags`]:
-//! LongCat, InternLM).
+//! LongCat, InternLM, GigaChat, Granite 20B FC).
+//!
+//! Streamed, a call runs from `<tool_call>` to `</tool_call>`, or to the
+//! next `<tool_call>` when its closing tag is missing; its arguments stream
+//! once the envelope has named the tool ([`live_head`]).
 
 use crate::call::repair;
 
 use super::envelope::{self, EnvelopeKeys, Found};
 use super::scan::{json_at, push_prose_without, recovered, Out};
-use super::stream::markup::{Head, HeadJson, Region, Streaming, Until};
+use super::stream::markup::{Head, HeadJson, Region, Until};
 use super::tags::Finder;
+
+/// The detector, the parser and the stream of a family that writes
+/// Hermes's envelope between [`Tags`] of its own (`$tags`, a static): its
+/// calls read by [`parse_tagged`] and streamed by [`tagged_region`].
+macro_rules! tagged_family {
+    ($tags:ident) => {
+        pub(super) fn detect(text: &str) -> bool {
+            text.contains($tags.open)
+        }
+
+        pub(super) fn parse(text: &str, out: &mut super::scan::Out<'_>) {
+            super::hermes::parse_tagged(text, out, &$tags);
+        }
+
+        /// Streamed as Hermes streams ([`super::hermes::tagged_region`]).
+        pub(super) const STREAM: super::stream::markup::Streaming = super::stream::markup::Streaming {
+            opens: &[$tags.open],
+            bare: None,
+            region,
+        };
+
+        fn region(_: Option<usize>) -> Box<dyn super::stream::markup::Region> {
+            super::hermes::tagged_region(&$tags)
+        }
+    };
+}
+pub(super) use tagged_family;
 
 /// The tags around one call's JSON envelope.
 pub(super) struct Tags {
@@ -26,13 +57,7 @@ static TAGS: Tags = Tags {
     tokens: &[],
 };
 
-pub(super) fn detect(text: &str) -> bool {
-    text.contains(TAGS.open)
-}
-
-pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    parse_tagged(text, out, &TAGS);
-}
+tagged_family!(TAGS);
 
 /// The calls of a text whose envelopes stand between `tags`; a call whose
 /// closing tag is missing ends with its JSON (noted).
@@ -131,19 +156,6 @@ fn block(body: &str, json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<sup
 fn not_an_envelope(value: &serde_json::Value) -> String {
     let text = super::scan::excerpt(&value.to_string());
     format!("{text} is not a {{\"name\", \"arguments\"}} object")
-}
-
-/// Streamed: a call runs from `<tool_call>` to `</tool_call>`, or to the
-/// next `<tool_call>` when its closing tag is missing; its arguments stream
-/// once the envelope has named the tool ([`live_head`]).
-pub(super) const STREAM: Streaming = Streaming {
-    opens: &[TAGS.open],
-    bare: None,
-    region,
-};
-
-fn region(_: Option<usize>) -> Box<dyn Region> {
-    tagged_region(&TAGS)
 }
 
 /// A call's region between `tags`, as Hermes streams one.

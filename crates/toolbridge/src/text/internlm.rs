@@ -8,8 +8,6 @@
 //! call here.
 
 use super::hermes::{self, Tags};
-use super::scan::Out;
-use super::stream::markup::{Region, Streaming};
 
 static TAGS: Tags = Tags {
     open: "<|action_start|><|plugin|>",
@@ -17,21 +15,4 @@ static TAGS: Tags = Tags {
     tokens: &[],
 };
 
-pub(super) fn detect(text: &str) -> bool {
-    text.contains(TAGS.open)
-}
-
-pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    hermes::parse_tagged(text, out, &TAGS);
-}
-
-/// Streamed as Hermes streams ([`hermes::tagged_region`]).
-pub(super) const STREAM: Streaming = Streaming {
-    opens: &[TAGS.open],
-    bare: None,
-    region,
-};
-
-fn region(_: Option<usize>) -> Box<dyn Region> {
-    hermes::tagged_region(&TAGS)
-}
+hermes::tagged_family!(TAGS);

@@ -229,13 +229,7 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         rest = next_rest;
     }
     if !untyped.is_empty() {
-        notes.push(Note::new(
-            NoteKind::Kept {
-                key: untyped.join(", ").into(),
-            },
-            Pointer::root().key("arguments"),
-            format!("no schema types {}; kept as strings", untyped.join(", ")),
-        ));
+        notes.push(typed::untyped(&untyped, "as strings"));
     }
     out.call_fitted(name, arguments, raw, notes);
 }

@@ -26,14 +26,19 @@ use super::stream::markup::{Region, Streaming};
 const CALL: &str = "<|open|>call tool=";
 const TOOLS: &str = "<|open|>tools<|sep|>";
 
-/// The wrapper's tokens, taken out of the prose.
-const BLOCKS: &[&str] = &[
+/// What opens a region in a stream: the call element, then the channel
+/// tokens ([`BLOCKS`]).
+const OPENS: &[&str] = &[
+    CALL,
     TOOLS,
     "<|close|>tools<|sep|>",
     "<|open|>response<|sep|>",
     "<|close|>response<|sep|>",
     "<|close|>message<|sep|>",
 ];
+
+/// The channel tokens, taken out of the prose.
+const BLOCKS: &[&str] = OPENS.split_at(1).1;
 
 static MARKUP: Markup = Markup {
     blocks: BLOCKS,
@@ -59,14 +64,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// Streamed: a call element is a call's region, a channel token one of its
 /// own ([`invoke::region`]).
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &[
-        CALL,
-        TOOLS,
-        "<|close|>tools<|sep|>",
-        "<|open|>response<|sep|>",
-        "<|close|>response<|sep|>",
-        "<|close|>message<|sep|>",
-    ],
+    opens: OPENS,
     bare: None,
     region,
 };

@@ -149,16 +149,7 @@ fn arguments(
         );
     }
     if !untyped.is_empty() {
-        notes.push(Note::new(
-            NoteKind::Kept {
-                key: untyped.join(", ").into(),
-            },
-            Pointer::root().key("arguments"),
-            format!(
-                "no schema types {}; kept as the text and elements give them",
-                untyped.join(", ")
-            ),
-        ));
+        notes.push(typed::untyped(&untyped, "as the text and elements give them"));
     }
     arguments
 }

@@ -17,10 +17,10 @@ use super::stream::markup::{Region, Streaming};
 const INVOKE: &str = "<steptml:invoke name=";
 const CALLS_BEGIN: &str = "<｜tool_calls_begin｜>";
 
-/// The wrapper's tokens, taken out of the prose. The first four end a call
-/// whose `</steptml:invoke>` was lost; `function<｜tool_sep｜>` comes
-/// before the bare separator, which it ends with.
-const BLOCKS: &[&str] = &[
+/// What opens a region in a stream: the invoke element, then the
+/// wrapper's tokens ([`BLOCKS`]).
+const OPENS: &[&str] = &[
+    INVOKE,
     CALLS_BEGIN,
     "<｜tool_calls_end｜>",
     "<｜tool_call_begin｜>",
@@ -28,6 +28,11 @@ const BLOCKS: &[&str] = &[
     "function<｜tool_sep｜>",
     "<｜tool_sep｜>",
 ];
+
+/// The wrapper's tokens, taken out of the prose. The first four end a call
+/// whose `</steptml:invoke>` was lost; `function<｜tool_sep｜>` comes
+/// before the bare separator, which it ends with.
+const BLOCKS: &[&str] = OPENS.split_at(1).1;
 
 static MARKUP: Markup = Markup {
     blocks: BLOCKS,
@@ -53,15 +58,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// Streamed: an invoke element is a call's region, a wrapper token one of
 /// its own ([`invoke::region`]).
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &[
-        INVOKE,
-        CALLS_BEGIN,
-        "<｜tool_calls_end｜>",
-        "<｜tool_call_begin｜>",
-        "<｜tool_call_end｜>",
-        "function<｜tool_sep｜>",
-        "<｜tool_sep｜>",
-    ],
+    opens: OPENS,
     bare: None,
     region,
 };

@@ -114,6 +114,18 @@ pub(super) fn value_at(
     Value::String(raw.to_string())
 }
 
+/// The note on a call whose arguments `keys` no schema types: their
+/// values were kept `how` the text gives them ("as strings").
+pub(super) fn untyped(keys: &[String], how: &str) -> Note {
+    Note::new(
+        NoteKind::Kept {
+            key: keys.join(", ").into(),
+        },
+        Pointer::root().key("arguments"),
+        format!("no schema types {}; kept {how}", keys.join(", ")),
+    )
+}
+
 /// The JSON types `property` (a schema) allows, as [`value`] reads them;
 /// none for no schema, or one that says nothing of them.
 pub(super) fn types(property: Option<&Value>) -> Vec<&str> {
