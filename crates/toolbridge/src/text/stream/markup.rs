@@ -512,17 +512,37 @@ impl LiveJson {
     /// returned (the caller appends it to the region and the call's argument
     /// text, as [`read`](LiveJson::read) would); else the piece is not
     /// scanned. The text before it that the scanner has not looked at yet
-    /// (pieces taken without it, inside a string) is scanned first.
-    pub fn take(&mut self, text: &str, piece: &str) -> Option<Waits> {
+    /// was taken by the wait [`streams`](LiveJson::streams) (or the last
+    /// `take`) gave, `taken` as that wait is now: it holds nothing the
+    /// scanner acts on but, inside a string, escapes the wait followed, so
+    /// the scanner moves past it without reading it.
+    pub fn take(&mut self, text: &str, piece: &str, taken: &Waits) -> Option<Waits> {
         if self.end.is_some() {
             return None;
         }
         let unscanned = text.as_bytes().get(self.scanned..).unwrap_or_default();
-        let before = self.brackets.clone();
-        if self.brackets.feed(unscanned).is_some() {
-            // Ended before the piece: the region's read says where.
-            self.brackets = before;
-            return None;
+        if !unscanned.is_empty() {
+            let before = self.brackets.clone();
+            match (self.brackets.open_string(), taken.string) {
+                (Some((quote, _)), Some(string)) if string.quote == quote => {
+                    self.brackets.pass_string(string.escaped);
+                }
+                (None, None) => {}
+                _ => {
+                    if self.brackets.feed(unscanned).is_some() {
+                        // Ended before the piece: the region's read says where.
+                        self.brackets = before;
+                        return None;
+                    }
+                }
+            }
+            debug_assert!(
+                {
+                    let mut read = before;
+                    read.feed(unscanned).is_none() && read == self.brackets
+                },
+                "the text taken by the wait holds nothing the scanner acts on"
+            );
         }
         self.scanned = self.scanned.max(text.len());
         let caught_up = self.brackets.clone();

@@ -266,7 +266,7 @@ impl Segment {
             {
                 return false;
             }
-            let Some(json_waits) = json.take(&self.buf[self.from..], text) else {
+            let Some(json_waits) = json.take(&self.buf[self.from..], text, &unread.waits) else {
                 return false;
             };
             // What `streams` would answer now: no tag starts after the
