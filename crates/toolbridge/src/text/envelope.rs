@@ -10,6 +10,8 @@
 //! parse notes it). Any other envelope (arguments first, arguments as a
 //! string, no name, markup that is not JSON) has no head and is read whole.
 
+use std::borrow::Cow;
+
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
@@ -391,8 +393,11 @@ fn read_head(text: &str, keys: EnvelopeKeys) -> Read {
     let mut at = spaces(bytes, 0);
     read!(expect(bytes, at, b'{'));
     at += 1;
-    let mut name: Option<String> = None;
-    let mut id: Option<String> = None;
+    // Borrowed from the text until the head decides (most names and keys
+    // have no escapes): a head read again as its text grows allocates
+    // nothing before then.
+    let mut name: Option<Cow<'_, str>> = None;
+    let mut id: Option<Cow<'_, str>> = None;
     loop {
         at = spaces(bytes, at);
         let (key, after) = read!(string(text, at));
@@ -413,7 +418,11 @@ fn read_head(text: &str, keys: EnvelopeKeys) -> Read {
             Role::Arguments => {
                 return match (bytes.get(at), name) {
                     (None, _) => Read::Cut,
-                    (Some(b'{'), Some(name)) => Read::Head(EnvelopeHead { name, id, at }),
+                    (Some(b'{'), Some(name)) => Read::Head(EnvelopeHead {
+                        name: name.into_owned(),
+                        id: id.map(Cow::into_owned),
+                        at,
+                    }),
                     _ => Read::Whole,
                 };
             }
@@ -456,7 +465,7 @@ fn expect(bytes: &[u8], at: usize, byte: u8) -> Step<()> {
 }
 
 /// The JSON string at `at`, decoded as JSON reads it, and where it ends.
-fn string(text: &str, at: usize) -> Step<(String, usize)> {
+fn string(text: &str, at: usize) -> Step<(Cow<'_, str>, usize)> {
     let bytes = text.as_bytes();
     match expect(bytes, at, b'"') {
         Step::Ok(()) => {}
@@ -476,10 +485,10 @@ fn string(text: &str, at: usize) -> Step<(String, usize)> {
     }
     let literal = &text[at..=end];
     let decoded = if literal.contains('\\') {
-        serde_json::from_str(literal).ok()
+        serde_json::from_str(literal).ok().map(Cow::Owned)
     } else {
         // Control characters are not JSON inside a string.
-        (!literal.bytes().any(|byte| byte < 0x20)).then(|| literal[1..literal.len() - 1].to_string())
+        (!literal.bytes().any(|byte| byte < 0x20)).then(|| Cow::Borrowed(&literal[1..literal.len() - 1]))
     };
     match decoded {
         Some(value) => Step::Ok((value, end + 1)),
