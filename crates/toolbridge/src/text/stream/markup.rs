@@ -507,42 +507,57 @@ impl LiveJson {
         Waits::scanning(self.brackets.open_string(), Waits::JSON)
     }
 
+    /// The text after the scanner's place in `text` (the region so far)
+    /// was taken by the wait [`streams`](LiveJson::streams) (or the last
+    /// [`take`](LiveJson::take)) gave, `taken` as that wait is now: it
+    /// holds nothing the scanner acts on but, inside a string, escapes the
+    /// wait followed. The scanner moves past it without reading it (when
+    /// its state and the wait's agree; else it reads it later).
+    pub fn pass(&mut self, text: &str, taken: &Waits) {
+        let unscanned = text.as_bytes().get(self.scanned..).unwrap_or_default();
+        if self.end.is_some() || unscanned.is_empty() {
+            return;
+        }
+        let before = self.brackets.clone();
+        match (self.brackets.open_string(), taken.string) {
+            (Some((quote, _)), Some(string)) if string.quote == quote => {
+                self.brackets.pass_string(string.escaped);
+            }
+            (None, None) => {}
+            _ => return,
+        }
+        debug_assert!(
+            {
+                let mut read = before;
+                read.feed(unscanned).is_none() && read == self.brackets
+            },
+            "the text taken by the wait holds nothing the scanner acts on"
+        );
+        self.scanned = text.len();
+    }
+
     /// A piece that follows `text` (the region so far): when it continues
     /// the arguments without ending them, it is scanned and its wait
     /// returned (the caller appends it to the region and the call's argument
     /// text, as [`read`](LiveJson::read) would); else the piece is not
     /// scanned. The text before it that the scanner has not looked at yet
-    /// was taken by the wait [`streams`](LiveJson::streams) (or the last
-    /// `take`) gave, `taken` as that wait is now: it holds nothing the
-    /// scanner acts on but, inside a string, escapes the wait followed, so
-    /// the scanner moves past it without reading it.
+    /// was taken by the wait `taken` ([`pass`](LiveJson::pass)).
     pub fn take(&mut self, text: &str, piece: &str, taken: &Waits) -> Option<Waits> {
         if self.end.is_some() {
             return None;
         }
-        let unscanned = text.as_bytes().get(self.scanned..).unwrap_or_default();
-        if !unscanned.is_empty() {
+        self.pass(text, taken);
+        if let Some(unscanned) = text
+            .as_bytes()
+            .get(self.scanned..)
+            .filter(|rest| !rest.is_empty())
+        {
             let before = self.brackets.clone();
-            match (self.brackets.open_string(), taken.string) {
-                (Some((quote, _)), Some(string)) if string.quote == quote => {
-                    self.brackets.pass_string(string.escaped);
-                }
-                (None, None) => {}
-                _ => {
-                    if self.brackets.feed(unscanned).is_some() {
-                        // Ended before the piece: the region's read says where.
-                        self.brackets = before;
-                        return None;
-                    }
-                }
+            if self.brackets.feed(unscanned).is_some() {
+                // Ended before the piece: the region's read says where.
+                self.brackets = before;
+                return None;
             }
-            debug_assert!(
-                {
-                    let mut read = before;
-                    read.feed(unscanned).is_none() && read == self.brackets
-                },
-                "the text taken by the wait holds nothing the scanner acts on"
-            );
         }
         self.scanned = self.scanned.max(text.len());
         let caught_up = self.brackets.clone();

@@ -168,6 +168,12 @@ impl Segment {
                 APPENDED_UNREAD.with(|count| count.set(count.get() + 1));
                 return Found::Nothing;
             }
+            if let (true, Some((region, _))) = (unread.streamed, &mut self.region) {
+                // The read of the region goes on from the pieces taken.
+                if let Some((json, _)) = region.live_json() {
+                    json.pass(&self.buf[self.from..], &unread.waits);
+                }
+            }
         }
         self.cut_released();
         self.buf.push_str(text);
