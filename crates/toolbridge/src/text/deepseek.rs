@@ -133,7 +133,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 /// the JSON in a code fence (V3, R1).
 fn head(body: &str) -> Head {
     let Some(sep) = find_tag(body, SEP) else {
-        return Head::More;
+        return Head::More(None);
     };
     let head = body[..sep].trim();
     let after = sep + SEP.len();
@@ -144,7 +144,7 @@ fn head(body: &str) -> Head {
         return object_after(body, after, head, None);
     }
     let Some(line) = body[after..].find(NAME_ENDS) else {
-        return Head::More;
+        return Head::More(None);
     };
     let name = body[after..after + line].trim();
     if name.is_empty() {
@@ -156,7 +156,7 @@ fn head(body: &str) -> Head {
     let fence = if rest.starts_with("```json") {
         "```json".len()
     } else if could_be(rest, "```json") {
-        return Head::More;
+        return Head::More(None);
     } else if rest.starts_with("```") {
         "```".len()
     } else {

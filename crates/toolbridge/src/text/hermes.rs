@@ -4,9 +4,9 @@
 
 use crate::call::repair;
 
-use super::envelope::{self, EnvelopeKeys, Found};
+use super::envelope::{self, Cut, EnvelopeKeys, Found};
 use super::scan::{json_at, recovered, Out};
-use super::stream::markup::{Head, HeadJson, Region, Streaming, Until};
+use super::stream::markup::{Head, HeadJson, InString, Region, Streaming, Until};
 use super::tags::Finder;
 
 const OPEN: &str = "<tool_call>";
@@ -111,7 +111,9 @@ fn region(_: Option<usize>) -> Box<dyn Region> {
 /// announced, and its arguments stream, once the envelope has named it.
 fn live_head(body: &str) -> Head {
     match envelope::head(body, EnvelopeKeys::Plain) {
-        Found::More => Head::More,
+        // Inside a string only its closing quote moves the head on.
+        Found::More(Cut::String { escaped }) => Head::More(Some(InString { quote: b'"', escaped })),
+        Found::More(Cut::Other) => Head::More(None),
         Found::Head(head) => Head::Json {
             name: head.name,
             id: head.id,

@@ -162,6 +162,6 @@ fn head(body: &str) -> Head {
             object_after(body, at + ARGUMENTS.len(), name, Some(head))
         }
         None if body.contains('{') => Head::Whole,
-        None => Head::More,
+        None => Head::More(None),
     }
 }

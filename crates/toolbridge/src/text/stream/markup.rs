@@ -20,7 +20,7 @@ use super::super::scan::Out;
 pub(in crate::text) use super::super::tags::{
     first_of, floor, held_suffix, holds_tag, scan_tags, scan_tags_with, FirstBytes,
 };
-pub(in crate::text) use super::waits::{parameter_waits, shortest, waiting, Waits};
+pub(in crate::text) use super::waits::{parameter_waits, shortest, waiting, InString, Waits};
 
 /// How one family's markup streams: a row's `stream` in
 /// [`FAMILIES`](crate::text::FAMILIES).
@@ -329,10 +329,13 @@ pub(in crate::text) use crate::json::Brackets;
 
 /// What a family's head reader found at the start of a call region's body
 /// (the text after the opening token, up to the closing one).
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub(in crate::text) enum Head {
-    /// Not known yet: more text could decide.
-    More,
+    /// Not known yet: more text could decide. With where the head is
+    /// inside a string, when the text ends there: only its closing quote
+    /// can decide it, and the region waits for it ([`Region::wakes`]).
+    /// `None`: every piece is read.
+    More(Option<InString>),
     /// The call's name and id, exactly as the family's parser reads them,
     /// and where in the body its JSON arguments start (at a `{`).
     Json {
@@ -356,6 +359,8 @@ pub(in crate::text) struct HeadJson {
     /// Finds the head in the body so far.
     head: fn(&str) -> Head,
     arguments: LiveArguments,
+    /// Where the head, not known yet, is inside a string (see [`Head::More`]).
+    head_string: Option<InString>,
 }
 
 impl HeadJson {
@@ -365,6 +370,7 @@ impl HeadJson {
             until,
             head,
             arguments: LiveArguments::Undecided,
+            head_string: None,
         }
     }
 }
@@ -379,6 +385,7 @@ impl Region for HeadJson {
         let limit = self.until.body_end(text, end);
         let open = self.until.open.min(limit);
         let head = self.head;
+        let mut head_string = None;
         self.arguments.read(text, limit, live, || {
             let body = &text[open..limit];
             match head(body) {
@@ -389,20 +396,35 @@ impl Region for HeadJson {
                 },
                 // A head that never decides is looked at again only this
                 // far, as the envelope's rule reads it.
-                Head::More if body.len() > HEAD_WINDOW => Head::Whole,
-                undecided => undecided,
+                Head::More(_) if body.len() > HEAD_WINDOW => Head::Whole,
+                Head::More(string) => {
+                    head_string = string;
+                    Head::More(None)
+                }
+                whole => whole,
             }
         });
+        self.head_string = head_string;
         end
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
         // Once the arguments ended (or come whole), only the closing token
-        // is waited for; while they stream, every piece is an event.
+        // is waited for; while they stream, every piece is an event; a head
+        // cut inside a string waits for its closing quote too.
         match &self.arguments {
             LiveArguments::Whole => Some(self.until.waits(text)),
             LiveArguments::Json(json) if json.ended() => Some(self.until.waits(text)),
-            _ => None,
+            LiveArguments::Undecided => {
+                // The closing quote, the tags, or the end of the head's window.
+                let string = self.head_string?;
+                let mut waits = self.until.waits(text);
+                let window = self.until.open + HEAD_WINDOW + 1;
+                waits.string = Some(string);
+                waits.ready_at = Some(waits.ready_at.map_or(window, |ready| ready.min(window)));
+                Some(waits)
+            }
+            LiveArguments::Json(_) => None,
         }
     }
 
@@ -435,7 +457,7 @@ impl LiveArguments {
         if let LiveArguments::Undecided = self {
             *self = match head() {
                 Head::Json { name, id, at } => LiveArguments::Json(LiveJson::start(live, name, id, at)),
-                Head::More => return,
+                Head::More(_) => return,
                 Head::Whole => LiveArguments::Whole,
             };
         }
@@ -673,13 +695,13 @@ impl ListScan {
                         Found::Whole
                     };
                     match found {
-                        Found::More if !done => return None,
+                        Found::More(_) if !done => return None,
                         Found::Head(head) => {
                             live.calls.push(LiveCall::default());
                             let json = LiveJson::start(live, head.name, head.id, start + head.at);
                             self.item = Item::Arguments(json);
                         }
-                        Found::More | Found::Whole => {
+                        Found::More(_) | Found::Whole => {
                             self.heads = false;
                             self.at = start;
                             self.item = Item::Rest(Brackets::new(false));
@@ -748,7 +770,7 @@ pub(in crate::text) fn object_after(body: &str, from: usize, name: &str, id: Opt
     let rest = &body[from..];
     let start = from + (rest.len() - rest.trim_start().len());
     match body[start..].bytes().next() {
-        None => Head::More,
+        None => Head::More(None),
         Some(b'{') => Head::Json {
             name: name.to_string(),
             id: id.map(str::to_string),
