@@ -213,6 +213,7 @@ pub(in crate::text) fn value_end(
 
 impl Live {
     /// The call being written, after opening one if there is none.
+    #[inline]
     pub fn current(&mut self) -> &mut LiveCall {
         if self.calls.is_empty() {
             self.calls.push(LiveCall::default());
