@@ -5,7 +5,9 @@
 //! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
-use super::stream::markup::{could_be, object_after, Head, HeadJson, Region, Streaming, Token, Until};
+use super::stream::markup::{
+    could_be, object_after, waiting, FirstBytes, Head, HeadJson, Region, Streaming, Token, Until,
+};
 use super::tags::find_tag;
 
 const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
@@ -133,7 +135,8 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 /// the JSON in a code fence (V3, R1).
 fn head(body: &str) -> Head {
     let Some(sep) = find_tag(body, SEP) else {
-        return Head::More(None);
+        // Only the separator (once whole from its first byte on) decides it.
+        return Head::More(Some(waiting(body, 0, FirstBytes::of_list(&[SEP]), SEP.len())));
     };
     let head = body[..sep].trim();
     let after = sep + SEP.len();

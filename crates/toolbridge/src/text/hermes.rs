@@ -6,7 +6,7 @@ use crate::call::repair;
 
 use super::envelope::{self, Cut, EnvelopeKeys, Found};
 use super::scan::{json_at, recovered, Out};
-use super::stream::markup::{Head, HeadJson, InString, Region, Streaming, Until};
+use super::stream::markup::{FirstBytes, Head, HeadJson, Region, Streaming, Until, Waits};
 use super::tags::Finder;
 
 const OPEN: &str = "<tool_call>";
@@ -112,7 +112,9 @@ fn region(_: Option<usize>) -> Box<dyn Region> {
 fn live_head(body: &str) -> Head {
     match envelope::head(body, EnvelopeKeys::Plain) {
         // Inside a string only its closing quote moves the head on.
-        Found::More(Cut::String { escaped }) => Head::More(Some(InString { quote: b'"', escaped })),
+        Found::More(Cut::String { escaped }) => {
+            Head::More(Some(Waits::scanning(Some((b'"', escaped)), FirstBytes::NONE)))
+        }
         Found::More(Cut::Other) => Head::More(None),
         Found::Head(head) => Head::Json {
             name: head.name,

@@ -20,7 +20,7 @@ use super::super::scan::Out;
 pub(in crate::text) use super::super::tags::{
     first_of, floor, held_suffix, holds_tag, scan_tags, scan_tags_with, FirstBytes,
 };
-pub(in crate::text) use super::waits::{parameter_waits, shortest, waiting, InString, Waits};
+pub(in crate::text) use super::waits::{parameter_waits, shortest, waiting, Waits};
 
 /// How one family's markup streams: a row's `stream` in
 /// [`FAMILIES`](crate::text::FAMILIES).
@@ -332,11 +332,12 @@ pub(in crate::text) use crate::json::Brackets;
 /// (the text after the opening token, up to the closing one).
 #[derive(Debug)]
 pub(in crate::text) enum Head {
-    /// Not known yet: more text could decide. With where the head is
-    /// inside a string, when the text ends there: only its closing quote
-    /// can decide it, and the region waits for it ([`Region::wakes`]).
-    /// `None`: every piece is read.
-    More(Option<InString>),
+    /// Not known yet: more text could decide. With what could decide it,
+    /// when text without that reads the same (a string's closing quote, a
+    /// token's first byte; a [`Waits::ready_at`] counted from the body's
+    /// start): the region waits for it ([`Region::wakes`]). `None`: every
+    /// piece is read.
+    More(Option<Waits>),
     /// The call's name and id, exactly as the family's parser reads them,
     /// and where in the body its JSON arguments start (at a `{`).
     Json {
@@ -360,8 +361,8 @@ pub(in crate::text) struct HeadJson {
     /// Finds the head in the body so far.
     head: fn(&str) -> Head,
     arguments: LiveArguments,
-    /// Where the head, not known yet, is inside a string (see [`Head::More`]).
-    head_string: Option<InString>,
+    /// What the head, not known yet, waits for (see [`Head::More`]).
+    head_waits: Option<Waits>,
 }
 
 impl HeadJson {
@@ -371,7 +372,7 @@ impl HeadJson {
             until,
             head,
             arguments: LiveArguments::Undecided,
-            head_string: None,
+            head_waits: None,
         }
     }
 }
@@ -386,7 +387,7 @@ impl Region for HeadJson {
         let limit = self.until.body_end(text, end);
         let open = self.until.open.min(limit);
         let head = self.head;
-        let mut head_string = None;
+        let mut head_waits = None;
         self.arguments.read(text, limit, live, || {
             let body = &text[open..limit];
             match head(body) {
@@ -398,14 +399,14 @@ impl Region for HeadJson {
                 // A head that never decides is looked at again only this
                 // far, as the envelope's rule reads it.
                 Head::More(_) if body.len() > HEAD_WINDOW => Head::Whole,
-                Head::More(string) => {
-                    head_string = string;
+                Head::More(waits) => {
+                    head_waits = waits;
                     Head::More(None)
                 }
                 whole => whole,
             }
         });
-        self.head_string = head_string;
+        self.head_waits = head_waits;
         end
     }
 
@@ -417,13 +418,20 @@ impl Region for HeadJson {
             LiveArguments::Whole => Some(self.until.waits(text)),
             LiveArguments::Json(json) if json.ended() => Some(self.until.waits(text)),
             LiveArguments::Undecided => {
-                // The closing quote, the tags, or the end of the head's window.
-                let string = self.head_string?;
-                let mut waits = self.until.waits(text);
-                let window = self.until.open + HEAD_WINDOW + 1;
-                waits.string = Some(string);
-                waits.ready_at = Some(waits.ready_at.map_or(window, |ready| ready.min(window)));
-                Some(waits)
+                // What the head waits for, the tags, or the end of the
+                // head's window (the tags' wait is never inside a string).
+                let head = self.head_waits?;
+                let until = self.until.waits(text);
+                let open = self.until.open;
+                let ready_at = [until.ready_at, head.ready_at.map(|len| open + len)]
+                    .into_iter()
+                    .flatten()
+                    .fold(open + HEAD_WINDOW + 1, usize::min);
+                Some(Waits {
+                    stops: until.stops.and(head.stops),
+                    string: head.string,
+                    ready_at: Some(ready_at),
+                })
             }
             LiveArguments::Json(_) => None,
         }
