@@ -6,7 +6,7 @@
 
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{
-    could_be, object_after, waiting, FirstBytes, Head, HeadJson, Region, Streaming, Token, Until,
+    could_be, object_after, token_waits, FirstBytes, Head, HeadJson, Region, Streaming, Token, Until,
 };
 use super::tags::find_tag;
 
@@ -136,7 +136,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 fn head(body: &str) -> Head {
     let Some(sep) = find_tag(body, SEP) else {
         // Only the separator (once whole from its first byte on) decides it.
-        return Head::More(Some(waiting(body, 0, FirstBytes::of_list(&[SEP]), SEP.len())));
+        return Head::More(Some(token_waits(body, FirstBytes::of_list(&[SEP]), SEP.len())));
     };
     let head = body[..sep].trim();
     let after = sep + SEP.len();

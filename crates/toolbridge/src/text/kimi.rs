@@ -6,7 +6,7 @@
 
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
 use super::stream::markup::{
-    object_after, waiting, FirstBytes, Head, HeadJson, Region, Streaming, Token, Until,
+    object_after, token_waits, FirstBytes, Head, HeadJson, Region, Streaming, Token, Until,
 };
 use super::tags::{find_tag, scan_tags};
 
@@ -166,9 +166,8 @@ fn head(body: &str) -> Head {
         None if body.contains('{') => Head::Whole,
         // Only the token (once whole from its first byte on) or a `{`
         // decides it.
-        None => Head::More(Some(waiting(
+        None => Head::More(Some(token_waits(
             body,
-            0,
             FirstBytes::of_bytes(b"<{"),
             ARGUMENTS.len(),
         ))),

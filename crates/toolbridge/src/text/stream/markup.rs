@@ -20,7 +20,7 @@ use super::super::scan::Out;
 pub(in crate::text) use super::super::tags::{
     first_of, floor, held_suffix, holds_tag, scan_tags, scan_tags_with, FirstBytes,
 };
-pub(in crate::text) use super::waits::{parameter_waits, shortest, waiting, Waits};
+pub(in crate::text) use super::waits::{parameter_waits, shortest, token_waits, waiting, Waits};
 
 /// How one family's markup streams: a row's `stream` in
 /// [`FAMILIES`](crate::text::FAMILIES).

@@ -159,6 +159,7 @@ impl Segment {
     }
 
     /// More text of the segment (`done`: the segment ends after it).
+    #[inline]
     pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
         if let Some(mut unread) = self.unread.take() {
             let len = self.buf.len() - self.from + text.len();
