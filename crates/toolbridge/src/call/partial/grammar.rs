@@ -10,10 +10,6 @@ use crate::pointer::Pointer;
 use super::token::{decode, ends_plain_text, Escape, Literal, NumberPart, Token};
 use super::{Change, Fault, PartialJson, Step};
 
-/// The room a string value is given once it continues past the delta it
-/// began in.
-const LONG_STRING: usize = 256;
-
 /// One open object or array.
 #[derive(Clone, Debug)]
 pub(super) struct Frame {
@@ -313,12 +309,6 @@ impl PartialJson {
         let Some(Value::String(string)) = descend(&mut self.root, &self.frames) else {
             return None;
         };
-        if string.capacity() < LONG_STRING {
-            // A string that goes on past the delta it began in is mostly
-            // long (a file's content): room for it without the first
-            // doublings of its buffer.
-            string.reserve(LONG_STRING - string.len());
-        }
         let (start, escape) = (string.len(), self.escape);
         // Text with nothing to decode (most tokens) is the string's text as it is.
         let plain = escape == Escape::None && !delta.bytes().any(ends_plain_text);
