@@ -97,7 +97,7 @@ pub(crate) fn bracket_end(bytes: &[u8], start: usize) -> Option<usize> {
 /// The end of a bracketed value (a JSON object or array, a Python list),
 /// read a piece at a time (a stream's deltas) or at once ([`bracket_end`]):
 /// brackets counted outside strings.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Brackets {
     depth: usize,
     quote: Option<u8>,
@@ -120,6 +120,15 @@ impl Brackets {
     /// whether a backslash escapes the next byte.
     pub fn open_string(&self) -> Option<(u8, bool)> {
         self.quote.map(|quote| (quote, self.escaped))
+    }
+
+    /// Moves past text inside the open string that holds no closing quote
+    /// but escaped ones, known without reading it (its escapes were followed
+    /// as it came): `escaped` says whether a backslash escapes the byte
+    /// after it.
+    pub fn pass_string(&mut self, escaped: bool) {
+        debug_assert!(self.quote.is_some(), "inside a string");
+        self.escaped = escaped;
     }
 
     /// Reads `bytes` (which continue those read before): the end of the

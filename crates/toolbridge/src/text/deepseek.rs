@@ -5,7 +5,9 @@
 //! - V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
 
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
-use super::stream::markup::{could_be, object_after, Head, HeadJson, Region, Streaming, Token, Until};
+use super::stream::markup::{
+    could_be, object_after, token_waits, FirstBytes, Head, HeadJson, Region, Streaming, Token, Until,
+};
 use super::tags::find_tag;
 
 const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
@@ -133,7 +135,8 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 /// the JSON in a code fence (V3, R1).
 fn head(body: &str) -> Head {
     let Some(sep) = find_tag(body, SEP) else {
-        return Head::More;
+        // Only the separator (once whole from its first byte on) decides it.
+        return Head::More(Some(token_waits(body, FirstBytes::of_list(&[SEP]), SEP.len())));
     };
     let head = body[..sep].trim();
     let after = sep + SEP.len();
@@ -144,7 +147,7 @@ fn head(body: &str) -> Head {
         return object_after(body, after, head, None);
     }
     let Some(line) = body[after..].find(NAME_ENDS) else {
-        return Head::More;
+        return Head::More(None);
     };
     let name = body[after..after + line].trim();
     if name.is_empty() {
@@ -156,7 +159,7 @@ fn head(body: &str) -> Head {
     let fence = if rest.starts_with("```json") {
         "```json".len()
     } else if could_be(rest, "```json") {
-        return Head::More;
+        return Head::More(None);
     } else if rest.starts_with("```") {
         "```".len()
     } else {

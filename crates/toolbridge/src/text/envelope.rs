@@ -10,6 +10,8 @@
 //! parse notes it). Any other envelope (arguments first, arguments as a
 //! string, no name, markup that is not JSON) has no head and is read whole.
 
+use std::borrow::Cow;
+
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
@@ -258,12 +260,24 @@ pub(super) const HEAD_WINDOW: usize = 512;
 /// What the start of an envelope says.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Found {
-    /// Not known yet: more text could decide.
-    More,
+    /// Not known yet: more text could decide; where the text was cut.
+    More(Cut),
     /// The envelope names its tool before an argument object.
     Head(EnvelopeHead),
     /// The envelope has no head (see the module's rule).
     Whole,
+}
+
+/// Where the text of a head not decided yet ends, for a stream that waits
+/// for what could decide it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Cut {
+    /// Inside a string (a key or a value): text without its closing quote
+    /// reads the same; `escaped` says whether a backslash escapes the next
+    /// byte.
+    String { escaped: bool },
+    /// Elsewhere.
+    Other,
 }
 
 /// The name and id an envelope writes before its argument object, and where
@@ -280,15 +294,11 @@ pub(super) struct EnvelopeHead {
 /// it could still decide. Only the first [`HEAD_WINDOW`] bytes are read.
 pub(super) fn head(text: &str, keys: EnvelopeKeys) -> Found {
     let window = &text[..floor(text, HEAD_WINDOW)];
-    let cut = if text.len() > window.len() {
-        Found::Whole
-    } else {
-        Found::More
-    };
     match read_head(window, keys) {
         Read::Head(head) => Found::Head(head),
         Read::Whole => Found::Whole,
-        Read::Cut => cut,
+        Read::Cut(_) if text.len() > window.len() => Found::Whole,
+        Read::Cut(cut) => Found::More(cut),
     }
 }
 
@@ -365,14 +375,14 @@ enum Read {
     Head(EnvelopeHead),
     Whole,
     /// The window ends before the head decides.
-    Cut,
+    Cut(Cut),
 }
 
 /// What one step of the reading met.
 enum Step<T> {
     Ok(T),
     Bad,
-    Cut,
+    Cut(Cut),
 }
 
 /// Returns from the enclosing function unless the step read something.
@@ -381,7 +391,7 @@ macro_rules! read {
         match $step {
             Step::Ok(value) => value,
             Step::Bad => return Read::Whole,
-            Step::Cut => return Read::Cut,
+            Step::Cut(cut) => return Read::Cut(cut),
         }
     };
 }
@@ -391,8 +401,11 @@ fn read_head(text: &str, keys: EnvelopeKeys) -> Read {
     let mut at = spaces(bytes, 0);
     read!(expect(bytes, at, b'{'));
     at += 1;
-    let mut name: Option<String> = None;
-    let mut id: Option<String> = None;
+    // Borrowed from the text until the head decides (most names and keys
+    // have no escapes): a head read again as its text grows allocates
+    // nothing before then.
+    let mut name: Option<Cow<'_, str>> = None;
+    let mut id: Option<Cow<'_, str>> = None;
     loop {
         at = spaces(bytes, at);
         let (key, after) = read!(string(text, at));
@@ -412,8 +425,12 @@ fn read_head(text: &str, keys: EnvelopeKeys) -> Read {
             }
             Role::Arguments => {
                 return match (bytes.get(at), name) {
-                    (None, _) => Read::Cut,
-                    (Some(b'{'), Some(name)) => Read::Head(EnvelopeHead { name, id, at }),
+                    (None, _) => Read::Cut(Cut::Other),
+                    (Some(b'{'), Some(name)) => Read::Head(EnvelopeHead {
+                        name: name.into_owned(),
+                        id: id.map(Cow::into_owned),
+                        at,
+                    }),
                     _ => Read::Whole,
                 };
             }
@@ -423,7 +440,7 @@ fn read_head(text: &str, keys: EnvelopeKeys) -> Read {
         match bytes.get(at) {
             Some(b',') => at += 1,
             Some(_) => return Read::Whole,
-            None => return Read::Cut,
+            None => return Read::Cut(Cut::Other),
         }
     }
 }
@@ -449,25 +466,25 @@ fn spaces(bytes: &[u8], mut at: usize) -> usize {
 
 fn expect(bytes: &[u8], at: usize, byte: u8) -> Step<()> {
     match bytes.get(at) {
-        None => Step::Cut,
+        None => Step::Cut(Cut::Other),
         Some(found) if *found == byte => Step::Ok(()),
         Some(_) => Step::Bad,
     }
 }
 
 /// The JSON string at `at`, decoded as JSON reads it, and where it ends.
-fn string(text: &str, at: usize) -> Step<(String, usize)> {
+fn string(text: &str, at: usize) -> Step<(Cow<'_, str>, usize)> {
     let bytes = text.as_bytes();
     match expect(bytes, at, b'"') {
         Step::Ok(()) => {}
         Step::Bad => return Step::Bad,
-        Step::Cut => return Step::Cut,
+        Step::Cut(cut) => return Step::Cut(cut),
     }
     let mut end = at + 1;
     let mut escaped = false;
     loop {
         match bytes.get(end) {
-            None => return Step::Cut,
+            None => return Step::Cut(Cut::String { escaped }),
             Some(b'\\') if !escaped => escaped = true,
             Some(b'"') if !escaped => break,
             Some(_) => escaped = false,
@@ -476,10 +493,10 @@ fn string(text: &str, at: usize) -> Step<(String, usize)> {
     }
     let literal = &text[at..=end];
     let decoded = if literal.contains('\\') {
-        serde_json::from_str(literal).ok()
+        serde_json::from_str(literal).ok().map(Cow::Owned)
     } else {
         // Control characters are not JSON inside a string.
-        (!literal.bytes().any(|byte| byte < 0x20)).then(|| literal[1..literal.len() - 1].to_string())
+        (!literal.bytes().any(|byte| byte < 0x20)).then(|| Cow::Borrowed(&literal[1..literal.len() - 1]))
     };
     match decoded {
         Some(value) => Step::Ok((value, end + 1)),
@@ -491,18 +508,18 @@ fn string(text: &str, at: usize) -> Step<(String, usize)> {
 fn skip_value(text: &str, at: usize) -> Step<usize> {
     let bytes = text.as_bytes();
     match bytes.get(at) {
-        None => Step::Cut,
+        None => Step::Cut(Cut::Other),
         Some(b'"') => match string(text, at) {
             Step::Ok((_, end)) => Step::Ok(end),
             Step::Bad => Step::Bad,
-            Step::Cut => Step::Cut,
+            Step::Cut(cut) => Step::Cut(cut),
         },
-        Some(b'{' | b'[') => bracket_end(bytes, at).map_or(Step::Cut, Step::Ok),
+        Some(b'{' | b'[') => bracket_end(bytes, at).map_or(Step::Cut(Cut::Other), Step::Ok),
         Some(_) => {
             // A number, `true`, `false` or `null`: up to what ends it.
             let end = (at..bytes.len())
                 .find(|&index| matches!(bytes[index], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'));
-            end.map_or(Step::Cut, Step::Ok)
+            end.map_or(Step::Cut(Cut::Other), Step::Ok)
         }
     }
 }
@@ -556,14 +573,18 @@ mod tests {
     fn a_cut_head_waits_for_more_within_its_window() {
         let text = r#"{"name": "get_weather", "arguments": {"#;
         for end in 0..text.len() - 1 {
-            assert_eq!(head_of(&text[..end]), Found::More, "{}", &text[..end]);
+            assert!(
+                matches!(head_of(&text[..end]), Found::More(_)),
+                "{}",
+                &text[..end]
+            );
         }
         assert_eq!(head_of(text), found("get_weather", None, 37));
         let long = format!(
             r#"{{"note": "{}", "name": "f", "arguments": {{}}}}"#,
             "x".repeat(600)
         );
-        assert_eq!(head_of(&long[..400]), Found::More);
+        assert_eq!(head_of(&long[..400]), Found::More(Cut::String { escaped: false }));
         assert_eq!(head_of(&long), Found::Whole);
     }
 }

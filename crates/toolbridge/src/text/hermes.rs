@@ -10,9 +10,9 @@
 
 use crate::call::repair;
 
-use super::envelope::{self, EnvelopeKeys, Found};
+use super::envelope::{self, Cut, EnvelopeKeys, Found};
 use super::scan::{json_at, push_prose_without, recovered, Out};
-use super::stream::markup::{Head, HeadJson, Region, Until};
+use super::stream::markup::{FirstBytes, Head, HeadJson, Region, Until, Waits};
 use super::tags::Finder;
 
 /// The detector, the parser and the stream of a family that writes
@@ -175,7 +175,11 @@ pub(super) fn tagged_region(tags: &'static Tags) -> Box<dyn Region> {
 /// announced, and its arguments stream, once the envelope has named it.
 fn live_head(body: &str) -> Head {
     match envelope::head(body, EnvelopeKeys::Plain) {
-        Found::More => Head::More,
+        // Inside a string only its closing quote moves the head on.
+        Found::More(Cut::String { escaped }) => {
+            Head::More(Some(Waits::scanning(Some((b'"', escaped)), FirstBytes::NONE)))
+        }
+        Found::More(Cut::Other) => Head::More(None),
         Found::Head(head) => Head::Json {
             name: head.name,
             id: head.id,

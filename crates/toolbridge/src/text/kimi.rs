@@ -5,7 +5,9 @@
 //! the singular `<|tool_call_section_begin|>`).
 
 use super::scan::{delimited_calls, push_prose_without, recovered, Out};
-use super::stream::markup::{object_after, Head, HeadJson, Region, Streaming, Token, Until};
+use super::stream::markup::{
+    object_after, token_waits, FirstBytes, Head, HeadJson, Region, Streaming, Token, Until,
+};
 use super::tags::{find_tag, scan_tags};
 
 const SECTION_TOKENS: [&str; 4] = [
@@ -162,6 +164,12 @@ fn head(body: &str) -> Head {
             object_after(body, at + ARGUMENTS.len(), name, Some(head))
         }
         None if body.contains('{') => Head::Whole,
-        None => Head::More,
+        // Only the token (once whole from its first byte on) or a `{`
+        // decides it.
+        None => Head::More(Some(token_waits(
+            body,
+            FirstBytes::of_bytes(b"<{"),
+            ARGUMENTS.len(),
+        ))),
     }
 }

@@ -347,13 +347,13 @@ impl Region for JsonCalls {
                 Some(Reading::Head(start)) => {
                     let start = *start;
                     match envelope::head(&text[start..], EnvelopeKeys::Plain) {
-                        Found::More if !done => return End::More,
+                        Found::More(_) if !done => return End::More,
                         Found::Head(head) => {
                             live.calls.push(LiveCall::default());
                             let json = LiveJson::start(live, head.name, head.id, start + head.at);
                             self.json = Some(Reading::Arguments(json));
                         }
-                        Found::More | Found::Whole => {
+                        Found::More(_) | Found::Whole => {
                             self.heads = false;
                             self.json = Some(Reading::Whole(start, Brackets::new(false)));
                         }

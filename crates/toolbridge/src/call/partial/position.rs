@@ -46,6 +46,7 @@ impl Position {
     }
 
     /// Moves past the current delta `text`.
+    #[inline]
     pub(super) fn advance(&mut self, text: &str) {
         let bytes = text.as_bytes();
         if self.line_start >= self.offset {

@@ -20,7 +20,7 @@ use super::super::scan::Out;
 pub(in crate::text) use super::super::tags::{
     first_of, floor, held_suffix, holds_tag, scan_tags, scan_tags_with, FirstBytes,
 };
-pub(in crate::text) use super::waits::{parameter_waits, shortest, waiting, Waits};
+pub(in crate::text) use super::waits::{parameter_waits, shortest, token_waits, waiting, Waits};
 
 /// How one family's markup streams: a row's `stream` in
 /// [`FAMILIES`](crate::text::FAMILIES).
@@ -213,6 +213,7 @@ pub(in crate::text) fn value_end(
 
 impl Live {
     /// The call being written, after opening one if there is none.
+    #[inline]
     pub fn current(&mut self) -> &mut LiveCall {
         if self.calls.is_empty() {
             self.calls.push(LiveCall::default());
@@ -329,10 +330,14 @@ pub(in crate::text) use crate::json::Brackets;
 
 /// What a family's head reader found at the start of a call region's body
 /// (the text after the opening token, up to the closing one).
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub(in crate::text) enum Head {
-    /// Not known yet: more text could decide.
-    More,
+    /// Not known yet: more text could decide. With what could decide it,
+    /// when text without that reads the same (a string's closing quote, a
+    /// token's first byte; a [`Waits::ready_at`] counted from the body's
+    /// start): the region waits for it ([`Region::wakes`]). `None`: every
+    /// piece is read.
+    More(Option<Waits>),
     /// The call's name and id, exactly as the family's parser reads them,
     /// and where in the body its JSON arguments start (at a `{`).
     Json {
@@ -356,6 +361,8 @@ pub(in crate::text) struct HeadJson {
     /// Finds the head in the body so far.
     head: fn(&str) -> Head,
     arguments: LiveArguments,
+    /// What the head, not known yet, waits for (see [`Head::More`]).
+    head_waits: Option<Waits>,
 }
 
 impl HeadJson {
@@ -365,6 +372,7 @@ impl HeadJson {
             until,
             head,
             arguments: LiveArguments::Undecided,
+            head_waits: None,
         }
     }
 }
@@ -379,6 +387,7 @@ impl Region for HeadJson {
         let limit = self.until.body_end(text, end);
         let open = self.until.open.min(limit);
         let head = self.head;
+        let mut head_waits = None;
         self.arguments.read(text, limit, live, || {
             let body = &text[open..limit];
             match head(body) {
@@ -389,20 +398,42 @@ impl Region for HeadJson {
                 },
                 // A head that never decides is looked at again only this
                 // far, as the envelope's rule reads it.
-                Head::More if body.len() > HEAD_WINDOW => Head::Whole,
-                undecided => undecided,
+                Head::More(_) if body.len() > HEAD_WINDOW => Head::Whole,
+                Head::More(waits) => {
+                    head_waits = waits;
+                    Head::More(None)
+                }
+                whole => whole,
             }
         });
+        self.head_waits = head_waits;
         end
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
         // Once the arguments ended (or come whole), only the closing token
-        // is waited for; while they stream, every piece is an event.
+        // is waited for; while they stream, every piece is an event; a head
+        // cut inside a string waits for its closing quote too.
         match &self.arguments {
             LiveArguments::Whole => Some(self.until.waits(text)),
             LiveArguments::Json(json) if json.ended() => Some(self.until.waits(text)),
-            _ => None,
+            LiveArguments::Undecided => {
+                // What the head waits for, the tags, or the end of the
+                // head's window (the tags' wait is never inside a string).
+                let head = self.head_waits?;
+                let until = self.until.waits(text);
+                let open = self.until.open;
+                let ready_at = [until.ready_at, head.ready_at.map(|len| open + len)]
+                    .into_iter()
+                    .flatten()
+                    .fold(open + HEAD_WINDOW + 1, usize::min);
+                Some(Waits {
+                    stops: until.stops.and(head.stops),
+                    string: head.string,
+                    ready_at: Some(ready_at),
+                })
+            }
+            LiveArguments::Json(_) => None,
         }
     }
 
@@ -435,7 +466,7 @@ impl LiveArguments {
         if let LiveArguments::Undecided = self {
             *self = match head() {
                 Head::Json { name, id, at } => LiveArguments::Json(LiveJson::start(live, name, id, at)),
-                Head::More => return,
+                Head::More(_) => return,
                 Head::Whole => LiveArguments::Whole,
             };
         }
@@ -507,22 +538,57 @@ impl LiveJson {
         Waits::scanning(self.brackets.open_string(), Waits::JSON)
     }
 
+    /// The text after the scanner's place in `text` (the region so far)
+    /// was taken by the wait [`streams`](LiveJson::streams) (or the last
+    /// [`take`](LiveJson::take)) gave, `taken` as that wait is now: it
+    /// holds nothing the scanner acts on but, inside a string, escapes the
+    /// wait followed. The scanner moves past it without reading it (when
+    /// its state and the wait's agree; else it reads it later).
+    pub fn pass(&mut self, text: &str, taken: &Waits) {
+        let unscanned = text.as_bytes().get(self.scanned..).unwrap_or_default();
+        if self.end.is_some() || unscanned.is_empty() {
+            return;
+        }
+        let before = self.brackets.clone();
+        match (self.brackets.open_string(), taken.string) {
+            (Some((quote, _)), Some(string)) if string.quote == quote => {
+                self.brackets.pass_string(string.escaped);
+            }
+            (None, None) => {}
+            _ => return,
+        }
+        debug_assert!(
+            {
+                let mut read = before;
+                read.feed(unscanned).is_none() && read == self.brackets
+            },
+            "the text taken by the wait holds nothing the scanner acts on"
+        );
+        self.scanned = text.len();
+    }
+
     /// A piece that follows `text` (the region so far): when it continues
     /// the arguments without ending them, it is scanned and its wait
     /// returned (the caller appends it to the region and the call's argument
     /// text, as [`read`](LiveJson::read) would); else the piece is not
     /// scanned. The text before it that the scanner has not looked at yet
-    /// (pieces taken without it, inside a string) is scanned first.
-    pub fn take(&mut self, text: &str, piece: &str) -> Option<Waits> {
+    /// was taken by the wait `taken` ([`pass`](LiveJson::pass)).
+    pub fn take(&mut self, text: &str, piece: &str, taken: &Waits) -> Option<Waits> {
         if self.end.is_some() {
             return None;
         }
-        let unscanned = text.as_bytes().get(self.scanned..).unwrap_or_default();
-        let before = self.brackets.clone();
-        if self.brackets.feed(unscanned).is_some() {
-            // Ended before the piece: the region's read says where.
-            self.brackets = before;
-            return None;
+        self.pass(text, taken);
+        if let Some(unscanned) = text
+            .as_bytes()
+            .get(self.scanned..)
+            .filter(|rest| !rest.is_empty())
+        {
+            let before = self.brackets.clone();
+            if self.brackets.feed(unscanned).is_some() {
+                // Ended before the piece: the region's read says where.
+                self.brackets = before;
+                return None;
+            }
         }
         self.scanned = self.scanned.max(text.len());
         let caught_up = self.brackets.clone();
@@ -638,13 +704,13 @@ impl ListScan {
                         Found::Whole
                     };
                     match found {
-                        Found::More if !done => return None,
+                        Found::More(_) if !done => return None,
                         Found::Head(head) => {
                             live.calls.push(LiveCall::default());
                             let json = LiveJson::start(live, head.name, head.id, start + head.at);
                             self.item = Item::Arguments(json);
                         }
-                        Found::More | Found::Whole => {
+                        Found::More(_) | Found::Whole => {
                             self.heads = false;
                             self.at = start;
                             self.item = Item::Rest(Brackets::new(false));
@@ -713,7 +779,7 @@ pub(in crate::text) fn object_after(body: &str, from: usize, name: &str, id: Opt
     let rest = &body[from..];
     let start = from + (rest.len() - rest.trim_start().len());
     match body[start..].bytes().next() {
-        None => Head::More,
+        None => Head::More(None),
         Some(b'{') => Head::Json {
             name: name.to_string(),
             id: id.map(str::to_string),

@@ -99,6 +99,10 @@ pub(super) struct Segment {
     /// Under [`Rules::Any`]: markup was found and is held until the family
     /// is decided (with whether it was at the start of the segment).
     holding: Option<bool>,
+    /// The first bytes of the family's opening tokens, when prose held as
+    /// the start of one need not be scanned again while it grows (no token
+    /// holds another): worked out when first needed.
+    token_starts: Option<Option<FirstBytes>>,
 }
 
 /// A piece the open region's reader need not read: one [`Waits::takes`].
@@ -132,6 +136,7 @@ impl Segment {
             region: None,
             unread: None,
             holding: None,
+            token_starts: None,
         }
     }
 
@@ -154,6 +159,7 @@ impl Segment {
     }
 
     /// More text of the segment (`done`: the segment ends after it).
+    #[inline]
     pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
         if let Some(mut unread) = self.unread.take() {
             let len = self.buf.len() - self.from + text.len();
@@ -168,11 +174,27 @@ impl Segment {
                 APPENDED_UNREAD.with(|count| count.set(count.get() + 1));
                 return Found::Nothing;
             }
+            if let (true, Some((region, _))) = (unread.streamed, &mut self.region) {
+                // The read of the region goes on from the pieces taken.
+                if let Some((json, _)) = region.live_json() {
+                    json.pass(&self.buf[self.from..], &unread.waits);
+                }
+            }
         }
         self.cut_released();
         self.buf.push_str(text);
         if self.holding.is_some() {
             return Found::Markup;
+        }
+        if !done
+            && self.region.is_none()
+            && !self.at_start
+            && !read_every_piece()
+            && self.holds_a_token_start()
+        {
+            // Still the start of a token (a long one comes in pieces): a
+            // scan would find nothing and release nothing.
+            return Found::Nothing;
         }
         loop {
             if self.region.is_some() {
@@ -266,7 +288,7 @@ impl Segment {
             {
                 return false;
             }
-            let Some(json_waits) = json.take(&self.buf[self.from..], text) else {
+            let Some(json_waits) = json.take(&self.buf[self.from..], text, &unread.waits) else {
                 return false;
             };
             // What `streams` would answer now: no tag starts after the
@@ -279,6 +301,26 @@ impl Segment {
         self.buf.push_str(text);
         live.current().arguments.push_str(text);
         true
+    }
+
+    /// Whether the text held is the start of one of the family's opening
+    /// tokens, shorter than it, and no token can be whole inside it.
+    fn holds_a_token_start(&mut self) -> bool {
+        let Rules::Family(stream) = self.rules else {
+            return false;
+        };
+        let held = &self.buf[self.from..];
+        let Some(&first) = held.as_bytes().first() else {
+            return false;
+        };
+        let starts = self
+            .token_starts
+            .get_or_insert_with(|| (!nested(stream.opens)).then(|| FirstBytes::of(stream.opens.iter())));
+        starts.is_some_and(|starts| starts.contains(first))
+            && stream
+                .opens
+                .iter()
+                .any(|token| token.len() > held.len() && token.starts_with(held))
     }
 
     /// Cuts what was released from the front of the buffer.
@@ -367,6 +409,20 @@ fn read_every_piece() -> bool {
     return READ_EVERY_PIECE.with(std::cell::Cell::get);
     #[cfg(not(test))]
     false
+}
+
+/// Whether one of `tokens` holds another before its last byte (then the
+/// start of the one may hold the other whole).
+fn nested(tokens: &[&str]) -> bool {
+    tokens.iter().any(|outer| {
+        let start = &outer.as_bytes()[..outer.len().saturating_sub(1)];
+        tokens.iter().any(|inner| {
+            !inner.is_empty()
+                && start
+                    .windows(inner.len())
+                    .any(|window| window == inner.as_bytes())
+        })
+    })
 }
 
 /// At least one character, so that a reader that ends a region at 0 does

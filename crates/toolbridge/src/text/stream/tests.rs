@@ -127,6 +127,16 @@ fn long_values() -> Vec<(Family, String)> {
             format!("<tool_call>{{\"name\": \"write\", \"arguments\": {{\"line\": 12, \"tags\": [{{\"a\": [1, 2.5e3, true, null]}}], \"content\": \"{quoted}\"}}}}</tool_call>"),
         ),
         (
+            // A head with escapes in its strings (and a tag's first byte).
+            Family::Hermes,
+            format!("<tool_call>{{\"id\": \"c\\\"1\\\\\", \"note\": \"a \\\"long\\\" <note>\", \"name\": \"wr\\u0069te\", \"arguments\": {json}}}</tool_call>"),
+        ),
+        (
+            // A head that runs past its window: the call comes whole.
+            Family::Hermes,
+            format!("<tool_call>{{\"note\": \"{}\", \"name\": \"write\", \"arguments\": {json}}}</tool_call>", "\\\"x".repeat(200)),
+        ),
+        (
             Family::Kimi,
             format!("<|tool_calls_section_begin|><|tool_call_begin|>functions.write:0<|tool_call_argument_begin|>{json}<|tool_call_end|><|tool_calls_section_end|>"),
         ),
@@ -252,5 +262,40 @@ proptest! {
         let read = events_per_piece(*family, text, &sizes, typed, true);
         let appended = events_per_piece(*family, text, &sizes, typed, false);
         prop_assert_eq!(appended, read);
+    }
+}
+
+/// A call's head waits for what decides it (an envelope's string for its
+/// closing quote, a token for its first byte and then its length): every
+/// cut of the head, with any piece after it, sends the events of reading
+/// every piece.
+#[test]
+fn a_head_cut_anywhere_sends_the_events_of_reading_every_piece() {
+    for (family, text) in [
+        (Family::Hermes, "<tool_call>{\"name\": \"write\", \"arguments\": {\"a\": 1}}</tool_call>"),
+        (
+            Family::Hermes,
+            "<tool_call>{\"id\": \"c\\\"\\\\\", \"\": 0, \"name\": \"wr\\u0069te\", \"arguments\": {}}</tool_call>",
+        ),
+        (
+            Family::Kimi,
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.get:0<|tool_call_argument_begin|>{\"a\": 1}<|tool_call_end|><|tool_calls_section_end|>",
+        ),
+        (
+            Family::Kimi,
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.a<b:0<|tool_call_argument_begin|>{\"a\": 1}<|tool_call_end|><|tool_calls_section_end|>",
+        ),
+        (
+            Family::DeepSeek,
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get<｜tool▁sep｜>{\"a\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        ),
+    ] {
+        for size in 1..text.len() {
+            for first in 1..=size {
+                let read = events_per_piece(family, text, &[first, size], None, true);
+                let appended = events_per_piece(family, text, &[first, size], None, false);
+                assert_eq!(appended, read, "{family} in pieces of {first} and {size} bytes: {text}");
+            }
+        }
     }
 }

@@ -132,6 +132,17 @@ pub(in crate::text) fn waiting(text: &str, from: usize, wakes: FirstBytes, short
     }
 }
 
+/// What a call's head that ends with a token (starting with any of
+/// `wakes`, `len` bytes long) waits for in its `body` so far: any of
+/// `wakes`; once one came, the body long enough to hold the token from
+/// there ([`waiting`] from the body's start, its length counted from there).
+pub(in crate::text) fn token_waits(body: &str, wakes: FirstBytes, len: usize) -> Waits {
+    match wakes.position_in(body.as_bytes()) {
+        None => Waits::bytes(wakes),
+        Some(at) => Waits::until(at + len),
+    }
+}
+
 /// The length of the shortest of `tags` (0 for none).
 pub(in crate::text) fn shortest<'t>(tags: impl IntoIterator<Item = &'t str>) -> usize {
     tags.into_iter().map(str::len).min().unwrap_or(0)
