@@ -1346,3 +1346,39 @@ fn xlam_shapes() {
         ["prose: \"Run:\\n```python\\nprint([1])\\n```\""]
     );
 }
+
+/// vLLM `test_apertus_tool_parser.py` (`test_incomplete_tool_call`): a list
+/// cut off after its last call closed is still that call, and the cut is
+/// the text's note, not the call's (the Toolbox runs the call; one the
+/// text ends inside keeps the truncation notes, at their place in its
+/// arguments).
+#[test]
+fn apertus_list_cut_after_a_call() {
+    assert_eq!(
+        read(
+            r#"<|tools_prefix|>[{"get_weather": {"location": "London"}}"#,
+            Family::Apertus,
+            None
+        ),
+        [
+            r#"call_0 get_weather {"location":"London"}"#,
+            "  change: the calls' <|tools_suffix|> is missing (at /)",
+            "prose: \"\"",
+            "note: change: the text ends early; the open bracket was closed (line 1, column 41) (at /)",
+        ]
+    );
+    assert_eq!(
+        read(
+            r#"<|tools_prefix|>[{"a": {}}, {"b": {"x": [1"#,
+            Family::Apertus,
+            None
+        ),
+        [
+            "call_0 a {}",
+            "  change: the calls' <|tools_suffix|> is missing (at /)",
+            "call_1 b {\"x\":[1]}",
+            "  change: the text ends early; 4 open brackets were closed (line 1, column 27) (at /arguments/x)",
+            "prose: \"\"",
+        ]
+    );
+}

@@ -11,6 +11,7 @@ use crate::call::repair;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
+use super::listed::notes_per_item;
 use super::scan::{excerpt, json_at, recovered, Out};
 use super::stream::markup::{after_spaces, Brackets, End, Live, Region, Spaces, Streaming};
 use super::tags::Finder;
@@ -55,30 +56,29 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
             object @ Value::Object(_) => (vec![object], false),
             _ => (Vec::new(), false),
         };
-        // A repair inside item i is that call's note, at its place in the
-        // call's arguments; any other is the first call's.
-        let mut per_item: Vec<Vec<Note>> = vec![Vec::new(); items.len().max(1)];
-        per_item[0] = notes;
-        for note in repaired.notes {
-            let tokens: Vec<String> = note.at.tokens().collect();
-            let (item, inner) = match listed {
-                true => (tokens.first().and_then(|token| token.parse::<usize>().ok()), 1),
-                false => (Some(0), 0),
-            };
-            match item.filter(|&item| item < items.len()) {
-                Some(item) => {
-                    let at = tokens
-                        .iter()
-                        .skip(inner + 1)
-                        .fold(Pointer::root().key("arguments"), |at, token| at.key(token));
-                    per_item[item].push(Note::new(note.kind, at, note.message));
-                }
-                None => per_item[0].push(note),
-            }
-        }
+        // An item's key is its call's name, and its value the arguments: a
+        // repair under the key is one in the call's arguments.
+        let repairs = repaired
+            .notes
+            .into_iter()
+            .map(|note| under_arguments(note, usize::from(listed)))
+            .collect();
+        let per_item = notes_per_item(repairs, notes, items.len(), listed, out);
         calls(items, per_item, &text[start..pos], out);
     }
     out.prose.push_str(&text[pos..]);
+}
+
+/// `note` with the key at `depth` in its place (an item's tool name)
+/// written as `arguments`, the key its call's arguments are under.
+fn under_arguments(note: Note, depth: usize) -> Note {
+    let mut tokens: Vec<String> = note.at.tokens().collect();
+    match tokens.get_mut(depth) {
+        Some(token) => *token = "arguments".to_string(),
+        None => return note,
+    }
+    let at = tokens.iter().fold(Pointer::root(), |at, token| at.key(token));
+    Note::new(note.kind, at, note.message)
 }
 
 /// The calls of a list's `items`, each with its `notes`: each a one-key

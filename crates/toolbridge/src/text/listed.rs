@@ -112,25 +112,7 @@ pub(super) fn list_at(
         _ => Vec::new(),
     };
     let mut items: Vec<Value> = items.into_iter().map(|item| keys.normalize(item)).collect();
-    // A repair inside item i is that call's note, at its place in the item.
-    let mut per_item: Vec<Vec<Note>> = vec![Vec::new(); items.len().max(1)];
-    per_item[0] = notes;
-    for note in repairs {
-        let tokens: Vec<String> = note.at.tokens().collect();
-        let item = tokens.first().and_then(|token| token.parse::<usize>().ok());
-        match item.filter(|&item| item < per_item.len() && listed) {
-            Some(item) => {
-                let at = tokens[1..]
-                    .iter()
-                    .fold(Pointer::root(), |at, token| at.key(token));
-                per_item[item].push(Note::new(note.kind, at, note.message));
-            }
-            // The text ending after an item closes only the list: the
-            // list's note, not the first call's.
-            None if listed && tokens.is_empty() && is_truncation(&note) => out.notes.push(note),
-            None => per_item[0].push(note),
-        }
-    }
+    let mut per_item = notes_per_item(repairs, notes, items.len(), listed, out);
     if heads.is_empty() {
         if items.is_empty() || !items.iter().all(is_call) {
             out.not_a_call(
@@ -147,6 +129,38 @@ pub(super) fn list_at(
     }
     calls_of_items(items, per_item, out);
     pos
+}
+
+/// The notes of each of a list's `count` items: the repair notes
+/// (`repairs`, placed in the list when it is `listed`, else in its one
+/// object) of a repair inside item i are that call's, at their place in the
+/// item; `first`, and any other repair, the first call's. The text ending
+/// after an item closes only the list: that note is the text's, not the
+/// first call's (the Toolbox would not run a call it marks cut off).
+pub(super) fn notes_per_item(
+    repairs: Vec<Note>,
+    first: Vec<Note>,
+    count: usize,
+    listed: bool,
+    out: &mut Out<'_>,
+) -> Vec<Vec<Note>> {
+    let mut per_item: Vec<Vec<Note>> = vec![Vec::new(); count.max(1)];
+    per_item[0] = first;
+    for note in repairs {
+        let tokens: Vec<String> = note.at.tokens().collect();
+        let item = tokens.first().and_then(|token| token.parse::<usize>().ok());
+        match item.filter(|&item| item < per_item.len() && listed) {
+            Some(item) => {
+                let at = tokens[1..]
+                    .iter()
+                    .fold(Pointer::root(), |at, token| at.key(token));
+                per_item[item].push(Note::new(note.kind, at, note.message));
+            }
+            None if listed && tokens.is_empty() && is_truncation(&note) => out.notes.push(note),
+            None => per_item[0].push(note),
+        }
+    }
+    per_item
 }
 
 /// Names the first `items` (read whole, keys normalised) by the `heads` a
