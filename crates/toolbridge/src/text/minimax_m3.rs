@@ -138,8 +138,8 @@ fn arguments(
         if property.is_none() && !arguments.contains_key(element.name) {
             untyped.push(element.name.to_string());
         }
-        let at = Pointer::root().key("arguments").key(element.name);
-        let value = typed_value(&element.body, element.name, at, property, limits, reader.notes);
+        let at = || Pointer::root().key("arguments").key(element.name);
+        let value = typed_value(&element.body, element.name, &at, property, limits, reader.notes);
         insert_argument(
             &mut arguments,
             element.name.to_string(),
@@ -261,11 +261,12 @@ fn element_of<'t>(
     }
 }
 
-/// The value of an element's `body` at `at`, typed by its `property`.
+/// The value of an element's `body` at the place `at` gives (written out
+/// only for a note), typed by its `property`.
 fn typed_value(
     body: &Body<'_>,
     field: &str,
-    at: Pointer,
+    at: &dyn Fn() -> Pointer,
     property: Option<&Value>,
     limits: &Limits,
     notes: &mut Vec<Note>,
@@ -282,7 +283,7 @@ fn typed_value(
                     return Value::Array(Vec::new());
                 }
             }
-            return typed::value_at(|| at.clone(), field, text, property, limits, notes);
+            return typed::value_at(at, field, text, property, limits, notes);
         }
         Body::Elements(children, text) => (children, text),
     };
@@ -290,10 +291,11 @@ fn typed_value(
         let items = property.and_then(|property| property.get("items"));
         let mut values = Vec::with_capacity(children.len());
         for (index, child) in children.iter().enumerate() {
+            let item_at = || at().index(index);
             values.push(typed_value(
                 &child.body,
                 child.name,
-                at.index(index),
+                &item_at,
                 items,
                 limits,
                 notes,
@@ -313,7 +315,7 @@ fn typed_value(
     if !types.is_empty() && !types.contains(&"object") {
         notes.push(Note::new(
             NoteKind::Normalized { field: field.into() },
-            at.clone(),
+            at(),
             format!(
                 "{field:?} holds elements, not the {} the schema gives; they were read as an object for validation to report",
                 types.join(" or ")
@@ -327,7 +329,8 @@ fn typed_value(
     let mut object = Map::with_capacity(children.len());
     for child in children {
         let schema = members.and_then(|members| members.get(child.name)).or(others);
-        let value = typed_value(&child.body, child.name, at.key(child.name), schema, limits, notes);
+        let member_at = || at().key(child.name);
+        let value = typed_value(&child.body, child.name, &member_at, schema, limits, notes);
         gather(&mut object, child.name, value);
     }
     if !text.trim().is_empty() {

@@ -25,11 +25,13 @@ const OPENS: &[&str] = &[FENCE, TOOL_CALL, TOOL_CALLS];
 pub(super) fn detect(text: &str) -> bool {
     let mut pos = 0;
     while let Some(at) = text[pos..].find(FENCE).map(|at| pos + at) {
+        // A list of calls (told as Mistral's bare list is), or one call.
         let body = fence_body(&text[at..]).map(|len| text[at + len..].trim_start());
         if body.is_some_and(|body| {
-            let item = body.strip_prefix('[').map_or(body, str::trim_start);
-            item.strip_prefix('{')
-                .is_some_and(|object| object.trim_start().starts_with("\"name\""))
+            mistral::bare_list(body)
+                || body
+                    .strip_prefix('{')
+                    .is_some_and(|object| object.trim_start().starts_with("\"name\""))
         }) {
             return true;
         }
