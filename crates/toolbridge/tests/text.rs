@@ -1382,3 +1382,36 @@ fn apertus_list_cut_after_a_call() {
         ]
     );
 }
+
+/// MiniMax-M3: the text ending inside nested elements is noted once (every
+/// element around the cut ends with it), and nesting past `max_depth` ends
+/// the arguments with one note, not one per element around it.
+#[test]
+fn minimax_m3_cut_inside_nested_elements_noted_once() {
+    let nested = |depth: usize| {
+        format!(
+            "]<]minimax[>[<invoke name=\"f\">{}x",
+            "]<]minimax[>[<a>".repeat(depth)
+        )
+    };
+    assert_eq!(
+        read(&nested(3), Family::MiniMaxM3, None),
+        [
+            r#"call_0 f {"a":{"a":{"a":"x"}}}"#,
+            "  change: the call's ]<]minimax[>[</invoke> is missing (at /)",
+            "  change: the closing tag of \"a\" is missing; its value ends with the text (at /)",
+            "  info: no schema types a; kept as the text and elements give them (at /arguments)",
+            "prose: \"\"",
+        ]
+    );
+    let deep = read(&nested(200), Family::MiniMaxM3, None);
+    assert_eq!(
+        deep[1..],
+        [
+            "  change: the call's ]<]minimax[>[</invoke> is missing (at /)",
+            "  change: the element \"a\" is nested deeper than 128 elements; the arguments end at it (at /)",
+            "  info: no schema types a; kept as the text and elements give them (at /arguments)",
+            "prose: \"\"",
+        ]
+    );
+}

@@ -97,6 +97,10 @@ struct Reader<'t, 'n> {
     rest: &'t str,
     limits: &'t Limits,
     notes: &'n mut Vec<Note>,
+    /// The text ended inside an element, or the reading stopped there
+    /// (noted once): the elements around it end with it, without a note
+    /// each.
+    ended: bool,
 }
 
 /// The arguments of an invoke whose head ends before `body`: one top-level
@@ -112,6 +116,7 @@ fn arguments(
         rest: body,
         limits,
         notes,
+        ended: false,
     };
     let mut arguments = Map::new();
     let mut untyped = Vec::new();
@@ -155,6 +160,12 @@ fn arguments(
 }
 
 impl<'t> Reader<'t, '_> {
+    /// Nothing more is read.
+    fn end(&mut self) {
+        self.rest = "";
+        self.ended = true;
+    }
+
     /// The element at the start of the text (its opening tag's marker), or
     /// `None` when its opening tag is cut off or names nothing (noted).
     fn element(&mut self, depth: usize) -> Option<Element<'t>> {
@@ -181,7 +192,7 @@ impl<'t> Reader<'t, '_> {
                     self.limits.max_depth
                 ),
             ));
-            self.rest = "";
+            self.end();
             return Some(Element {
                 name,
                 body: Body::Text(""),
@@ -193,11 +204,13 @@ impl<'t> Reader<'t, '_> {
         let mut pos = 0;
         loop {
             let Some(mark) = find_tag(&body[pos..], MARK).map(|at| pos + at) else {
-                self.notes.push(recovered(
-                    "missing-close-tag",
-                    format!("the closing tag of {name:?} is missing; its value ends with the text"),
-                ));
-                self.rest = "";
+                if !self.ended {
+                    self.notes.push(recovered(
+                        "missing-close-tag",
+                        format!("the closing tag of {name:?} is missing; its value ends with the text"),
+                    ));
+                }
+                self.end();
                 return Some(element_of(name, body, children, between, piece, body.len()));
             };
             let at_mark = &body[mark..];
@@ -223,7 +236,7 @@ impl<'t> Reader<'t, '_> {
                 between.push_str(&body[piece..mark]);
                 self.rest = at_mark;
                 let Some(child) = self.element(depth + 1) else {
-                    self.rest = "";
+                    self.end();
                     return Some(element_of(name, body, children, between, mark, mark));
                 };
                 children.push(child);
