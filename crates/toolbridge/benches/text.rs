@@ -103,6 +103,12 @@ fn layout(family: Family) -> Layout {
                 "Step {n}.\n<minimax:tool_call>\n<invoke name=\"write\">\n<parameter name=\"path\">src/file_{n}.rs</parameter>\n<parameter name=\"line\">{n}</parameter>\n<parameter name=\"content\">{body}</parameter>\n</invoke>\n</minimax:tool_call>\n"
             )
         }),
+        Family::Dots => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "Step {n}.\n<dots_function_call>\n<invoke name=\"write\">\n<parameter name=\"path\">src/file_{n}.rs</parameter>\n<parameter name=\"line\">{n}</parameter>\n<parameter name=\"content\">{body}</parameter>\n</invoke>\n</dots_function_call>\n"
+            )
+        }),
         Family::Qwen3Coder => Blocks(|n, _| {
             let body = raw_body();
             format!(

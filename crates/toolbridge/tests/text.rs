@@ -837,6 +837,15 @@ fn detection_order_handles_shared_prefixes() {
         Family::detect("<mm:think>]<]minimax[>[<invoke name=\"f\">]<]minimax[>[</invoke></mm:think>Done."),
         None
     );
+    // dots.llm writes MiniMax-M2's `<invoke name=` in blocks of its own.
+    assert_eq!(
+        Family::detect("<dots_function_call>\n<invoke name=\"f\">\n</invoke>\n</dots_function_call>"),
+        Some(Family::Dots)
+    );
+    assert_eq!(
+        Family::detect("<dots_function_call>{\"name\": \"f\", \"arguments\": {}}</dots_function_call>"),
+        Some(Family::Dots)
+    );
     // LongCat's tag holds `tool_call>` but not Hermes's `<tool_call>`;
     // InternLM's interpreter action is no call.
     assert_eq!(
@@ -914,7 +923,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax-m3, minimax, seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax-m3, minimax, dots, seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
     );
 }
 

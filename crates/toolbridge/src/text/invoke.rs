@@ -217,9 +217,7 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
                 (value_text[..next].trim_end(), &value_text[next..])
             }
         };
-        let property = schema
-            .and_then(|schema| schema.get("properties"))
-            .and_then(|properties| properties.get(&key));
+        let property = typed::property(schema, &key);
         // A parameter given twice is named once.
         if string.is_none() && property.is_none() && !arguments.contains_key(&key) {
             untyped.push(key.clone());
@@ -427,11 +425,7 @@ impl Parameters {
     /// Adds to `call` the parameters whose end tag is in `text`, each byte
     /// looked at once.
     fn read(&mut self, text: &str, call: &mut LiveCall, out: &Out<'_>, markup: &Markup) {
-        let properties = call
-            .name
-            .as_deref()
-            .and_then(|name| out.schema(name))
-            .and_then(|schema| schema.get("properties"));
+        let schema = call.name.as_deref().and_then(|name| out.schema(name));
         // A close tag arriving cuts `text` back: the places looked at may
         // have run into its start.
         self.at = self.at.min(text.len());
@@ -474,7 +468,7 @@ impl Parameters {
                 }
             };
             let raw = &text[value_start..value_end];
-            let property = properties.and_then(|properties| properties.get(key));
+            let property = typed::property(schema, key);
             let mut notes = Vec::new();
             let value = markup.value(key, raw, *string, property, out, &mut notes);
             call.push_parameter(key, value);

@@ -36,6 +36,7 @@
 mod apertus;
 mod command_r7b;
 mod deepseek;
+mod dots;
 mod dsml;
 mod envelope;
 mod function_gemma;
@@ -127,6 +128,9 @@ pub enum Family {
     Hunyuan,
     /// MiniMax-M2: `<minimax:tool_call><invoke name="NAME"><parameter name="K">V</parameter></invoke></minimax:tool_call>`.
     MiniMax,
+    /// dots.llm: `<dots_function_call><invoke name="NAME"><parameter name="K">V</parameter></invoke></dots_function_call>`,
+    /// or a JSON call in the block.
+    Dots,
     /// MiniMax-M3: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="NAME">]<]minimax[>[<K>V]<]minimax[>[</K>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`,
     /// nested elements for objects and lists.
     MiniMaxM3,
@@ -179,7 +183,7 @@ pub struct FamilyInfo {
 /// Kimi K3's `<|open|>`, Harmony's `<|channel|>`/`<|message|>`, Gemma 4's `<|tool_call>`,
 /// FunctionGemma's `<start_function_call>`,
 /// MiniMax-M3's `]<]minimax[>[` marker (before M2, whose `<invoke name=` it
-/// holds), MiniMax's `<minimax:tool_call>`, Seed-OSS's `<seed:tool_call>` (before
+/// holds), MiniMax's `<minimax:tool_call>`, dots.llm's `<dots_function_call>`, Seed-OSS's `<seed:tool_call>` (before
 /// Qwen3-Coder, whose calls it wraps), Command R7B's `<|START_ACTION|>`,
 /// Hunyuan's `<tool_calls>`, LongCat's `<longcat_tool_call>`, InternLM's
 /// `<|action_start|><|plugin|>`, GigaChat's headers, Apertus's
@@ -291,6 +295,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: minimax::detect,
         parse: minimax::parse,
         stream: minimax::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Dots,
+        id: "dots",
+        models: "dots.llm (rednote hilab)",
+        markup: "<dots_function_call><invoke name=\"NAME\"><parameter name=\"K\">V</parameter></invoke></dots_function_call> (or {\"name\": …, \"arguments\": {…}} in the block)",
+        detect: dots::detect,
+        parse: dots::parse,
+        stream: dots::STREAM,
     },
     FamilyInfo {
         family: Family::SeedOss,

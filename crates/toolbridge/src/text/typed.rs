@@ -114,6 +114,27 @@ pub(super) fn value_at(
     Value::String(raw.to_string())
 }
 
+/// The schema of property `key` in a tool's input `schema`, a local
+/// `$ref` (`#/$defs/NAME`, any pointer into the schema) followed to the
+/// schema it names, as Dots's parser does (`_resolve_param_type`); at
+/// most [`MAX_BRANCH_DEPTH`] references deep.
+pub(super) fn property<'s>(schema: Option<&'s Value>, key: &str) -> Option<&'s Value> {
+    let root = schema?;
+    let mut property = root.get("properties")?.get(key)?;
+    for _ in 0..MAX_BRANCH_DEPTH {
+        let target = property
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer));
+        match target {
+            Some(target) => property = target,
+            None => break,
+        }
+    }
+    Some(property)
+}
+
 /// The note on a call whose arguments `keys` no schema types: their
 /// values were kept `how` the text gives them ("as strings").
 pub(super) fn untyped(keys: &[String], how: &str) -> Note {
@@ -276,5 +297,39 @@ mod tests {
         assert_eq!(typed("42", json!({"type": "str"})), json!("42"));
         assert_eq!(typed("{\"a\": 1}", json!({"type": "dict"})), json!({"a": 1}));
         assert_eq!(typed("[1]", json!({"type": "List"})), json!([1]));
+    }
+
+    #[test]
+    fn a_property_s_local_reference_is_followed() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "at": {"$ref": "#/$defs/Place"},
+                "via": {"$ref": "#/$defs/Alias"},
+                "loop": {"$ref": "#/properties/loop"},
+                "far": {"$ref": "https://example.com/place.json"},
+            },
+            "$defs": {
+                "Place": {"type": "object", "properties": {"city": {"type": "string"}}},
+                "Alias": {"$ref": "#/$defs/Place"},
+            },
+        });
+        let place = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+        assert_eq!(property(Some(&schema), "at"), Some(&place));
+        assert_eq!(property(Some(&schema), "via"), Some(&place));
+        // A reference to itself stops after a few steps; one elsewhere is not followed.
+        assert_eq!(
+            property(Some(&schema), "loop"),
+            Some(&json!({"$ref": "#/properties/loop"}))
+        );
+        assert_eq!(
+            property(Some(&schema), "far"),
+            Some(&json!({"$ref": "https://example.com/place.json"}))
+        );
+        assert_eq!(property(Some(&schema), "none"), None);
+        assert_eq!(
+            typed("{\"city\": \"Lyon\"}", place.clone()),
+            json!({"city": "Lyon"})
+        );
     }
 }

@@ -95,6 +95,11 @@ fn long_values() -> Vec<(Family, String)> {
             format!("<minimax:tool_call>\n<invoke name=\"write\">\n<parameter name=\"line\">7</parameter>\n<parameter name=\"content\">{body}</parameter>\n</invoke>\n</minimax:tool_call>"),
         ),
         (
+            // An invoke block, then a block holding JSON.
+            Family::Dots,
+            format!("Now.<dots_function_call>\n<invoke name=\"write\">\n<parameter name=\"line\">7</parameter>\n<parameter name=\"content\">{body}</parameter>\n</invoke>\n</dots_function_call>\n<dots_function_call> \n{{\"name\": \"write\", \"arguments\": {{\"content\": \"{quoted}\"}}}}</dots_function_call> after"),
+        ),
+        (
             Family::DeepSeekDsml,
             format!("<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"write\">\n<｜DSML｜parameter name=\"content\" string=\"true\">{body}</｜DSML｜parameter>\n<｜DSML｜parameter name=\"line\" string=\"false\">7</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>"),
         ),

@@ -1,0 +1,130 @@
+//! dots.llm (rednote hilab): MiniMax-M2's invoke elements inside
+//! `<dots_function_call>…</dots_function_call>` blocks, several invokes per
+//! block and several blocks per reply; or, in a block, a JSON call
+//! `{"name": …, "arguments": {…}}` as Hermes writes one between its tags
+//! (vLLM `dots_tool_parser.py` and its tests). A block is JSON when `{`
+//! is the first thing after its opening token.
+//!
+//! Values are raw text, trimmed, typed by the tool's schema as MiniMax-M2's
+//! are ([`typed`](super::typed)), a property's local `$ref` followed to the
+//! schema it names (vLLM's parser resolves `#/$defs/…`). Where toolbridge
+//! reads differently, on purpose: a call to a tool the request does not
+//! list is kept (vLLM drops it; the Toolbox says it is unknown), and the
+//! text after the calls stays prose (vLLM keeps only the text before the
+//! first block).
+
+use super::hermes::{self, Tags};
+use super::invoke::{self, Arguments, Markup, Values};
+use super::scan::Out;
+use super::stream::markup::{
+    after_spaces, End, FirstBytes, Live, LiveJson, Region, Spaces, Streaming, Waits,
+};
+use super::tags::Finder;
+
+const OPEN: &str = "<dots_function_call>";
+const CLOSE: &str = "</dots_function_call>";
+
+/// The block tokens, taken out of the prose around invoke elements.
+const BLOCKS: &[&str] = &[OPEN, CLOSE];
+
+static MARKUP: Markup = Markup {
+    blocks: BLOCKS,
+    call_ends: BLOCKS,
+    invoke: "<invoke name=",
+    invoke_end: "</invoke>",
+    parameter: "<parameter name=",
+    parameter_end: "</parameter>",
+    head_end: ">",
+    escaped: false,
+    values: Values::Raw,
+    arguments: Arguments::Named,
+};
+
+/// A block holding a JSON call, read as Hermes reads its blocks.
+static JSON_BLOCK: Tags = Tags {
+    open: OPEN,
+    close: Some(CLOSE),
+    tokens: &[],
+};
+
+pub(super) fn detect(text: &str) -> bool {
+    text.contains(OPEN)
+}
+
+/// Whether the text after a block's opening token is a JSON call.
+fn holds_json(after: &str) -> bool {
+    after.trim_start().starts_with('{')
+}
+
+/// The invoke markup around the blocks that hold JSON; each of those read
+/// as Hermes reads a block: to its closing token, or (when that is
+/// missing) to the next opening token, the call then ending with its JSON.
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    let mut opens = Finder::new(text, OPEN);
+    let (mut pos, mut from) = (0, 0);
+    while let Some(at) = opens.from(from) {
+        from = at + OPEN.len();
+        if !holds_json(&text[from..]) {
+            continue;
+        }
+        invoke::parse(&text[pos..at], out, &MARKUP);
+        let next_open = opens.from(from).unwrap_or(text.len());
+        let end = text[from..next_open]
+            .find(CLOSE)
+            .map_or(next_open, |close| from + close + CLOSE.len());
+        hermes::parse_tagged(&text[at..end], out, &JSON_BLOCK);
+        (pos, from) = (end, end);
+    }
+    invoke::parse(&text[pos..], out, &MARKUP);
+}
+
+/// Streamed: an invoke element is a call's region, as MiniMax-M2's is; an
+/// opening token is a region that is JSON's call ([`hermes::tagged_region`])
+/// when `{` follows it, else the token alone; a closing token is a region
+/// of its own.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &["<invoke name=", OPEN, CLOSE],
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(1) => Box::new(Block { json: None }),
+        _ => invoke::region(&MARKUP, opened_by),
+    }
+}
+
+/// A block's opening token: a JSON call's region once `{` follows it, the
+/// token alone when anything else does.
+struct Block {
+    json: Option<Box<dyn Region>>,
+}
+
+impl Region for Block {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        if self.json.is_none() {
+            match after_spaces(text, OPEN.len(), &["{"], done) {
+                (Spaces::Tag(_), _) => self.json = Some(hermes::tagged_region(&JSON_BLOCK)),
+                (Spaces::Other(_), _) => return End::Call(OPEN.len()),
+                (Spaces::More(_), _) => return End::More,
+            }
+        }
+        self.json
+            .as_mut()
+            .expect("the block holds JSON")
+            .read(text, done, live, out)
+    }
+
+    fn wakes(&self, text: &str) -> Option<Waits> {
+        self.json.as_ref()?.wakes(text)
+    }
+
+    fn streams(&self, text: &str) -> Option<Waits> {
+        self.json.as_ref()?.streams(text)
+    }
+
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        self.json.as_mut()?.live_json()
+    }
+}
