@@ -14,7 +14,8 @@
 //! first block).
 
 use super::hermes::{self, Tags};
-use super::invoke::{self, Arguments, Markup, Values};
+use super::invoke::{self, Markup};
+use super::minimax;
 use super::scan::Out;
 use super::stream::markup::{
     after_spaces, End, FirstBytes, Live, LiveJson, Region, Spaces, Streaming, Waits,
@@ -27,18 +28,7 @@ const CLOSE: &str = "</dots_function_call>";
 /// The block tokens, taken out of the prose around invoke elements.
 const BLOCKS: &[&str] = &[OPEN, CLOSE];
 
-static MARKUP: Markup = Markup {
-    blocks: BLOCKS,
-    call_ends: BLOCKS,
-    invoke: "<invoke name=",
-    invoke_end: "</invoke>",
-    parameter: "<parameter name=",
-    parameter_end: "</parameter>",
-    head_end: ">",
-    escaped: false,
-    values: Values::Raw,
-    arguments: Arguments::Named,
-};
+static MARKUP: Markup = minimax::in_blocks(BLOCKS);
 
 /// A block holding a JSON call, read as Hermes reads its blocks.
 static JSON_BLOCK: Tags = Tags {

@@ -12,18 +12,24 @@ use super::stream::markup::{Region, Streaming};
 /// The wrapper's tokens, taken out of the prose.
 const BLOCKS: &[&str] = &["<minimax:tool_call>", "</minimax:tool_call>"];
 
-static MARKUP: Markup = Markup {
-    blocks: BLOCKS,
-    call_ends: BLOCKS,
-    invoke: "<invoke name=",
-    invoke_end: "</invoke>",
-    parameter: "<parameter name=",
-    parameter_end: "</parameter>",
-    head_end: ">",
-    escaped: false,
-    values: Values::Raw,
-    arguments: Arguments::Named,
-};
+static MARKUP: Markup = in_blocks(BLOCKS);
+
+/// MiniMax-M2's invoke elements in a family's `blocks` (dots.llm writes
+/// them in its own).
+pub(super) const fn in_blocks(blocks: &'static [&'static str]) -> Markup {
+    Markup {
+        blocks,
+        call_ends: blocks,
+        invoke: "<invoke name=",
+        invoke_end: "</invoke>",
+        parameter: "<parameter name=",
+        parameter_end: "</parameter>",
+        head_end: ">",
+        escaped: false,
+        values: Values::Raw,
+        arguments: Arguments::Named,
+    }
+}
 
 pub(super) fn detect(text: &str) -> bool {
     text.contains("<minimax:tool_call>")
