@@ -4,6 +4,8 @@
 //! piece reuses their buffers: [`TextStream::push_reusing`]), against
 //! `serde_json` parsing the arguments it holds (`text/serde-floor/<family>`:
 //! each call's argument JSON, parsed on its own). The target is every row within 5× its floor.
+//! `text/stream-no-changes/<family>` is the stream without the arguments'
+//! changes ([`TextStream::send_changes`]).
 //!
 //! `text/adversarial/<family>/<size>`: text made of partial markers and
 //! unclosed calls (`<tool_ca`, an unclosed Hermes call, `<think>[TOOL_CALLS]`,
@@ -227,8 +229,8 @@ fn response(family: Family) -> (String, Vec<String>) {
     (text, floor)
 }
 
-fn streamed(pieces: &[&str], family: Family) -> usize {
-    let mut stream = TextStream::new(Some(family), None);
+fn streamed(pieces: &[&str], family: Family, changes: bool) -> usize {
+    let mut stream = TextStream::new(Some(family), None).send_changes(changes);
     let mut events = Vec::new();
     let mut calls = 0;
     for piece in pieces {
@@ -258,7 +260,8 @@ fn bench(c: &mut Criterion) {
         assert_eq!(count, floor.len(), "{family}");
         assert!(parsed.calls.iter().all(|call| call.arguments.is_ok()), "{family}");
         let pieces = deltas(&text, 4);
-        assert_eq!(streamed(&pieces, family), count, "{family}");
+        assert_eq!(streamed(&pieces, family, true), count, "{family}");
+        assert_eq!(streamed(&pieces, family, false), count, "{family}");
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(BenchmarkId::new("serde-floor", family), |b| {
             b.iter(|| {
@@ -271,7 +274,10 @@ fn bench(c: &mut Criterion) {
             b.iter(|| parse(black_box(&text), family, None).unwrap())
         });
         group.bench_function(BenchmarkId::new("stream", family), |b| {
-            b.iter(|| streamed(black_box(&pieces), family))
+            b.iter(|| streamed(black_box(&pieces), family, true))
+        });
+        group.bench_function(BenchmarkId::new("stream-no-changes", family), |b| {
+            b.iter(|| streamed(black_box(&pieces), family, false))
         });
     }
     group.finish();
@@ -285,7 +291,7 @@ fn bench(c: &mut Criterion) {
             let pieces = deltas(&text, 3);
             group.throughput(Throughput::Bytes(text.len() as u64));
             group.bench_function(BenchmarkId::new(family.to_string(), label), |b| {
-                b.iter(|| streamed(black_box(&pieces), family))
+                b.iter(|| streamed(black_box(&pieces), family, true))
             });
         }
     }
@@ -299,7 +305,7 @@ fn bench(c: &mut Criterion) {
             let pieces = deltas(&text, 3);
             group.throughput(Throughput::Bytes(text.len() as u64));
             group.bench_function(BenchmarkId::new(family.to_string(), label), |b| {
-                b.iter(|| streamed(black_box(&pieces), family))
+                b.iter(|| streamed(black_box(&pieces), family, true))
             });
         }
     }

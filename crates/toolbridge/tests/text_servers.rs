@@ -35,8 +35,9 @@
 //! still differs, so that a mend shows, and counts the gaps.
 //!
 //! Each case is read whole, and streamed a character at a time and in
-//! pieces of 7 bytes: all three give the expected calls, in order (a gap's
-//! streamed calls are those of its whole parse).
+//! pieces of 7 bytes (with and without the arguments' changes): all give
+//! the expected calls, in order (a gap's streamed calls are those of its
+//! whole parse).
 
 use std::path::{Path, PathBuf};
 
@@ -116,9 +117,10 @@ fn expected_lines(calls: &Value) -> Vec<String> {
 }
 
 /// The calls of `text` streamed in pieces of `size` bytes (cut back to
-/// character boundaries; at least one character).
-fn streamed(text: &str, family: Family, tools: Option<&[Tool]>, size: usize) -> Vec<ToolCall> {
-    let mut stream = TextStream::new(Some(family), tools);
+/// character boundaries; at least one character), the argument events
+/// saying what they changed or not (`changes`).
+fn streamed(text: &str, family: Family, tools: Option<&[Tool]>, size: usize, changes: bool) -> Vec<ToolCall> {
+    let mut stream = TextStream::new(Some(family), tools).send_changes(changes);
     let mut events = Vec::new();
     for piece in documents::deltas(text, size) {
         stream.push(piece, &mut events).unwrap();
@@ -176,12 +178,12 @@ fn servers_test_cases_read_as_the_servers_read_them() {
                     ));
                 }
             }
-            for size in [1, 7] {
+            for (size, changes) in [(1, true), (7, true), (7, false)] {
                 // Streamed, a text gives the calls of its whole parse, gap or not.
-                let pieces = lines_of(&streamed(text, family, tools, size));
+                let pieces = lines_of(&streamed(text, family, tools, size, changes));
                 if pieces != got {
                     failures.push(format!(
-                        "{place}, streamed in pieces of {size}\n  whole    {got:#?}\n  streamed {pieces:#?}"
+                        "{place}, streamed in pieces of {size} (changes: {changes})\n  whole    {got:#?}\n  streamed {pieces:#?}"
                     ));
                 }
             }

@@ -49,6 +49,9 @@ pub(super) struct Sink {
     spare_texts: SpareTexts,
     /// As many change lists as [`SpareTexts`] keeps texts.
     spare_changes: Vec<Vec<Change>>,
+    /// Whether argument events carry their changes (and the partial
+    /// parser runs); see [`TextStream::send_changes`](super::TextStream::send_changes).
+    pub changes: bool,
 }
 
 impl Sink {
@@ -62,6 +65,7 @@ impl Sink {
             limits: limits.clone(),
             spare_texts: SpareTexts::default(),
             spare_changes: Vec::new(),
+            changes: true,
         }
     }
 
@@ -130,8 +134,12 @@ impl Sink {
         started.sent += text.len();
         delta.clear();
         delta.push_str(text);
-        // As in `live`: text that stops being JSON sends no changes.
-        let _ = started.partial.feed(text, changes);
+        if self.changes {
+            // As in `live`: text that stops being JSON sends no changes.
+            let _ = started.partial.feed(text, changes);
+        } else {
+            changes.clear();
+        }
     }
 
     /// [`streamed_into`](Sink::streamed_into) as a new event.
@@ -216,15 +224,22 @@ impl Sink {
                         });
                     }
                     for (key, value) in call.parameters.drain(..) {
-                        started.built.insert(key.clone(), value.clone());
-                        changes.push(Change::Set {
-                            at: Pointer::root().key(&key),
-                            value,
-                        });
+                        if self.changes {
+                            changes.push(Change::Set {
+                                at: Pointer::root().key(&key),
+                                value: value.clone(),
+                            });
+                        }
+                        started.built.insert(key, value);
                     }
-                } else {
+                    if !self.changes {
+                        changes.clear();
+                    }
+                } else if self.changes {
                     // Text that stops being JSON sends no changes; the finished call says what was wrong.
                     let _ = started.partial.feed(&text, &mut changes);
+                } else {
+                    changes.clear();
                 }
                 started.sent = call.arguments.len();
                 self.events.push(CallEvent::ArgumentsDelta {
@@ -247,9 +262,16 @@ impl Sink {
         let depth = fast_path_depth(&self.limits);
         for (state, call) in self.started.iter_mut().zip(&mut live.calls) {
             let whole = !state.canonical && state.sent == call.arguments.len();
+            let value = match whole {
+                false => None,
+                true if self.changes => state.partial.take_complete(depth),
+                // No partial parser ran: the text read once here, as it
+                // would have read it (strict JSON, within the depth).
+                true => json::parse(&call.arguments, depth).ok(),
+            };
             out.streamed.push(Streamed {
                 text: std::mem::take(&mut call.arguments),
-                value: whole.then(|| state.partial.take_complete(depth)).flatten(),
+                value,
                 taken: false,
             });
         }
@@ -285,7 +307,9 @@ impl Sink {
                 };
                 if !text.is_empty() {
                     let mut changes = Vec::new();
-                    changes_of(value, Pointer::root(), &mut changes);
+                    if self.changes {
+                        changes_of(value, Pointer::root(), &mut changes);
+                    }
                     self.events
                         .push(CallEvent::ArgumentsDelta { index, text, changes });
                 }
@@ -335,7 +359,9 @@ impl Sink {
                 .filter(|rest| !rest.is_empty() && text.starts_with(sent));
             if let Some(rest) = rest {
                 let mut changes = Vec::new();
-                let _ = state.partial.feed(rest, &mut changes);
+                if self.changes {
+                    let _ = state.partial.feed(rest, &mut changes);
+                }
                 self.events.push(CallEvent::ArgumentsDelta {
                     index: state.index,
                     text: rest.to_string(),
@@ -353,6 +379,10 @@ impl Sink {
                         value: Some(streamed),
                         ..
                     }) => streamed != value,
+                    // No partial parser ran: what it would hold, read now.
+                    _ if !self.changes => {
+                        json::parse(text, self.limits.max_depth).ok().as_ref() != Some(value)
+                    }
                     _ => state.partial.value() != Some(value) || !state.partial.is_complete(),
                 };
                 if replaced {
@@ -406,7 +436,9 @@ impl Sink {
     /// Sends the arguments `value` in place of what was streamed for call `index`.
     fn replace(&mut self, index: usize, value: &Value) {
         let mut changes = Vec::new();
-        changes_of(value, Pointer::root(), &mut changes);
+        if self.changes {
+            changes_of(value, Pointer::root(), &mut changes);
+        }
         self.events.push(CallEvent::ArgumentsReplaced {
             index,
             text: json::compact(value),

@@ -167,6 +167,34 @@ impl<'a> TextStream<'a> {
         }
     }
 
+    /// Whether the arguments' events say what they changed (on by default):
+    /// off, an [`ArgumentsDelta`](CallEvent::ArgumentsDelta) or
+    /// [`ArgumentsReplaced`](CallEvent::ArgumentsReplaced) carries its text
+    /// alone, with no [`Change`](crate::call::Change)s, and the partial
+    /// parser does not run: each call's arguments are read once, when it
+    /// ends. For a consumer that needs the prose and the finished calls
+    /// but shows no arguments as they grow (an agent loop): it streams
+    /// about a quarter cheaper. The other events, and the calls, are the
+    /// same.
+    ///
+    /// ```
+    /// use toolbridge::call::CallEvent;
+    /// use toolbridge::text::{Family, TextStream};
+    /// let mut stream = TextStream::new(Some(Family::Hermes), None).send_changes(false);
+    /// let mut events = Vec::new();
+    /// stream.push("<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", &mut events)?;
+    /// assert!(matches!(&events[1], CallEvent::ArgumentsDelta { text, changes, .. }
+    ///     if text == "{\"city\": \"Par" && changes.is_empty()));
+    /// stream.push("is\"}}</tool_call>", &mut events)?;
+    /// let Some(CallEvent::Finished { call, .. }) = events.last() else { panic!() };
+    /// assert_eq!(call.arguments, Ok(serde_json::json!({"city": "Paris"})));
+    /// # Ok::<(), toolbridge::Error>(())
+    /// ```
+    pub fn send_changes(mut self, send: bool) -> TextStream<'a> {
+        self.sink.changes = send;
+        self
+    }
+
     /// The family, once known (given, or detected).
     pub fn family(&self) -> Option<Family> {
         self.family

@@ -204,8 +204,12 @@ fn events_per_piece(
     tools: Option<&[Tool]>,
     every: bool,
 ) -> Vec<Vec<CallEvent>> {
+    events_of(TextStream::new(Some(family), tools), text, sizes, every)
+}
+
+/// [`events_per_piece`] from `stream`.
+fn events_of(mut stream: TextStream<'_>, text: &str, sizes: &[usize], every: bool) -> Vec<Vec<CallEvent>> {
     READ_EVERY_PIECE.with(|flag| flag.set(every));
-    let mut stream = TextStream::new(Some(family), tools);
     let mut all = Vec::new();
     let mut start = 0;
     for size in sizes.iter().cycle() {
@@ -247,6 +251,32 @@ fn pieces_appended_without_reading_change_no_event() {
     // The shortcut was taken (the long values alone give thousands of pieces).
     let appended = APPENDED_UNREAD.with(std::cell::Cell::get);
     assert!(appended > 5_000, "{appended} pieces appended unread");
+}
+
+/// Without changes, a stream sends the events it sends with them, their
+/// changes left out, piece for piece.
+#[test]
+fn a_stream_without_changes_sends_the_same_events_without_them() {
+    let tools = tools();
+    let mut texts = fixtures();
+    texts.extend(long_values());
+    for (family, text) in &texts {
+        for typed in [None, Some(&tools[..])] {
+            for size in [1, 3, 4, 16] {
+                let mut with = events_per_piece(*family, text, &[size], typed, false);
+                for event in with.iter_mut().flatten() {
+                    if let CallEvent::ArgumentsDelta { changes, .. }
+                    | CallEvent::ArgumentsReplaced { changes, .. } = event
+                    {
+                        changes.clear();
+                    }
+                }
+                let stream = TextStream::new(Some(*family), typed).send_changes(false);
+                let without = events_of(stream, text, &[size], false);
+                assert_eq!(without, with, "{family} in {size}-byte pieces: {text:?}");
+            }
+        }
+    }
 }
 
 proptest! {
