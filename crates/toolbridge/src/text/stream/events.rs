@@ -17,6 +17,10 @@ use crate::pointer::Pointer;
 use super::super::scan::{Out, Streamed};
 use super::markup::Live;
 
+/// The largest argument buffer kept for the next region, in bytes of
+/// capacity.
+const SPARE_ARGUMENTS: usize = 1 << 16;
+
 /// A call whose `Started` was sent while its region was still open.
 struct Started {
     index: usize,
@@ -52,6 +56,9 @@ pub(super) struct Sink {
     /// Whether argument events carry their changes (and the partial
     /// parser runs); see [`TextStream::send_changes`](super::TextStream::send_changes).
     pub changes: bool,
+    /// The emptied argument buffer of an ended region's call, for the next
+    /// region's first call ([`Live::spare`]).
+    pub spare_arguments: String,
 }
 
 impl Sink {
@@ -66,6 +73,7 @@ impl Sink {
             spare_texts: SpareTexts::default(),
             spare_changes: Vec::new(),
             changes: true,
+            spare_arguments: String::new(),
         }
     }
 
@@ -288,7 +296,9 @@ impl Sink {
         for (call, streamed) in live.calls.iter_mut().zip(&mut out.streamed) {
             call.arguments = std::mem::take(&mut streamed.text);
         }
-        let mut started = std::mem::take(&mut self.started).into_iter();
+        // Drained, not taken: the list keeps its room for the next region.
+        let mut started_list = std::mem::take(&mut self.started);
+        let mut started = started_list.drain(..);
         self.announced.clear();
         self.suffixes.clear();
         for at in before..out.calls.len() {
@@ -393,7 +403,9 @@ impl Sink {
         }
         out.streamed.clear();
         let rest: Vec<Started> = started.collect();
+        self.started = started_list;
         self.finish_orphans(rest);
+        self.keep_arguments(live);
         if !out.prose.is_empty() {
             let text = std::mem::take(&mut out.prose);
             self.event(CallEvent::Text { text });
@@ -461,11 +473,30 @@ impl Sink {
 
     /// A region that turned out to be prose: calls it started are finished
     /// with an error.
-    pub fn orphans(&mut self, _live: Live, _out: &Out<'_>) {
+    pub fn orphans(&mut self, live: Live, _out: &Out<'_>) {
         let rest = std::mem::take(&mut self.started);
         self.announced.clear();
         self.suffixes.clear();
         self.finish_orphans(rest);
+        self.keep_arguments(live);
+    }
+
+    /// Keeps the largest argument buffer of an ended region's calls,
+    /// emptied, for the next region ([`Sink::spare_arguments`]); one that
+    /// grew past [`SPARE_ARGUMENTS`] is let go, so that one long call does
+    /// not pin its memory.
+    fn keep_arguments(&mut self, live: Live) {
+        let largest = live
+            .calls
+            .into_iter()
+            .map(|call| call.arguments)
+            .chain([live.spare])
+            .filter(|text| text.capacity() <= SPARE_ARGUMENTS)
+            .max_by_key(String::capacity);
+        if let Some(mut text) = largest.filter(|text| text.capacity() > self.spare_arguments.capacity()) {
+            text.clear();
+            self.spare_arguments = text;
+        }
     }
 
     fn finish_orphans(&mut self, rest: Vec<Started>) {

@@ -136,6 +136,9 @@ pub(in crate::text) enum End {
 pub(in crate::text) struct Live {
     /// The calls so far, in order; the last may still be written.
     pub calls: Vec<LiveCall>,
+    /// An emptied buffer of an earlier region's call, for the first call's
+    /// argument text (which then does not grow from nothing again).
+    pub spare: String,
 }
 
 /// One call being written.
@@ -216,7 +219,10 @@ impl Live {
     #[inline]
     pub fn current(&mut self) -> &mut LiveCall {
         if self.calls.is_empty() {
-            self.calls.push(LiveCall::default());
+            self.calls.push(LiveCall {
+                arguments: std::mem::take(&mut self.spare),
+                ..LiveCall::default()
+            });
         }
         self.calls.last_mut().expect("a call was just pushed")
     }

@@ -224,7 +224,7 @@ impl Segment {
                             self.holding = Some(true);
                             return Found::Markup;
                         }
-                        self.open(None);
+                        self.open(None, sink);
                         continue;
                     }
                     Some(false) => self.at_start = false,
@@ -237,7 +237,7 @@ impl Segment {
                         self.holding = Some(false);
                         return Found::Markup;
                     }
-                    self.open(Some(which));
+                    self.open(Some(which), sink);
                 }
                 Err(held) => {
                     let keep = if done { 0 } else { held };
@@ -331,11 +331,15 @@ impl Segment {
         }
     }
 
-    fn open(&mut self, opened_by: Option<usize>) {
+    fn open(&mut self, opened_by: Option<usize>, sink: &mut Sink) {
         let Rules::Family(stream) = self.rules else {
             unreachable!("regions open only under one family's rules")
         };
-        self.region = Some(((stream.region)(opened_by), Live::default()));
+        let live = Live {
+            calls: Vec::new(),
+            spare: std::mem::take(&mut sink.spare_arguments),
+        };
+        self.region = Some(((stream.region)(opened_by), live));
     }
 
     /// Releases `buf[..len]` as prose.
