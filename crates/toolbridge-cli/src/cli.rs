@@ -301,6 +301,11 @@ pub struct StreamArgs {
     /// With --text: the model family (auto: decided at its first markup).
     #[arg(long, value_name = "FAMILY", default_value = "auto", requires = "text")]
     pub family: String,
+    /// With --text: the argument deltas carry their text alone, without the
+    /// changes to the partial arguments (a quarter cheaper; the calls are the
+    /// same).
+    #[arg(long, requires = "text")]
+    pub no_changes: bool,
     /// With --deltas: print only one JSON summary line at the end:
     /// {"deltas", "bytes", "changes", "value_bytes", "parse_us"}.
     #[arg(long, requires = "deltas", conflicts_with = "partial")]

@@ -136,7 +136,8 @@ pub fn run_stream(args: &StreamArgs) -> Result<ExitCode> {
         id => Some(Family::from_id(id)?),
     };
     let (origin, mut reader) = input::open_bytes(args.input.as_deref())?;
-    let mut stream = TextStream::with_limits(family, tools.as_deref(), &limits);
+    let mut stream =
+        TextStream::with_limits(family, tools.as_deref(), &limits).send_changes(!args.no_changes);
     let mut out = std::io::stdout().lock();
     let mut events = Vec::new();
     let mut failed = false;
