@@ -17,9 +17,7 @@ use super::hermes::{self, Tags};
 use super::invoke::{self, Markup};
 use super::minimax;
 use super::scan::Out;
-use super::stream::markup::{
-    after_spaces, End, FirstBytes, Live, LiveJson, Region, Spaces, Streaming, Waits,
-};
+use super::stream::markup::{after_spaces, Choice, Chosen, Region, Spaces, Streaming};
 use super::tags::Finder;
 
 const OPEN: &str = "<dots_function_call>";
@@ -80,41 +78,17 @@ pub(super) const STREAM: Streaming = Streaming {
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     match opened_by {
-        Some(1) => Box::new(Block { json: None }),
+        Some(1) => Box::new(Chosen::new(block)),
         _ => invoke::region(&MARKUP, opened_by),
     }
 }
 
 /// A block's opening token: a JSON call's region once `{` follows it, the
 /// token alone when anything else does.
-struct Block {
-    json: Option<Box<dyn Region>>,
-}
-
-impl Region for Block {
-    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
-        if self.json.is_none() {
-            match after_spaces(text, OPEN.len(), &["{"], done) {
-                (Spaces::Tag(_), _) => self.json = Some(hermes::tagged_region(&JSON_BLOCK)),
-                (Spaces::Other(_), _) => return End::Call(OPEN.len()),
-                (Spaces::More(_), _) => return End::More,
-            }
-        }
-        self.json
-            .as_mut()
-            .expect("the block holds JSON")
-            .read(text, done, live, out)
-    }
-
-    fn wakes(&self, text: &str) -> Option<Waits> {
-        self.json.as_ref()?.wakes(text)
-    }
-
-    fn streams(&self, text: &str) -> Option<Waits> {
-        self.json.as_ref()?.streams(text)
-    }
-
-    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
-        self.json.as_mut()?.live_json()
+fn block(text: &str, done: bool) -> Choice {
+    match after_spaces(text, OPEN.len(), &["{"], done) {
+        (Spaces::Tag(_), _) => Choice::Region(hermes::tagged_region(&JSON_BLOCK)),
+        (Spaces::Other(_), _) => Choice::Call(OPEN.len()),
+        (Spaces::More(_), _) => Choice::More,
     }
 }

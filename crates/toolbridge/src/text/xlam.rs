@@ -11,9 +11,7 @@ use super::envelope::EnvelopeKeys;
 use super::listed::{list_at, List};
 use super::mistral;
 use super::scan::Out;
-use super::stream::markup::{
-    after_spaces, End, FirstBytes, Live, LiveJson, Region, Spaces, Streaming, Waits,
-};
+use super::stream::markup::{after_spaces, Choice, Chosen, Region, Spaces, Streaming};
 use super::tags::scan_tags;
 
 const FENCE: &str = "```";
@@ -90,7 +88,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 
 /// Streamed: the list after a token, or a bare list of `{"name"` objects
 /// at the start (as Mistral's is told), is a call region ([`List`]); a
-/// fence is one once JSON follows it ([`Fence`]).
+/// fence is one once JSON follows it ([`fence`]).
 pub(super) const STREAM: Streaming = Streaming {
     opens: OPENS,
     bare: Some(mistral::bare),
@@ -100,50 +98,24 @@ pub(super) const STREAM: Streaming = Streaming {
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     let keys = EnvelopeKeys::Plain;
     match opened_by {
-        Some(0) => Box::new(Fence { list: None }),
+        Some(0) => Box::new(Chosen::new(fence)),
         Some(1) => Box::new(List::new(TOOL_CALL.len(), Some("</tool_call>"), keys)),
         Some(_) => Box::new(List::new(TOOL_CALLS.len(), None, keys)),
         None => Box::new(List::new(0, None, keys)),
     }
 }
 
-/// A code fence: the list of calls it holds once JSON follows it, else
-/// prose.
-struct Fence {
-    list: Option<List>,
-}
-
-impl Region for Fence {
-    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
-        if self.list.is_none() {
-            let tag = &text[FENCE.len()..];
-            if !done && tag.len() < "json".len() && "json".starts_with(tag) {
-                return End::More;
-            }
-            let from = FENCE.len() + if tag.starts_with("json") { "json".len() } else { 0 };
-            match after_spaces(text, from, &["[", "{"], done) {
-                (Spaces::Tag(_), _) => {
-                    self.list = Some(List::new(from, Some(FENCE), EnvelopeKeys::Plain));
-                }
-                (Spaces::Other(_), _) => return End::Prose(FENCE.len()),
-                (Spaces::More(_), _) => return End::More,
-            }
-        }
-        self.list
-            .as_mut()
-            .expect("the fence holds a list")
-            .read(text, done, live, out)
+/// A code fence: the list of calls it holds once JSON follows it (its
+/// language tag, `json`, read first), else prose.
+fn fence(text: &str, done: bool) -> Choice {
+    let tag = &text[FENCE.len()..];
+    if !done && tag.len() < "json".len() && "json".starts_with(tag) {
+        return Choice::More;
     }
-
-    fn wakes(&self, text: &str) -> Option<Waits> {
-        self.list.as_ref()?.wakes(text)
-    }
-
-    fn streams(&self, text: &str) -> Option<Waits> {
-        self.list.as_ref()?.streams(text)
-    }
-
-    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
-        self.list.as_mut()?.live_json()
+    let from = FENCE.len() + if tag.starts_with("json") { "json".len() } else { 0 };
+    match after_spaces(text, from, &["[", "{"], done) {
+        (Spaces::Tag(_), _) => Choice::Region(Box::new(List::new(from, Some(FENCE), EnvelopeKeys::Plain))),
+        (Spaces::Other(_), _) => Choice::Prose(FENCE.len()),
+        (Spaces::More(_), _) => Choice::More,
     }
 }

@@ -99,6 +99,60 @@ pub(in crate::text) trait Region: Send {
     }
 }
 
+/// What a [`Chosen`] region's opening is followed by.
+pub(in crate::text) enum Choice {
+    /// Not known yet.
+    More,
+    /// The region ends here (`text[..n]`, read by the family's parser).
+    Call(usize),
+    /// `text[..n]` is prose, kept as written.
+    Prose(usize),
+    /// The region reads on as this one, from its start.
+    Region(Box<dyn Region>),
+}
+
+/// A region whose opening token leads to different markups (a code fence
+/// to a list or to prose; a block token to JSON or to invoke elements):
+/// `choose` looks at the region so far until it knows which, then the
+/// region reads as the one it chose.
+pub(in crate::text) struct Chosen {
+    choose: fn(&str, bool) -> Choice,
+    chosen: Option<Box<dyn Region>>,
+}
+
+impl Chosen {
+    pub fn new(choose: fn(&str, bool) -> Choice) -> Chosen {
+        Chosen { choose, chosen: None }
+    }
+}
+
+impl Region for Chosen {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        let chosen = match &mut self.chosen {
+            Some(chosen) => chosen,
+            None => match (self.choose)(text, done) {
+                Choice::More => return End::More,
+                Choice::Call(len) => return End::Call(len),
+                Choice::Prose(len) => return End::Prose(len),
+                Choice::Region(region) => self.chosen.insert(region),
+            },
+        };
+        chosen.read(text, done, live, out)
+    }
+
+    fn wakes(&self, text: &str) -> Option<Waits> {
+        self.chosen.as_ref()?.wakes(text)
+    }
+
+    fn streams(&self, text: &str) -> Option<Waits> {
+        self.chosen.as_ref()?.streams(text)
+    }
+
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        self.chosen.as_mut()?.live_json()
+    }
+}
+
 /// A region that is its token alone (a section token the parser removes).
 pub(in crate::text) struct Token(pub usize);
 
