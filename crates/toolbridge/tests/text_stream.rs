@@ -412,6 +412,35 @@ fn mistral_name_after_whitespace_streams_as_whole() {
     }
 }
 
+/// Granite's two tokens each open a list wherever they are, in the whole
+/// text as in a stream (found by the `text_stream` fuzz target: the whole
+/// parse read only `<|tool_call|>` once it was anywhere in the text, so a
+/// `<tool_call>` before it was prose there and a call's region in the
+/// stream, which cut the call after it short).
+#[test]
+fn granite_tokens_both_open_lists_whole_as_streamed() {
+    let text = "Sure <tool_call>{\"name\": \"a\", \"arguments\": {}} then <|tool_call|>[{\"name\": \"b\", \"arguments\": {\"x\": 1}}]";
+    let (calls, prose) = whole(text, Family::Granite, false);
+    let read: Vec<_> = calls
+        .iter()
+        .map(|call| (call.name.as_str(), call.arguments.clone()))
+        .collect();
+    assert_eq!(read, [("a", Ok(json!({}))), ("b", Ok(json!({"x": 1})))]);
+    assert_eq!(prose, "Sure  then");
+    for text in [text, "<tool_call>{\"<|tool_call|>{\"name\"\"}i"] {
+        let (calls, prose) = whole(text, Family::Granite, false);
+        for cut in 0..=text.len() {
+            let streamed = stream(&[&text[..cut], &text[cut..]], Some(Family::Granite), None);
+            assert_eq!(
+                (&streamed.calls, &streamed.prose),
+                (&calls, &prose),
+                "{text} cut at {cut}"
+            );
+            check_events(&streamed.events);
+        }
+    }
+}
+
 /// A bare call at the start of the text whose first piece is longer than
 /// the 256 bytes a stream waits to see bare markup is still read (found by
 /// the `text_stream` fuzz target: a pythonic call with a long argument,

@@ -5,12 +5,15 @@
 //! (`granite4_tool_parser.py`), and is read as [`Hermes`](super::Family::Hermes).
 
 use super::envelope::EnvelopeKeys;
-use super::listed::{listed_calls, List};
+use super::listed::{list_at, List};
 use super::scan::Out;
 use super::stream::markup::{Region, Streaming};
+use super::tags::scan_tags;
 
 const TOKEN: &str = "<|tool_call|>";
 const STRING: &str = "<tool_call>";
+/// The opening tokens, in the order of [`STREAM`]'s `opens`.
+const OPENS: &[&str] = &[TOKEN, STRING];
 
 pub(super) fn detect(text: &str) -> bool {
     text.contains(TOKEN)
@@ -19,15 +22,22 @@ pub(super) fn detect(text: &str) -> bool {
             .is_some_and(|at| text[at + STRING.len()..].trim_start().starts_with('['))
 }
 
+/// Each of the two tokens opens a list wherever it is, as in a stream
+/// (which cannot know whether the other comes later).
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
-    let open = if text.contains(TOKEN) { TOKEN } else { STRING };
-    listed_calls(text, open, None, out, EnvelopeKeys::Plain);
+    let mut pos = 0;
+    while let Ok((at, which)) = scan_tags(text, pos, OPENS) {
+        out.prose.push_str(&text[pos..at]);
+        let open = OPENS[which];
+        pos = list_at(text, at, open, open.len(), None, out, EnvelopeKeys::Plain);
+    }
+    out.prose.push_str(&text[pos..]);
 }
 
 /// Streamed: the JSON list after the opening token is a call region
 /// ([`List`]).
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &[TOKEN, STRING],
+    opens: OPENS,
     bare: None,
     region,
 };
