@@ -67,9 +67,9 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 }
 
 /// Streamed: an invoke element is a call's region, as MiniMax-M2's is; an
-/// opening token is a region that is JSON's call ([`hermes::tagged_region`])
-/// when `{` follows it, else the token alone; a closing token is a region
-/// of its own.
+/// opening token opens a JSON call's region ([`hermes::tagged_region`])
+/// when `{` follows it, else a region of the token alone; a closing token
+/// is a region of its own.
 pub(super) const STREAM: Streaming = Streaming {
     opens: &["<invoke name=", OPEN, CLOSE],
     bare: None,
