@@ -13,7 +13,7 @@ use crate::pointer::Pointer;
 
 use super::listed::notes_per_item;
 use super::scan::{excerpt, json_at, recovered, Out};
-use super::stream::markup::{after_spaces, Brackets, End, Live, Region, Spaces, Streaming};
+use super::stream::markup::{after_spaces, close_after, Brackets, End, Live, Region, Spaces, Streaming};
 use super::tags::Finder;
 
 const PREFIX: &str = "<|tools_prefix|>";
@@ -148,14 +148,7 @@ impl Region for Tools {
     fn read(&mut self, text: &str, done: bool, _: &mut Live, _: &Out<'_>) -> End {
         loop {
             if let Some(end) = self.end {
-                return match after_spaces(text, self.scanned.max(end), &[SUFFIX], done) {
-                    (Spaces::Tag(at), _) => End::Call(at + SUFFIX.len()),
-                    (Spaces::Other(_), _) => End::Call(end),
-                    (Spaces::More(at), _) => {
-                        self.scanned = at;
-                        End::More
-                    }
-                };
+                return close_after(text, end, &mut self.scanned, SUFFIX, done);
             }
             let Some(brackets) = &mut self.brackets else {
                 match after_spaces(text, self.scanned, &["[", "{"], done) {

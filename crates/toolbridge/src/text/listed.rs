@@ -11,7 +11,8 @@ use crate::pointer::Pointer;
 use super::envelope::{drop_late_id, is_call, name_by, EnvelopeKeys};
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
-    after_spaces, Brackets, End, FirstBytes, ListScan, Live, LiveCall, LiveJson, Region, Spaces, Waits,
+    after_spaces, close_after, Brackets, End, FirstBytes, ListScan, Live, LiveCall, LiveJson, Region, Spaces,
+    Waits,
 };
 use super::tags::Finder;
 
@@ -282,14 +283,7 @@ impl Region for List {
                 let Some(close) = self.close else {
                     return End::Call(end);
                 };
-                return match after_spaces(text, self.scanned.max(end), &[close], done) {
-                    (Spaces::Tag(at), _) => End::Call(at + close.len()),
-                    (Spaces::Other(_), _) => End::Call(end),
-                    (Spaces::More(at), _) => {
-                        self.scanned = at;
-                        End::More
-                    }
-                };
+                return close_after(text, end, &mut self.scanned, close, done);
             }
             match &mut self.json {
                 None => match after_spaces(text, self.scanned, &["[", "{"], done) {

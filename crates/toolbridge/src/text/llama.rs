@@ -14,8 +14,8 @@ use super::envelope::{self, is_call, EnvelopeKeys, Found};
 use super::pythonic;
 use super::scan::{json_at, recovered, Out};
 use super::stream::markup::{
-    after_spaces, could_be, first_of, opened, Brackets, End, FirstBytes, Live, LiveCall, LiveJson, Region,
-    Spaces, Streaming, Waits,
+    after_spaces, close_after, could_be, first_of, opened, Brackets, End, FirstBytes, Live, LiveCall,
+    LiveJson, Region, Spaces, Streaming, Waits,
 };
 use super::tags::Finder;
 
@@ -465,14 +465,7 @@ impl Region for Function {
         };
         loop {
             if let Some(end) = self.after {
-                return match after_spaces(text, self.scanned.max(end), &[FUNCTION_END], done) {
-                    (Spaces::Tag(at), _) => End::Call(at + FUNCTION_END.len()),
-                    (Spaces::Other(_), _) => End::Call(end),
-                    (Spaces::More(at), _) => {
-                        self.scanned = at;
-                        End::More
-                    }
-                };
+                return close_after(text, end, &mut self.scanned, FUNCTION_END, done);
             }
             match &mut self.json {
                 None => match after_spaces(text, self.scanned, &["{", "[", FUNCTION_END], done) {

@@ -877,6 +877,26 @@ pub(in crate::text) fn after_spaces(text: &str, from: usize, tags: &[&str], done
     (Spaces::Other(start), 0)
 }
 
+/// Where a region ends whose value ended at `end`: past `close` when only
+/// whitespace stands between them, else at `end` (not known yet while the
+/// whitespace may go on; `scanned` keeps how far it was looked at).
+pub(in crate::text) fn close_after(
+    text: &str,
+    end: usize,
+    scanned: &mut usize,
+    close: &str,
+    done: bool,
+) -> End {
+    match after_spaces(text, (*scanned).max(end), &[close], done) {
+        (Spaces::Tag(at), _) => End::Call(at + close.len()),
+        (Spaces::Other(_), _) => End::Call(end),
+        (Spaces::More(at), _) => {
+            *scanned = at;
+            End::More
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
