@@ -1016,3 +1016,85 @@ fn arguments_read_from_other_text_are_replaced_only_when_they_differ() {
         check_events(&streamed.events);
     }
 }
+
+/// A tool whose schema Pydantic wrote: nested models are `$ref`s, an
+/// optional one a reference beside `null`.
+fn route() -> Vec<Tool> {
+    vec![Tool::new(
+        "move",
+        json!({
+            "type": "object",
+            "properties": {
+                "to": {"$ref": "#/$defs/Point"},
+                "via": {"anyOf": [{"$ref": "#/$defs/Point"}, {"type": "null"}], "default": null},
+                "count": {"$ref": "#/$defs/Count"},
+            },
+            "required": ["to"],
+            "$defs": {
+                "Point": {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}},
+                "Count": {"type": "integer"},
+            },
+        }),
+    )]
+}
+
+/// Every family whose values the schema types follows a property's
+/// references, also inside `anyOf` (vLLM's Dots parser resolves them,
+/// `_resolve_param_type`): the values are the objects and integers the
+/// references name, with no note, whole and streamed.
+#[test]
+fn values_are_typed_by_what_their_references_name() {
+    let tools = route();
+    let texts = [
+        (
+            Family::Glm,
+            "<tool_call>move\n<arg_key>to</arg_key>\n<arg_value>{\"x\": 1, \"y\": 2}</arg_value>\n<arg_key>via</arg_key>\n<arg_value>{\"x\": 3, \"y\": 4}</arg_value>\n<arg_key>count</arg_key>\n<arg_value>5</arg_value>\n</tool_call>",
+        ),
+        (
+            Family::Qwen3Coder,
+            "<tool_call>\n<function=move>\n<parameter=to>\n{\"x\": 1, \"y\": 2}\n</parameter>\n<parameter=via>\n{\"x\": 3, \"y\": 4}\n</parameter>\n<parameter=count>\n5\n</parameter>\n</function>\n</tool_call>",
+        ),
+        (
+            Family::SeedOss,
+            "<seed:tool_call>\n<function=move>\n<parameter=to>{\"x\": 1, \"y\": 2}</parameter>\n<parameter=via>{\"x\": 3, \"y\": 4}</parameter>\n<parameter=count>5</parameter>\n</function>\n</seed:tool_call>",
+        ),
+        (
+            Family::MiniMax,
+            "<minimax:tool_call>\n<invoke name=\"move\">\n<parameter name=\"to\">{\"x\": 1, \"y\": 2}</parameter>\n<parameter name=\"via\">{\"x\": 3, \"y\": 4}</parameter>\n<parameter name=\"count\">5</parameter>\n</invoke>\n</minimax:tool_call>",
+        ),
+        (
+            Family::Dots,
+            "<dots_function_call>\n<invoke name=\"move\">\n<parameter name=\"to\">{\"x\": 1, \"y\": 2}</parameter>\n<parameter name=\"via\">{\"x\": 3, \"y\": 4}</parameter>\n<parameter name=\"count\">5</parameter>\n</invoke>\n</dots_function_call>",
+        ),
+        (
+            Family::Step3,
+            "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"move\">\n<steptml:parameter name=\"to\">{\"x\": 1, \"y\": 2}</steptml:parameter>\n<steptml:parameter name=\"via\">{\"x\": 3, \"y\": 4}</steptml:parameter>\n<steptml:parameter name=\"count\">5</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+        ),
+        (
+            // MiniMax-M3 writes an object as elements: their values are typed
+            // by the members of the schema the reference names.
+            Family::MiniMaxM3,
+            "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"move\">\n]<]minimax[>[<to>]<]minimax[>[<x>1]<]minimax[>[</x>]<]minimax[>[<y>2]<]minimax[>[</y>]<]minimax[>[</to>\n]<]minimax[>[<via>]<]minimax[>[<x>3]<]minimax[>[</x>]<]minimax[>[<y>4]<]minimax[>[</y>]<]minimax[>[</via>\n]<]minimax[>[<count>5]<]minimax[>[</count>\n]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>",
+        ),
+    ];
+    let expected = json!({"to": {"x": 1, "y": 2}, "via": {"x": 3, "y": 4}, "count": 5});
+    for (family, text) in texts {
+        let parsed = parse(text, family, Some(&tools)).unwrap();
+        assert_eq!(parsed.calls.len(), 1, "{family}");
+        assert_eq!(
+            parsed.calls[0].arguments.as_ref().ok(),
+            Some(&expected),
+            "{family}"
+        );
+        assert!(
+            parsed.calls[0].notes.is_empty(),
+            "{family}: {:?}",
+            parsed.calls[0].notes
+        );
+        for size in [1, 5] {
+            let streamed = stream(&deltas(text, size), Some(family), Some(&tools));
+            assert_eq!(streamed.calls, parsed.calls, "{family} in {size}-byte pieces");
+            check_events(&streamed.events);
+        }
+    }
+}

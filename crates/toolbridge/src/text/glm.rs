@@ -195,9 +195,7 @@ fn call(body: &str, markup: &str, out: &mut Out<'_>, mut notes: Vec<Note>) {
                 (value_text[..next_key].trim_end(), &value_text[next_key..])
             }
         };
-        let property = schema
-            .and_then(|schema| schema.get("properties"))
-            .and_then(|p| p.get(&key));
+        let property = typed::property(schema, &key);
         // A parameter given twice is named once.
         if property.is_none() && !arguments.contains_key(&key) {
             untyped.push(key.clone());
@@ -344,11 +342,7 @@ impl Arguments {
     /// Adds to `call` the arguments whose `</arg_value>` is in `text`, each
     /// byte looked at once.
     fn read(&mut self, text: &str, call: &mut LiveCall, out: &Out<'_>) {
-        let properties = call
-            .name
-            .as_deref()
-            .and_then(|name| out.schema(name))
-            .and_then(|schema| schema.get("properties"));
+        let schema = call.name.as_deref().and_then(|name| out.schema(name));
         // A close tag arriving cuts `text` back: the places looked at may
         // have run into its start.
         self.at = self.at.min(text.len());
@@ -391,7 +385,7 @@ impl Arguments {
                 }
             };
             let raw = &text[value_start..value_end];
-            let property = properties.and_then(|p| p.get(key));
+            let property = typed::property(schema, key);
             let value = typed::value(key, raw, property, out.limits, &mut Vec::new());
             call.push_parameter(key, value);
             self.open = None;

@@ -118,7 +118,7 @@ impl Markup {
         key: &str,
         raw: &str,
         string: Option<bool>,
-        property: Option<&Value>,
+        property: Option<typed::Property<'_>>,
         out: &Out<'_>,
         notes: &mut Vec<Note>,
     ) -> Value {
@@ -245,7 +245,7 @@ fn named_attribute<'t>(attributes: &'t str, name: &str, head_end: &str) -> Optio
 fn json_value(
     key: &str,
     raw: &str,
-    property: Option<&Value>,
+    property: Option<typed::Property<'_>>,
     out: &Out<'_>,
     notes: &mut Vec<Note>,
     values: Values,

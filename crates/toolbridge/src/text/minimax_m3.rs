@@ -111,7 +111,6 @@ fn arguments(
     limits: &Limits,
     notes: &mut Vec<Note>,
 ) -> Map<String, Value> {
-    let properties = schema.and_then(|schema| schema.get("properties"));
     let mut reader = Reader {
         rest: body,
         limits,
@@ -139,7 +138,7 @@ fn arguments(
         let Some(element) = reader.element(0) else {
             break;
         };
-        let property = properties.and_then(|properties| properties.get(element.name));
+        let property = typed::property(schema, element.name);
         if property.is_none() && !arguments.contains_key(element.name) {
             untyped.push(element.name.to_string());
         }
@@ -280,7 +279,7 @@ fn typed_value(
     body: &Body<'_>,
     field: &str,
     at: &dyn Fn() -> Pointer,
-    property: Option<&Value>,
+    property: Option<typed::Property<'_>>,
     limits: &Limits,
     notes: &mut Vec<Note>,
 ) -> Value {
@@ -301,7 +300,7 @@ fn typed_value(
         Body::Elements(children, text) => (children, text),
     };
     if types.contains(&"array") && !types.contains(&"object") {
-        let items = property.and_then(|property| property.get("items"));
+        let items = property.and_then(typed::Property::items);
         let mut values = Vec::with_capacity(children.len());
         for (index, child) in children.iter().enumerate() {
             let item_at = || at().index(index);
@@ -335,13 +334,9 @@ fn typed_value(
             ),
         ));
     }
-    let members = property.and_then(|property| property.get("properties"));
-    let others = property
-        .and_then(|property| property.get("additionalProperties"))
-        .filter(|schema| schema.is_object());
     let mut object = Map::with_capacity(children.len());
     for child in children {
-        let schema = members.and_then(|members| members.get(child.name)).or(others);
+        let schema = property.and_then(|property| property.member(child.name));
         let member_at = || at().key(child.name);
         let value = typed_value(&child.body, child.name, &member_at, schema, limits, notes);
         gather(&mut object, child.name, value);

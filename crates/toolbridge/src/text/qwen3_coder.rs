@@ -136,11 +136,8 @@ pub(super) fn parse_wrapped(text: &str, out: &mut Out<'_>, wrapper: &'static Wra
         let name = text[name_start..name_start + name_len].trim();
         let body_start = name_start + name_len + 1;
         let named = is_name(name);
-        let properties = if named {
-            properties_of(out.schema(name))
-        } else {
-            None
-        };
+        let schema = out.schema(name).filter(|_| named);
+        let properties = properties_of(schema);
         // Once a value never closes, this call and those after it are read
         // the loose way (a stream's region then runs to the end of the text).
         let mut strict = (!loose).then(|| Strict::new(0, wrapper));
@@ -203,7 +200,7 @@ pub(super) fn parse_wrapped(text: &str, out: &mut Out<'_>, wrapper: &'static Wra
             Some(strict) => strict.params,
             None => loose_params(&text[body_start..body_end], &mut notes),
         };
-        let arguments = arguments(&text[body_start..], &params, properties, wrapper, out, &mut notes);
+        let arguments = arguments(&text[body_start..], &params, schema, wrapper, out, &mut notes);
         if unclosed {
             notes.push(recovered(
                 "missing-close-tag",
@@ -498,11 +495,12 @@ fn loose_params(body: &str, notes: &mut Vec<Note>) -> Vec<Span> {
     params
 }
 
-/// The arguments `params` (places in `body`) give, typed by `properties`.
+/// The arguments `params` (places in `body`) give, typed by the tool's
+/// input `schema`.
 fn arguments(
     body: &str,
     params: &[Span],
-    properties: Option<&Map<String, Value>>,
+    schema: Option<&Value>,
     wrapper: &Wrapper,
     out: &Out<'_>,
     notes: &mut Vec<Note>,
@@ -512,7 +510,7 @@ fn arguments(
     for param in params {
         let key = body[param.key.clone()].trim().to_string();
         let raw = wrapper.value(&body[param.value.clone()]);
-        let property = properties.and_then(|properties| properties.get(&key));
+        let property = typed::property(schema, &key);
         // A parameter given twice is named once.
         if property.is_none() && !arguments.contains_key(&key) {
             untyped.push(key.clone());
@@ -707,7 +705,7 @@ impl Region for Call {
             for param in params {
                 let key = text[param.key.clone()].trim();
                 let raw = self.wrapper.value(&text[param.value.clone()]);
-                let property = properties.and_then(|properties| properties.get(key));
+                let property = typed::property(schema, key);
                 call.push_parameter(key, typed::value(key, raw, property, out.limits, &mut Vec::new()));
             }
         }

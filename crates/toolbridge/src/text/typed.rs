@@ -7,7 +7,10 @@
 //! values, `object` for `properties`, `array` for `items` (vLLM's
 //! `infer_type_from_json_schema` looks at the same keywords); `null` (or
 //! `None`) is null where null is allowed, before any other type; objects
-//! and arrays are read as JSON.
+//! and arrays are read as JSON. A local `$ref` is followed to the schema it
+//! names, at the property and in its branches ([`Property`]); vLLM's Dots
+//! parser alone does so, and here every family whose values the schema
+//! types does.
 
 use serde_json::{Number, Value};
 
@@ -21,7 +24,7 @@ use crate::pointer::Pointer;
 pub(super) fn value(
     key: &str,
     raw: &str,
-    property: Option<&Value>,
+    property: Option<Property<'_>>,
     limits: &Limits,
     notes: &mut Vec<Note>,
 ) -> Value {
@@ -42,7 +45,7 @@ pub(super) fn value_at(
     at: impl Fn() -> Pointer,
     field: &str,
     raw: &str,
-    property: Option<&Value>,
+    property: Option<Property<'_>>,
     limits: &Limits,
     notes: &mut Vec<Note>,
 ) -> Value {
@@ -91,7 +94,7 @@ pub(super) fn value_at(
         }
     }
     if types.contains(&"object") || types.contains(&"array") {
-        if let Ok(repaired) = repair(trimmed, property, limits) {
+        if let Ok(repaired) = repair(trimmed, property.map(|property| property.schema), limits) {
             if repaired.value.is_object() || repaired.value.is_array() {
                 notes.extend(
                     repaired
@@ -114,25 +117,116 @@ pub(super) fn value_at(
     Value::String(raw.to_string())
 }
 
-/// The schema of property `key` in a tool's input `schema`, a local
-/// `$ref` (`#/$defs/NAME`, any pointer into the schema) followed to the
-/// schema it names, as Dots's parser does (`_resolve_param_type`); at
-/// most [`MAX_BRANCH_DEPTH`] references deep.
-pub(super) fn property<'s>(schema: Option<&'s Value>, key: &str) -> Option<&'s Value> {
+/// A property's schema in a tool's input schema: its local `$ref`s
+/// (`#/$defs/NAME`, any pointer into the input schema) are followed to the
+/// schema they name, as Dots's parser does (`_resolve_param_type`), here
+/// for every family whose values the schema types. A model given a
+/// Pydantic model's schema sees `$ref`s for every nested model, and
+/// `anyOf: [{"$ref": …}, {"type": "null"}]` for an optional one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Property<'s> {
+    /// The property's schema, past its own references.
+    pub schema: &'s Value,
+    /// The tool's input schema, where references point.
+    root: &'s Value,
+}
+
+impl<'s> Property<'s> {
+    /// `schema`, a schema inside the input schema `root`, past its
+    /// references.
+    pub fn within(root: &'s Value, schema: &'s Value) -> Property<'s> {
+        Property {
+            schema: follow(root, schema),
+            root,
+        }
+    }
+
+    /// The schema of member `key` of the objects it describes: its entry
+    /// in `properties`, else its `additionalProperties` when that is a
+    /// schema.
+    ///
+    /// A schema whose branches describe the objects (`anyOf: [{"$ref":
+    /// …}, {"type": "null"}]`) gives the first branch's that has one.
+    pub fn member(self, key: &str) -> Option<Property<'s>> {
+        self.find(0, &mut { MAX_SCHEMAS_LOOKED_AT }, &|schema| {
+            schema
+                .get("properties")
+                .and_then(|members| members.get(key))
+                .or_else(|| {
+                    schema
+                        .get("additionalProperties")
+                        .filter(|schema| schema.is_object())
+                })
+        })
+    }
+
+    /// The schema of the items of the arrays it describes (`items`; as
+    /// [`member`](Property::member), in a branch when it has none).
+    pub fn items(self) -> Option<Property<'s>> {
+        self.find(0, &mut { MAX_SCHEMAS_LOOKED_AT }, &|schema| {
+            schema.get("items").filter(|items| items.is_object())
+        })
+    }
+
+    /// What `get` finds in its schema, else in the first of its branches
+    /// (`anyOf`, `oneOf`, `allOf`) where it finds something; `budget`
+    /// schemas looked at at most.
+    fn find(
+        self,
+        depth: usize,
+        budget: &mut usize,
+        get: &dyn Fn(&'s Value) -> Option<&'s Value>,
+    ) -> Option<Property<'s>> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        if let Some(found) = get(self.schema) {
+            return Some(Property::within(self.root, found));
+        }
+        if depth >= MAX_BRANCH_DEPTH {
+            return None;
+        }
+        ["anyOf", "oneOf", "allOf"]
+            .iter()
+            .filter_map(|keyword| self.schema.get(keyword).and_then(Value::as_array))
+            .flatten()
+            .find_map(|branch| Property::within(self.root, branch).find(depth + 1, budget, get))
+    }
+
+    /// The JSON types it allows, as [`value`] reads them: none when it says
+    /// nothing of them.
+    pub fn types(self) -> Vec<&'s str> {
+        let mut types = Vec::new();
+        let mut budget = MAX_SCHEMAS_LOOKED_AT;
+        types_of(self.schema, self.root, 0, &mut budget, &mut types);
+        types
+    }
+}
+
+/// The schema of property `key` in a tool's input `schema` (see
+/// [`Property`]); `None` when the schema does not declare it.
+pub(super) fn property<'s>(schema: Option<&'s Value>, key: &str) -> Option<Property<'s>> {
     let root = schema?;
-    let mut property = root.get("properties")?.get(key)?;
+    Some(Property::within(root, root.get("properties")?.get(key)?))
+}
+
+/// `schema` past its local references into `root`, at most
+/// [`MAX_BRANCH_DEPTH`] of them (a reference to itself ends there); a
+/// remote or dangling reference stays as it is.
+fn follow<'s>(root: &'s Value, mut schema: &'s Value) -> &'s Value {
     for _ in 0..MAX_BRANCH_DEPTH {
-        let target = property
+        let target = schema
             .get("$ref")
             .and_then(Value::as_str)
             .and_then(|reference| reference.strip_prefix('#'))
             .and_then(|pointer| root.pointer(pointer));
         match target {
-            Some(target) => property = target,
+            Some(target) => schema = target,
             None => break,
         }
     }
-    Some(property)
+    schema
 }
 
 /// The note on a call whose arguments `keys` no schema types: their
@@ -147,22 +241,40 @@ pub(super) fn untyped(keys: &[String], how: &str) -> Note {
     )
 }
 
-/// The JSON types `property` (a schema) allows, as [`value`] reads them;
-/// none for no schema, or one that says nothing of them.
-pub(super) fn types(property: Option<&Value>) -> Vec<&str> {
-    let mut types = Vec::new();
-    if let Some(property) = property {
-        types_of(property, 0, &mut types);
-    }
-    types
+/// The JSON types `property` allows ([`Property::types`]); none for no
+/// schema.
+pub(super) fn types(property: Option<Property<'_>>) -> Vec<&str> {
+    property.map(Property::types).unwrap_or_default()
 }
 
-/// How deep [`types_of`] follows branches of branches.
+/// How deep [`types_of`] follows branches of branches, and [`follow`]
+/// references to references.
 const MAX_BRANCH_DEPTH: usize = 8;
 
-/// Adds the JSON types `schema` allows to `types` (none when it says
-/// nothing of them: a `$ref`, an empty schema).
-fn types_of<'s>(schema: &'s Value, depth: usize, types: &mut Vec<&'s str>) {
+/// How many schemas [`types_of`] looks at for one property: branches that
+/// reference the same definitions would otherwise be looked at again for
+/// each path to them.
+const MAX_SCHEMAS_LOOKED_AT: usize = 256;
+
+/// Adds the JSON types `schema` (in the input schema `root`) allows to
+/// `types` (none when it says nothing of them: an empty schema, a remote
+/// reference).
+fn types_of<'s>(
+    schema: &'s Value,
+    root: &'s Value,
+    depth: usize,
+    budget: &mut usize,
+    types: &mut Vec<&'s str>,
+) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    let schema = if schema.get("type").is_some() {
+        schema
+    } else {
+        follow(root, schema)
+    };
     match schema.get("type") {
         Some(Value::String(name)) => return add_type(types, json_type(name)),
         Some(Value::Array(names)) => {
@@ -183,14 +295,14 @@ fn types_of<'s>(schema: &'s Value, depth: usize, types: &mut Vec<&'s str>) {
         };
         let before = types.len();
         for branch in branches("anyOf").chain(branches("oneOf")) {
-            types_of(branch, depth + 1, types);
+            types_of(branch, root, depth + 1, budget, types);
         }
         // Every branch of an allOf holds: the first that names types says them.
         for branch in branches("allOf") {
             if types.len() > before {
                 break;
             }
-            types_of(branch, depth + 1, types);
+            types_of(branch, root, depth + 1, budget, types);
         }
         if types.len() > before {
             return;
@@ -264,7 +376,13 @@ mod tests {
     use super::*;
 
     fn typed(raw: &str, property: Value) -> Value {
-        value("k", raw, Some(&property), &Limits::default(), &mut Vec::new())
+        let property = Property::within(&property, &property);
+        value("k", raw, Some(property), &Limits::default(), &mut Vec::new())
+    }
+
+    /// The schema [`property`] finds for `key`.
+    fn schema_of<'s>(schema: &'s Value, key: &str) -> Option<&'s Value> {
+        property(Some(schema), key).map(|property| property.schema)
     }
 
     #[test]
@@ -315,21 +433,93 @@ mod tests {
             },
         });
         let place = json!({"type": "object", "properties": {"city": {"type": "string"}}});
-        assert_eq!(property(Some(&schema), "at"), Some(&place));
-        assert_eq!(property(Some(&schema), "via"), Some(&place));
+        assert_eq!(schema_of(&schema, "at"), Some(&place));
+        assert_eq!(schema_of(&schema, "via"), Some(&place));
         // A reference to itself stops after a few steps; one elsewhere is not followed.
         assert_eq!(
-            property(Some(&schema), "loop"),
+            schema_of(&schema, "loop"),
             Some(&json!({"$ref": "#/properties/loop"}))
         );
         assert_eq!(
-            property(Some(&schema), "far"),
+            schema_of(&schema, "far"),
             Some(&json!({"$ref": "https://example.com/place.json"}))
         );
-        assert_eq!(property(Some(&schema), "none"), None);
+        assert_eq!(schema_of(&schema, "none"), None);
         assert_eq!(
             typed("{\"city\": \"Lyon\"}", place.clone()),
             json!({"city": "Lyon"})
         );
+    }
+
+    /// Pydantic's schema of a model with nested models: every nested model
+    /// is a `$ref`, an optional one a reference beside `null`.
+    fn pydantic_route() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "to": {"$ref": "#/$defs/Point"},
+                "via": {"anyOf": [{"$ref": "#/$defs/Point"}, {"type": "null"}], "default": null},
+                "stops": {"anyOf": [{"type": "array", "items": {"$ref": "#/$defs/Point"}}, {"type": "null"}]},
+                "count": {"$ref": "#/$defs/Count"},
+            },
+            "$defs": {
+                "Point": {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}},
+                "Count": {"type": "integer"},
+            },
+        })
+    }
+
+    #[test]
+    fn references_in_branches_give_their_types_members_and_items() {
+        let schema = pydantic_route();
+        let typed_by = |key: &str, raw: &str| {
+            value(
+                key,
+                raw,
+                property(Some(&schema), key),
+                &Limits::default(),
+                &mut Vec::new(),
+            )
+        };
+        assert_eq!(
+            property(Some(&schema), "via").unwrap().types(),
+            ["object", "null"]
+        );
+        assert_eq!(typed_by("via", "{\"x\": 1, \"y\": 2}"), json!({"x": 1, "y": 2}));
+        assert_eq!(typed_by("via", "null"), Value::Null);
+        assert_eq!(typed_by("count", "5"), json!(5));
+        let point =
+            json!({"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}});
+        let x = json!({"type": "integer"});
+        let via = property(Some(&schema), "via").unwrap();
+        assert_eq!(via.member("x").map(|member| member.schema), Some(&x));
+        assert_eq!(via.member("z"), None);
+        let stops = property(Some(&schema), "stops").unwrap();
+        assert_eq!(stops.types(), ["array", "null"]);
+        assert_eq!(stops.items().map(|items| items.schema), Some(&point));
+        assert_eq!(
+            stops
+                .items()
+                .and_then(|items| items.member("y"))
+                .map(|y| y.schema),
+            Some(&x)
+        );
+    }
+
+    #[test]
+    fn references_that_branch_out_again_are_looked_at_a_bounded_number_of_times() {
+        // Each definition branches into the next one 16 times: 16^8 paths
+        // within the depth followed.
+        let mut defs = serde_json::Map::new();
+        for level in 0..40 {
+            let next = json!({"$ref": format!("#/$defs/d{}", level + 1)});
+            defs.insert(format!("d{level}"), json!({"anyOf": vec![next; 16]}));
+        }
+        defs.insert("d40".into(), json!({"type": "integer"}));
+        let schema = json!({"properties": {"k": {"$ref": "#/$defs/d0"}}, "$defs": defs});
+        let k = property(Some(&schema), "k").unwrap();
+        assert_eq!(k.types(), Vec::<&str>::new());
+        assert_eq!(k.member("x"), None);
+        assert_eq!(k.items(), None);
     }
 }
