@@ -24,7 +24,7 @@ use proc_macro::TokenStream;
 ///     city: String,
 ///     /// The unit; Celsius when absent.
 ///     unit: Option<Unit>,
-/// ) -> Result<Weather, String> { … }
+/// ) -> Result<Weather, String> { /* … */ }
 ///
 /// let definition: toolbridge::Tool = get_weather::tool();
 /// registry.add(get_weather::handler())?;

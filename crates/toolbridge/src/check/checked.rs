@@ -67,11 +67,11 @@ pub struct Accepted {
     /// (shared with the calls it changed the same way).
     pub notes: SharedNotes,
     /// The id the provider sent, for the result answering the call
-    /// ([`ToolCall::provider_id`]; not in the JSON form).
+    /// ([`ToolCall::provider_id`](crate::call::ToolCall::provider_id); not in the JSON form).
     #[serde(skip)]
     pub provider_id: Option<String>,
     /// The name the provider sent, for the result answering the call
-    /// ([`ToolCall::provider_name`]; not in the JSON form).
+    /// ([`ToolCall::provider_name`](crate::call::ToolCall::provider_name); not in the JSON form).
     #[serde(skip)]
     pub provider_name: String,
 }
@@ -93,11 +93,11 @@ pub struct Rejection {
     /// What the Toolbox changed before it found the problems.
     pub notes: Vec<Note>,
     /// The id the provider sent, for the error result answering the call
-    /// ([`ToolCall::provider_id`]; not in the JSON form).
+    /// ([`ToolCall::provider_id`](crate::call::ToolCall::provider_id); not in the JSON form).
     #[serde(skip)]
     pub provider_id: Option<String>,
     /// The name the provider sent, for the error result answering the call
-    /// ([`ToolCall::provider_name`]; not in the JSON form).
+    /// ([`ToolCall::provider_name`](crate::call::ToolCall::provider_name); not in the JSON form).
     #[serde(skip)]
     pub provider_name: String,
 }

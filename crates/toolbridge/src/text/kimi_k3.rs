@@ -4,7 +4,7 @@
 //! per call holding one `<|open|>argument key="K" type="T"<|sep|>V<|close|>argument<|sep|>`
 //! per argument (vLLM `kimi_k3_tool_parser.py` and its tests). It is the
 //! invoke markup of MiniMax-M2 and DSML in K3's own tokens
-//! ([`invoke`](super::invoke)): heads end with `<|sep|>`, attribute values
+//! ([`invoke`]): heads end with `<|sep|>`, attribute values
 //! are escaped (`&quot;`, `&amp;`), and `type="string"` gives the value as
 //! written while any other type gives JSON (text that is not JSON is typed
 //! by the schema, with a note; vLLM keeps it a string). An argument

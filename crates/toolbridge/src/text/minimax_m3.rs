@@ -8,7 +8,7 @@
 //! source.
 //!
 //! The tool's input schema types the values as for MiniMax-M2
-//! ([`typed`](super::typed)), at every depth: elements under an `array`
+//! ([`typed`]), at every depth: elements under an `array`
 //! property are its items, under anything else an object's members (an
 //! element given twice gathers its values in a list, as vLLM's parser
 //! does); text between an element's children is kept under `$text` (`$$text`

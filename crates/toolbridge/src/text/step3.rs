@@ -2,7 +2,7 @@
 //! name="NAME"><steptml:parameter name="KEY">VALUE</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`,
 //! one invoke per call (vLLM `step3_tool_parser.py` and its tests; SGLang's
 //! `Step3Detector`). It is MiniMax-M2's invoke markup
-//! ([`invoke`](super::invoke)) under a `steptml:` prefix, wrapped in
+//! ([`invoke`]) under a `steptml:` prefix, wrapped in
 //! DeepSeek-like tokens (the bar is U+FF5C `｜`, the words joined by `_`,
 //! not DeepSeek's `▁`). Values are raw text, trimmed, typed by the tool's
 //! schema ([`typed`](super::typed)); without a schema they stay strings, as
