@@ -555,6 +555,26 @@ fn mistral_list_name_args_call_id_and_lost_tokens() {
             "prose: \"\"",
         ]
     );
+    // A stray word before a v0.3 list (vLLM's regex fallback reads the
+    // list); a list after a name that reads as no calls stays that name's
+    // arguments.
+    let stray = "[TOOL_CALLS]  junk [{\"name\": \"add\", \"arguments\":{\"a\": 1, \"b\": 2}}] trail";
+    assert_eq!(
+        read(stray, Family::Mistral, None),
+        [
+            r#"call_0 add {"a":1,"b":2}"#,
+            "  change: \"junk\" between [TOOL_CALLS] and the list of calls names no call; it was left out (at /)",
+            "prose: \"trail\"",
+        ]
+    );
+    assert_eq!(
+        read("[TOOL_CALLS]f[1, 2]", Family::Mistral, None),
+        [
+            "call_0 f error: arguments are not a JSON object: the arguments are an array, not an object",
+            "  change: the [ARGS] token is missing (decoded with special tokens skipped); the JSON after the name was read (at /)",
+            "prose: \"\"",
+        ]
+    );
 }
 
 #[test]

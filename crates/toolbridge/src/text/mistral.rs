@@ -100,10 +100,23 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
     }
     match rest.strip_prefix(ARGS) {
         Some(after) => rest = after,
-        None => notes.push(recovered(
-            "missing-control-token",
-            "the [ARGS] token is missing (decoded with special tokens skipped); the JSON after the name was read",
-        )),
+        None if id.is_none() => {
+            // A word before a v0.3 list is not a tool name: vLLM's parser
+            // falls back to the list wherever it is after the token
+            // (`test_extract_tool_calls_pre_v11_regex_fallback`).
+            let list_after_word = out.json_at(rest).filter(|json| json.text.starts_with('['));
+            if let Some(json) = list_after_word {
+                let note = recovered(
+                    "text-before-list",
+                    format!("{name:?} between {CALLS} and the list of calls names no call; it was left out"),
+                );
+                if list(json.text, out, Some(note)) {
+                    return text.len() - json.rest.len();
+                }
+            }
+            notes.push(missing_args());
+        }
+        None => notes.push(missing_args()),
     }
     match out.json_at(rest) {
         Some(json) => {
@@ -119,6 +132,14 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
             text.len() - rest.len()
         }
     }
+}
+
+/// The note on a call whose `[ARGS]` token is missing.
+fn missing_args() -> super::Note {
+    recovered(
+        "missing-control-token",
+        "the [ARGS] token is missing (decoded with special tokens skipped); the JSON after the name was read",
+    )
 }
 
 /// A JSON list of `{"name", "arguments", "id"}` objects; false (and no
@@ -264,11 +285,17 @@ impl Region for Calls {
                     if !done && ((id_may_follow && could_be(rest, CALL_ID)) || could_be(rest, ARGS)) {
                         return End::More;
                     }
-                    let start = match rest.strip_prefix(ARGS) {
-                        Some(_) => at + ARGS.len(),
-                        None => at,
+                    let (start, tagged) = match rest.strip_prefix(ARGS) {
+                        Some(_) => (at + ARGS.len(), true),
+                        None => (at, self.id.is_some()),
                     };
                     match after_spaces(text, start, &["{", "["], done) {
+                        // A list after the name alone may be a v0.3 list
+                        // after a stray word: the parse decides at its close.
+                        (Spaces::Tag(json), 1) if !tagged => {
+                            self.step = Step::List(Brackets::new(false));
+                            self.scanned = json;
+                        }
                         (Spaces::Tag(json), _) => {
                             let arguments = LiveJson::start(live, self.name.clone(), self.id.clone(), json);
                             self.step = Step::Arguments(arguments);
