@@ -4,7 +4,15 @@
 libfuzzer_sys::fuzz_target!(|text: &str| {
     let tools = [toolbridge::Tool::new(
         "f",
-        serde_json::json!({"properties": {"n": {"type": "integer"}, "s": {"type": "string"}, "t": {"type": "array"}}}),
+        // Local references, one beside null, one to itself (typed::Property).
+        serde_json::json!({
+            "properties": {
+                "n": {"type": "integer"}, "s": {"type": "string"}, "t": {"type": "array"},
+                "r": {"$ref": "#/$defs/r"}, "o": {"anyOf": [{"$ref": "#/$defs/r"}, {"type": "null"}]},
+                "l": {"$ref": "#/properties/l"},
+            },
+            "$defs": {"r": {"type": "object", "properties": {"n": {"$ref": "#/properties/n"}}}},
+        }),
     )];
     let _ = toolbridge::text::Family::detect(text);
     for info in toolbridge::text::FAMILIES {

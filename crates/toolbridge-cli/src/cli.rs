@@ -51,11 +51,12 @@ pub enum Command {
     /// says. With `--tools`, names the tools were written under (sanitised
     /// for the provider) are mapped back to the tools' own names.
     ///
-    /// With `--text`, reads a model's raw text (Hermes/Qwen <tool_call>,
-    /// Qwen3-Coder, GLM, Llama 3, pythonic, Mistral [TOOL_CALLS], DeepSeek,
-    /// DeepSeek DSML, Kimi K2, gpt-oss Harmony, Gemma 4, Granite, Hunyuan,
-    /// MiniMax-M2, Command R7B, Phi-4-mini, LFM2): prints one line per call, then the prose outside the calls;
-    /// notes on stderr say what garbled markup was recovered. The family is
+    /// With `--text`, reads a model's raw text in the markup of a family
+    /// `--family` lists (Hermes/Qwen <tool_call>, Qwen3-Coder, GLM,
+    /// Llama 3, Llama 4 pythonic, Mistral [TOOL_CALLS], DeepSeek, Kimi,
+    /// gpt-oss Harmony, Gemma 4, Granite, MiniMax and more): prints one line
+    /// per call, then the prose outside the calls; notes on stderr say what
+    /// garbled markup was recovered. The family is
     /// detected unless `--family` names it; `--tools` types the values the
     /// markup leaves untyped and runs every call through the Toolbox
     /// (exit 1 when one is rejected).

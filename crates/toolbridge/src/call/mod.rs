@@ -61,7 +61,7 @@ pub use assemble::CallEvent;
 pub(crate) use partial::{changes_of, SpareTexts};
 pub use partial::{Change, PartialJson};
 pub use repair::repair;
-pub(crate) use repair::{fast_path_depth, fit_parsed};
+pub(crate) use repair::{fast_path_depth, fit_parsed, member_schema};
 pub(crate) use result::answerable;
 pub use result::{Answerable, IdMap, ToolResult};
 pub use sse::{Frame, Framer, Framing};

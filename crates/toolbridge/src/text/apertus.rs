@@ -11,8 +11,8 @@ use crate::call::repair;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
-use super::listed::notes_per_item;
-use super::scan::{excerpt, json_at, recovered, Out};
+use super::listed::{json_after_open, notes_per_item};
+use super::scan::{excerpt, Out};
 use super::stream::markup::{after_spaces, close_after, Brackets, End, Live, Region, Spaces, Streaming};
 use super::tags::Finder;
 
@@ -28,21 +28,14 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     let mut pos = 0;
     while let Some(start) = prefixes.from(pos) {
         out.prose.push_str(&text[pos..start]);
-        let after = &text[start + PREFIX.len()..];
-        let Some(json) = json_at(after) else {
-            out.not_a_call(PREFIX, PREFIX, "no JSON list of calls follows it");
-            pos = start + PREFIX.len();
-            continue;
+        let (json, end, notes) = match json_after_open(text, start, PREFIX, PREFIX.len(), Some(SUFFIX), out) {
+            Ok(found) => found,
+            Err(resume) => {
+                pos = resume;
+                continue;
+            }
         };
-        pos = text.len() - json.rest.len();
-        let mut notes = Vec::new();
-        match json.rest.trim_start().strip_prefix(SUFFIX) {
-            Some(rest) => pos = text.len() - rest.len(),
-            None => notes.push(recovered(
-                "missing-close-tag",
-                format!("the calls' {SUFFIX} is missing"),
-            )),
-        }
+        pos = end;
         let repaired = match repair(json.text, None, out.limits) {
             Ok(repaired) => repaired,
             Err(error) => {

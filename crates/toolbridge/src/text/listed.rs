@@ -9,7 +9,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::envelope::{drop_late_id, is_call, name_by, EnvelopeKeys};
-use super::scan::{json_at, recovered, Out};
+use super::scan::{self, json_at, recovered, Out};
 use super::stream::markup::{
     after_spaces, close_after, Brackets, End, FirstBytes, ListScan, Live, LiveCall, LiveJson, Region, Spaces,
     Waits,
@@ -40,6 +40,36 @@ pub(super) fn listed_calls(
     out.prose.push_str(&text[pos..]);
 }
 
+/// The JSON after the token `open` (`open_len` bytes of the text from
+/// `start`), where the text after it starts (past `close` when that follows
+/// the JSON), and a note when `close` is missing; else, noted as no call,
+/// where the text after the token starts.
+pub(super) fn json_after_open<'t>(
+    text: &'t str,
+    start: usize,
+    open: &'static str,
+    open_len: usize,
+    close: Option<&'static str>,
+    out: &mut Out<'_>,
+) -> Result<(scan::Json<'t>, usize, Vec<Note>), usize> {
+    let Some(json) = json_at(&text[start + open_len..]) else {
+        out.not_a_call(open, open, "no JSON list of calls follows it");
+        return Err(start + open_len);
+    };
+    let mut pos = text.len() - json.rest.len();
+    let mut notes = Vec::new();
+    if let Some(close) = close {
+        match json.rest.trim_start().strip_prefix(close) {
+            Some(rest) => pos = text.len() - rest.len(),
+            None => notes.push(recovered(
+                "missing-close-tag",
+                format!("the calls' {close} is missing"),
+            )),
+        }
+    }
+    Ok((json, pos, notes))
+}
+
 /// The calls of the list after the token `open` (`open_len` bytes of the
 /// text from `start`, a language tag included; none for a bare list), as
 /// [`listed_calls`] reads each; where the text after it starts.
@@ -52,13 +82,10 @@ pub(super) fn list_at(
     out: &mut Out<'_>,
     keys: EnvelopeKeys,
 ) -> usize {
-    let after = &text[start + open_len..];
-    let Some(json) = json_at(after) else {
-        out.not_a_call(open, open, "no JSON list of calls follows it");
-        return start + open_len;
+    let (json, pos, mut notes) = match json_after_open(text, start, open, open_len, close, out) {
+        Ok(found) => found,
+        Err(resume) => return resume,
     };
-    let end = text.len() - json.rest.len();
-    let mut notes = Vec::new();
     if json.truncated {
         // The list's note; the call the text ends inside, if any, gets
         // the repair's truncation notes (the Toolbox does not run it).
@@ -66,16 +93,6 @@ pub(super) fn list_at(
             "truncated-list",
             "the text ends inside the list of calls",
         ));
-    }
-    let mut pos = end;
-    if let Some(close) = close {
-        match json.rest.trim_start().strip_prefix(close) {
-            Some(rest) => pos = text.len() - rest.len(),
-            None => notes.push(recovered(
-                "missing-close-tag",
-                format!("the calls' {close} is missing"),
-            )),
-        }
     }
     if !json.truncated {
         match out.call_exact_list(json.text, notes, keys) {

@@ -14,7 +14,7 @@
 
 use serde_json::{Number, Value};
 
-use crate::call::repair;
+use crate::call::{member_schema, repair};
 use crate::limits::Limits;
 use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
@@ -149,14 +149,7 @@ impl<'s> Property<'s> {
     /// …}, {"type": "null"}]`) gives the first branch's that has one.
     pub fn member(self, key: &str) -> Option<Property<'s>> {
         self.find(0, &mut { MAX_SCHEMAS_LOOKED_AT }, &|schema| {
-            schema
-                .get("properties")
-                .and_then(|members| members.get(key))
-                .or_else(|| {
-                    schema
-                        .get("additionalProperties")
-                        .filter(|schema| schema.is_object())
-                })
+            member_schema(schema, key)
         })
     }
 

@@ -25,6 +25,8 @@ mod schema;
 mod string;
 mod token;
 
+pub(crate) use schema::member_schema;
+
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};

@@ -146,8 +146,9 @@ fn resolve<'s>(root: &'s Value, mut schema: &'s Value) -> Option<&'s Value> {
     None
 }
 
-/// The schema of member `key`.
-fn property<'s>(schema: &'s Value, key: &str) -> Option<&'s Value> {
+/// The schema of member `key` of the objects `schema` describes: its entry
+/// in `properties`, else its `additionalProperties` when that is a schema.
+pub(crate) fn member_schema<'s>(schema: &'s Value, key: &str) -> Option<&'s Value> {
     schema
         .field("properties")
         .and_then(|properties| properties.field(key))
@@ -198,7 +199,7 @@ pub(super) fn fit(value: &mut Value, schema: &Value, limits: &Limits, fixes: &mu
         match node {
             Value::Object(map) => {
                 for (key, child) in map.iter_mut().rev() {
-                    if let Some(child_schema) = property(node_schema, key) {
+                    if let Some(child_schema) = member_schema(node_schema, key) {
                         stack.push((child, child_schema, depth + 1, Some(Step::Key(key))));
                     }
                 }
