@@ -3,7 +3,8 @@
 //! drops the line break after the name). Tencent's Hy3 writes the same
 //! markup with `<tool_sep>` after the name and the calls inside
 //! `<tool_calls>…</tool_calls>` (vLLM `hy_v3_tool_parser.py`); the wrapper
-//! tokens are taken out of the prose. Values are raw text typed by the
+//! tokens are taken out of the prose. Ling 3 writes GLM-4.7's markup (vLLM
+//! `parser/ling3.py` is the GLM-4.7 parser with thinking on). Values are raw text typed by the
 //! tool's schema ([`super::typed`]); without a schema they stay
 //! strings (ollama's rule; vLLM would read `42` as a number), and a note says
 //! so. Between `<arg_value>` and its `</arg_value>` the call's own tags are

@@ -425,7 +425,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         family: Family::Glm,
         id: "glm",
-        models: "GLM-4.5, 4.6, 4.7, Hy3 (Hunyuan), Poolside",
+        models: "GLM-4.5, 4.6, 4.7, Hy3 (Hunyuan), Poolside, Ling 3",
         markup: "<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>",
         detect: glm::detect,
         parse: glm::parse,
