@@ -148,15 +148,15 @@ impl<'s> Property<'s> {
     /// A schema whose branches describe the objects (`anyOf: [{"$ref":
     /// …}, {"type": "null"}]`) gives the first branch's that has one.
     pub fn member(self, key: &str) -> Option<Property<'s>> {
-        self.find(0, &mut { MAX_SCHEMAS_LOOKED_AT }, &|schema| {
-            member_schema(schema, key)
-        })
+        let mut budget = MAX_SCHEMAS_LOOKED_AT;
+        self.find(0, &mut budget, &|schema| member_schema(schema, key))
     }
 
     /// The schema of the items of the arrays it describes (`items`; as
     /// [`member`](Property::member), in a branch when it has none).
     pub fn items(self) -> Option<Property<'s>> {
-        self.find(0, &mut { MAX_SCHEMAS_LOOKED_AT }, &|schema| {
+        let mut budget = MAX_SCHEMAS_LOOKED_AT;
+        self.find(0, &mut budget, &|schema| {
             schema.get("items").filter(|items| items.is_object())
         })
     }
