@@ -56,7 +56,44 @@ fn call_text(call: &ToolCall) -> String {
             "{} {} error: {error}; raw: {}",
             call.id,
             call.name,
-            serde_json::Value::String(error.raw().to_string())
+            shown_raw(error.raw())
         ),
+    }
+}
+
+/// How many bytes of a broken call's raw text its line shows at most.
+const RAW_SHOWN: usize = 400;
+
+/// A broken call's raw text as its line shows it: quoted, and past
+/// [`RAW_SHOWN`] bytes its start and its length (a model that never closed
+/// a call can send megabytes; `--json` prints them whole).
+fn shown_raw(raw: &str) -> String {
+    if raw.len() <= RAW_SHOWN {
+        return serde_json::Value::String(raw.to_string()).to_string();
+    }
+    let mut end = RAW_SHOWN;
+    while !raw.is_char_boundary(end) {
+        end -= 1;
+    }
+    let start = serde_json::Value::String(raw[..end].to_string()).to_string();
+    format!("{start}… ({} bytes in all; --json prints them whole)", raw.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_raw_text_shows_its_start_and_length() {
+        assert_eq!(shown_raw("[1, \"a\"]"), r#""[1, \"a\"]""#);
+        let long = format!("[{}", "é".repeat(300));
+        let shown = shown_raw(&long);
+        assert_eq!(
+            shown,
+            format!(
+                "\"[{}\"… (601 bytes in all; --json prints them whole)",
+                "é".repeat(199)
+            )
+        );
     }
 }
