@@ -5,7 +5,8 @@
 //! the calls are those of the whole-text parse (apart from a lone closing
 //! reasoning tag after a call, which the stream notes); `push_reusing` sends
 //! the events `push` sends, and (for an odd first cut) a stream without the
-//! arguments' changes sends them with their changes left out.
+//! arguments' changes sends them with their changes left out. For an even
+//! number of cuts the calls are typed by a tool's schema.
 libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
     let (text, cuts) = input;
     let mut at: Vec<usize> = cuts
@@ -21,14 +22,27 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
         .collect();
     at.sort_unstable();
     at.dedup();
+    // For an even number of cuts, the calls are typed by a tool's schema
+    // (local references among its properties, as the `text` target's).
+    let tool = [toolbridge::Tool::new(
+        "f",
+        serde_json::json!({
+            "properties": {
+                "n": {"type": "integer"}, "s": {"type": "string"}, "t": {"type": "array"},
+                "r": {"$ref": "#/$defs/r"}, "o": {"anyOf": [{"$ref": "#/$defs/r"}, {"type": "null"}]},
+            },
+            "$defs": {"r": {"type": "object", "properties": {"n": {"$ref": "#/properties/n"}}}},
+        }),
+    )];
+    let tools = Some(&tool[..]).filter(|_| cuts.len() % 2 == 0);
     let families = toolbridge::text::FAMILIES.iter().map(|info| Some(info.family)).chain([None]);
     for family in families {
-        let mut stream = toolbridge::text::TextStream::new(family, None);
+        let mut stream = toolbridge::text::TextStream::new(family, tools);
         let mut events = Vec::new();
         // The same text again through `push_reusing`, each piece's events
         // copied out before the next piece reuses their buffers.
         let changes = cuts.first().is_none_or(|cut| cut % 2 == 0);
-        let mut reusing = toolbridge::text::TextStream::new(family, None).send_changes(changes);
+        let mut reusing = toolbridge::text::TextStream::new(family, tools).send_changes(changes);
         let mut reused = Vec::new();
         let mut piece_events = Vec::new();
         for piece in at.windows(2) {
@@ -74,7 +88,7 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
         assert!(open.iter().all(Option::is_none), "every call finished");
         let lone = stream.notes().iter().any(|note| note.to_string().contains("no opening one"));
         if let (Some(family), false) = (family, lone) {
-            let whole = toolbridge::text::parse(text, family, None).expect("within the size limit");
+            let whole = toolbridge::text::parse(text, family, tools).expect("within the size limit");
             assert_eq!(calls, whole.calls, "{family}");
         }
     }
