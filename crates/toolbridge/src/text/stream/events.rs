@@ -142,12 +142,7 @@ impl Sink {
         started.sent += text.len();
         delta.clear();
         delta.push_str(text);
-        if self.changes {
-            // As in `live`: text that stops being JSON sends no changes.
-            let _ = started.partial.feed(text, changes);
-        } else {
-            changes.clear();
-        }
+        feed_changes(self.changes, &mut started.partial, text, changes);
     }
 
     /// [`streamed_into`](Sink::streamed_into) as a new event.
@@ -225,7 +220,7 @@ impl Sink {
                     changes.clear();
                     // The parameters as they were written: their changes are
                     // known without reading the JSON back.
-                    if started.sent == 0 {
+                    if self.changes && started.sent == 0 {
                         changes.push(Change::Set {
                             at: Pointer::root(),
                             value: Value::Object(Map::new()),
@@ -240,14 +235,8 @@ impl Sink {
                         }
                         started.built.insert(key, value);
                     }
-                    if !self.changes {
-                        changes.clear();
-                    }
-                } else if self.changes {
-                    // Text that stops being JSON sends no changes; the finished call says what was wrong.
-                    let _ = started.partial.feed(&text, &mut changes);
                 } else {
-                    changes.clear();
+                    feed_changes(self.changes, &mut started.partial, &text, &mut changes);
                 }
                 started.sent = call.arguments.len();
                 self.events.push(CallEvent::ArgumentsDelta {
@@ -316,10 +305,7 @@ impl Sink {
                     _ => json::compact(value),
                 };
                 if !text.is_empty() {
-                    let mut changes = Vec::new();
-                    if self.changes {
-                        changes_of(value, Pointer::root(), &mut changes);
-                    }
+                    let changes = set_whole(self.changes, value);
                     self.events
                         .push(CallEvent::ArgumentsDelta { index, text, changes });
                 }
@@ -369,9 +355,7 @@ impl Sink {
                 .filter(|rest| !rest.is_empty() && text.starts_with(sent));
             if let Some(rest) = rest {
                 let mut changes = Vec::new();
-                if self.changes {
-                    let _ = state.partial.feed(rest, &mut changes);
-                }
+                feed_changes(self.changes, &mut state.partial, rest, &mut changes);
                 self.events.push(CallEvent::ArgumentsDelta {
                     index: state.index,
                     text: rest.to_string(),
@@ -447,14 +431,10 @@ impl Sink {
 
     /// Sends the arguments `value` in place of what was streamed for call `index`.
     fn replace(&mut self, index: usize, value: &Value) {
-        let mut changes = Vec::new();
-        if self.changes {
-            changes_of(value, Pointer::root(), &mut changes);
-        }
         self.events.push(CallEvent::ArgumentsReplaced {
             index,
             text: json::compact(value),
-            changes,
+            changes: set_whole(self.changes, value),
         });
     }
 
@@ -522,4 +502,27 @@ fn canonical_text(call: &ToolCall) -> String {
         Ok(value) => json::compact(value),
         Err(err) => err.raw().to_string(),
     }
+}
+
+/// Reads `text`, appended to a call's arguments, with the call's partial
+/// parser into `changes` when events carry changes (`on`); else leaves
+/// `changes` empty. Text that stops being JSON sends no changes: the
+/// finished call says what was wrong.
+#[inline]
+fn feed_changes(on: bool, partial: &mut PartialJson, text: &str, changes: &mut Vec<Change>) {
+    if on {
+        let _ = partial.feed(text, changes);
+    } else {
+        changes.clear();
+    }
+}
+
+/// The changes that set the arguments to `value` whole, when events carry
+/// changes (`on`); else none.
+fn set_whole(on: bool, value: &Value) -> Vec<Change> {
+    let mut changes = Vec::new();
+    if on {
+        changes_of(value, Pointer::root(), &mut changes);
+    }
+    changes
 }
