@@ -98,27 +98,33 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
         id = Some(after[..id_end].trim());
         rest = &after[id_end..];
     }
-    match rest.strip_prefix(ARGS) {
-        Some(after) => rest = after,
-        None if id.is_none() => {
-            // A word before a v0.3 list is not a tool name: vLLM's parser
-            // falls back to the list wherever it is after the token
-            // (`test_extract_tool_calls_pre_v11_regex_fallback`).
-            let list_after_word = out.json_at(rest).filter(|json| json.text.starts_with('['));
-            if let Some(json) = list_after_word {
-                let note = recovered(
-                    "text-before-list",
-                    format!("{name:?} between {CALLS} and the list of calls names no call; it was left out"),
-                );
-                if list(json.text, out, Some(note)) {
-                    return text.len() - json.rest.len();
-                }
-            }
-            notes.push(missing_args());
-        }
-        None => notes.push(missing_args()),
+    let tagged = rest.strip_prefix(ARGS);
+    if let Some(after) = tagged {
+        rest = after;
     }
-    match out.json_at(rest) {
+    let json = out.json_at(rest);
+    if tagged.is_none() {
+        // A word before a v0.3 list is not a tool name: vLLM's parser
+        // falls back to the list wherever it is after the token
+        // (`test_extract_tool_calls_pre_v11_regex_fallback`).
+        let list_after_word = json
+            .as_ref()
+            .filter(|json| id.is_none() && json.text.starts_with('['));
+        if let Some(json) = list_after_word {
+            let note = recovered(
+                "text-before-list",
+                format!("{name:?} between {CALLS} and the list of calls names no call; it was left out"),
+            );
+            if list(json.text, out, Some(note)) {
+                return text.len() - json.rest.len();
+            }
+        }
+        notes.push(recovered(
+            "missing-control-token",
+            "the [ARGS] token is missing (decoded with special tokens skipped); the JSON after the name was read",
+        ));
+    }
+    match json {
         Some(json) => {
             out.call_text(name, id, json.text, notes);
             text.len() - json.rest.len()
@@ -132,14 +138,6 @@ fn calls(text: &str, out: &mut Out<'_>) -> usize {
             text.len() - rest.len()
         }
     }
-}
-
-/// The note on a call whose `[ARGS]` token is missing.
-fn missing_args() -> super::Note {
-    recovered(
-        "missing-control-token",
-        "the [ARGS] token is missing (decoded with special tokens skipped); the JSON after the name was read",
-    )
 }
 
 /// A JSON list of `{"name", "arguments", "id"}` objects; false (and no
