@@ -17,7 +17,7 @@ use super::hermes::{self, Tags};
 use super::invoke::{self, Markup};
 use super::minimax;
 use super::scan::Out;
-use super::stream::markup::{after_spaces, Choice, Chosen, Region, Spaces, Streaming};
+use super::stream::markup::{after_spaces, Choice, Chosen, End, Region, Spaces, Streaming};
 use super::tags::Finder;
 
 const OPEN: &str = "<dots_function_call>";
@@ -88,7 +88,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 fn block(text: &str, done: bool) -> Choice {
     match after_spaces(text, OPEN.len(), &["{"], done) {
         (Spaces::Tag(_), _) => Choice::Region(hermes::tagged_region(&JSON_BLOCK)),
-        (Spaces::Other(_), _) => Choice::Call(OPEN.len()),
-        (Spaces::More(_), _) => Choice::More,
+        (Spaces::Other(_), _) => Choice::Ends(End::Call(OPEN.len())),
+        (Spaces::More(_), _) => Choice::Ends(End::More),
     }
 }

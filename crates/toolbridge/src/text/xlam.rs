@@ -11,7 +11,7 @@ use super::envelope::EnvelopeKeys;
 use super::listed::{list_at, List};
 use super::mistral;
 use super::scan::Out;
-use super::stream::markup::{after_spaces, Choice, Chosen, Region, Spaces, Streaming};
+use super::stream::markup::{after_spaces, Choice, Chosen, End, Region, Spaces, Streaming};
 use super::tags::scan_tags;
 
 const FENCE: &str = "```";
@@ -110,12 +110,12 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
 fn fence(text: &str, done: bool) -> Choice {
     let tag = &text[FENCE.len()..];
     if !done && tag.len() < "json".len() && "json".starts_with(tag) {
-        return Choice::More;
+        return Choice::Ends(End::More);
     }
     let from = FENCE.len() + if tag.starts_with("json") { "json".len() } else { 0 };
     match after_spaces(text, from, &["[", "{"], done) {
         (Spaces::Tag(_), _) => Choice::Region(Box::new(List::new(from, Some(FENCE), EnvelopeKeys::Plain))),
-        (Spaces::Other(_), _) => Choice::Prose(FENCE.len()),
-        (Spaces::More(_), _) => Choice::More,
+        (Spaces::Other(_), _) => Choice::Ends(End::Prose(FENCE.len())),
+        (Spaces::More(_), _) => Choice::Ends(End::More),
     }
 }

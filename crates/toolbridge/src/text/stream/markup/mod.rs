@@ -104,12 +104,9 @@ pub(in crate::text) trait Region: Send {
 
 /// What a [`Chosen`] region's opening is followed by.
 pub(in crate::text) enum Choice {
-    /// Not known yet.
-    More,
-    /// The region ends here (`text[..n]`, read by the family's parser).
-    Call(usize),
-    /// `text[..n]` is prose, kept as written.
-    Prose(usize),
+    /// The region ends (or waits) as a region's read says: it is the
+    /// opening alone, prose, or not known yet.
+    Ends(End),
     /// The region reads on as this one, from its start.
     Region(Box<dyn Region>),
 }
@@ -134,9 +131,7 @@ impl Region for Chosen {
         let chosen = match &mut self.chosen {
             Some(chosen) => chosen,
             None => match (self.choose)(text, done) {
-                Choice::More => return End::More,
-                Choice::Call(len) => return End::Call(len),
-                Choice::Prose(len) => return End::Prose(len),
+                Choice::Ends(end) => return end,
                 Choice::Region(region) => self.chosen.insert(region),
             },
         };
