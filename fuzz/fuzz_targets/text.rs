@@ -1,19 +1,11 @@
 #![no_main]
 //! Any text through every family's parser and detection: no panic, no hang;
 //! every call's arguments are an object or an error, every note prints.
+#[path = "../shared/text_tool.rs"]
+mod text_tool;
+
 libfuzzer_sys::fuzz_target!(|text: &str| {
-    let tools = [toolbridge::Tool::new(
-        "f",
-        // Local references, one beside null, one to itself (typed::Property).
-        serde_json::json!({
-            "properties": {
-                "n": {"type": "integer"}, "s": {"type": "string"}, "t": {"type": "array"},
-                "r": {"$ref": "#/$defs/r"}, "o": {"anyOf": [{"$ref": "#/$defs/r"}, {"type": "null"}]},
-                "l": {"$ref": "#/properties/l"},
-            },
-            "$defs": {"r": {"type": "object", "properties": {"n": {"$ref": "#/properties/n"}}}},
-        }),
-    )];
+    let tools = [text_tool::text_tool()];
     let _ = toolbridge::text::Family::detect(text);
     for info in toolbridge::text::FAMILIES {
         let tools = Some(&tools[..]).filter(|_| text.len() % 2 == 0);

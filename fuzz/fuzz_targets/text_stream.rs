@@ -7,6 +7,9 @@
 //! the events `push` sends, and (for an odd first cut) a stream without the
 //! arguments' changes sends them with their changes left out. For an even
 //! number of cuts the calls are typed by a tool's schema.
+#[path = "../shared/text_tool.rs"]
+mod text_tool;
+
 libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
     let (text, cuts) = input;
     let mut at: Vec<usize> = cuts
@@ -22,18 +25,8 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
         .collect();
     at.sort_unstable();
     at.dedup();
-    // For an even number of cuts, the calls are typed by a tool's schema
-    // (local references among its properties, as the `text` target's).
-    let tool = [toolbridge::Tool::new(
-        "f",
-        serde_json::json!({
-            "properties": {
-                "n": {"type": "integer"}, "s": {"type": "string"}, "t": {"type": "array"},
-                "r": {"$ref": "#/$defs/r"}, "o": {"anyOf": [{"$ref": "#/$defs/r"}, {"type": "null"}]},
-            },
-            "$defs": {"r": {"type": "object", "properties": {"n": {"$ref": "#/properties/n"}}}},
-        }),
-    )];
+    // For an even number of cuts, the calls are typed by a tool's schema.
+    let tool = [text_tool::text_tool()];
     let tools = Some(&tool[..]).filter(|_| cuts.len() % 2 == 0);
     let families = toolbridge::text::FAMILIES.iter().map(|info| Some(info.family)).chain([None]);
     for family in families {
