@@ -150,6 +150,11 @@ fn layout(family: Family) -> Layout {
                 "<|start|>assistant<|channel|>commentary to=functions.write <|constrain|>json<|message|>{args}<|call|>Step {n}."
             )
         }),
+        Family::Inkling => Blocks(|n, args| {
+            format!(
+                "<|message_model|><|content_text|>Step {n}.<|end_message|><|message_model|>write<|content_invoke_tool_json|>{{\"name\": \"write\", \"args\": {args}}}<|end_message|>"
+            )
+        }),
         Family::CommandR7b => Blocks(|n, args| {
             format!(
                 "Step {n}.<|START_ACTION|>[{{\"tool_call_id\": \"{n}\", \"tool_name\": \"write\", \"parameters\": {args}}}]<|END_ACTION|>"

@@ -806,6 +806,12 @@ fn detection_order_handles_shared_prefixes() {
         Some(Family::Harmony)
     );
     assert_eq!(
+        Family::detect(
+            "<|message_model|>f<|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {}}<|end_message|>"
+        ),
+        Some(Family::Inkling)
+    );
+    assert_eq!(
         Family::detect("functools[{\"name\": \"f\"}]"),
         Some(Family::Phi4Mini)
     );
@@ -943,7 +949,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, gemma4, function-gemma, minimax-m3, minimax, dots, seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, inkling, gemma4, function-gemma, minimax-m3, minimax, dots, seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
     );
 }
 
@@ -1216,6 +1222,54 @@ fn harmony_recipients_and_channels() {
     assert_eq!(
         read(text, Family::Harmony, None),
         ["prose: \"<|channel|>analysis<|message|>Let me think.<|end|>It is sunny.\""]
+    );
+}
+
+/// vLLM `parser/inkling.py`: the header before a content token is the
+/// message's author (left out, noted unless it names the block's call);
+/// other text there is prose; a thinking block stays in the prose as
+/// written, and a call inside one that never closes is a call; the
+/// arguments are under `args` (or `arguments`), wherever the name stands.
+#[test]
+fn inkling_headers_blocks_and_envelopes() {
+    let text = "<|message_model|>hello world<|end_message|><|message_model|>lookup<|content_text|>Sure.<|end_message|><|message_model|>get_weather<|content_invoke_tool_json|>{\"name\": \"search\", \"args\": {\"query\": \"rain\"}}<|end_message|>";
+    assert_eq!(
+        read(text, Family::Inkling, None),
+        [
+            r#"call_0 search {"query":"rain"}"#,
+            "prose: \"hello worldSure.\"",
+            "note: loss: \"lookup\" before <|content_text|> is the message's header (its author's name); it was left out (at /)",
+            "note: loss: \"get_weather\" before <|content_invoke_tool_json|> is the message's header (its author's name); it was left out (at /)",
+        ]
+    );
+    // An unclosed thinking block ends where the call starts; the envelope
+    // gives its arguments first, then its name; `arguments` stands for `args`.
+    let text = "<|content_thinking|>Both.<|content_invoke_tool_json|>{\"args\": {\"query\": \"rain\"}, \"name\": \"search\"}<|end_message|><|message_model|>now<|content_invoke_tool_json|>{\"name\": \"now\", \"arguments\": {}}<|content_model_end_sampling|>";
+    assert_eq!(
+        read(text, Family::Inkling, None),
+        [
+            r#"call_0 search {"query":"rain"}"#,
+            r#"call_1 now {}"#,
+            "prose: \"<|content_thinking|>Both.\"",
+        ]
+    );
+    // Not a header: a space, a name longer than 128 bytes.
+    let long = "n".repeat(129);
+    let text = format!("Hi there<|content_text|>a<|end_message|><|message_model|>{long}<|content_text|>b");
+    assert_eq!(
+        read(&text, Family::Inkling, None),
+        [format!("prose: \"Hi therea{long}b\"")]
+    );
+    // Broken JSON in a closed block is repaired; no JSON is prose, noted.
+    let text = "<|content_invoke_tool_json|>{'name': 'now', 'args': {}}<|end_message|><|content_invoke_tool_json|>no json<|end_message|>";
+    assert_eq!(
+        read(text, Family::Inkling, None),
+        [
+            "call_0 now {}",
+            "  change: 3 strings in single quotes were read as JSON strings (first at line 1, column 2) (at /)",
+            "prose: \"<|content_invoke_tool_json|>no json<|end_message|>\"",
+            "note: error: inkling markup \"<|content_invoke_tool_json|>no json<|end\"… was kept in the prose: invalid JSON: no JSON object or array found in the text (line 1, column 1) (at /)",
+        ]
     );
 }
 

@@ -834,6 +834,12 @@ fn arguments_stream_before_the_call_closes() {
             "lo\"}<|call|>",
             ("call_0", "get_weather"),
         ),
+        (
+            Family::Inkling,
+            "get_weather<|content_invoke_tool_json|>{\"name\":\"get_weather\",\"args\":{\"city\": \"Os",
+            "lo\"}}<|end_message|>",
+            ("call_0", "get_weather"),
+        ),
     ];
     for (family, before, after, (id, name)) in cases {
         let mut stream = TextStream::new(Some(family), None);

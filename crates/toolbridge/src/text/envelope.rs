@@ -35,6 +35,10 @@ pub(super) enum EnvelopeKeys {
     /// Cohere's `tool_name` and `tool_call_id` where `name` and `id` are
     /// absent (Command R7B).
     Cohere,
+    /// `name` and `id`, the arguments under `args` (Inkling's `{"name",
+    /// "args"}`); `arguments` and `parameters` stand for them too, as vLLM's
+    /// `parser/inkling.py` (`_extract_args_value`) takes them.
+    Inkling,
 }
 
 impl EnvelopeKeys {
@@ -43,28 +47,37 @@ impl EnvelopeKeys {
         match (key, self) {
             ("name", _) | ("tool_name", EnvelopeKeys::Cohere) => Role::Name,
             ("id", _) | ("tool_call_id", EnvelopeKeys::Cohere) => Role::Id,
-            ("arguments" | "parameters", _) => Role::Arguments,
+            ("arguments" | "parameters", _) | ("args", EnvelopeKeys::Inkling) => Role::Arguments,
             _ => Role::Other,
         }
     }
 
-    /// `item` with its call named by the plain keys (`name`, `id`).
+    /// `item` with its call named by the plain keys (`name`, `id`,
+    /// `arguments`).
     pub(super) fn normalize(self, item: Value) -> Value {
-        if self != EnvelopeKeys::Cohere {
-            return item;
-        }
+        let renames: &[(&str, &str)] = match self {
+            EnvelopeKeys::Plain | EnvelopeKeys::Mistral => return item,
+            EnvelopeKeys::Cohere => &[("tool_name", "name"), ("tool_call_id", "id")],
+            EnvelopeKeys::Inkling => &[("args", "arguments")],
+        };
         let Value::Object(object) = item else {
             return item;
         };
-        // Renamed in place: where a key stands says what it names.
-        let plain = ["name", "id"].map(|key| object.contains_key(key));
+        // Renamed in place (where a key stands says what it names), each
+        // only where the plain key is absent.
+        let renaming: Vec<(&str, &str)> = renames
+            .iter()
+            .copied()
+            .filter(|(_, plain)| !object.contains_key(*plain))
+            .collect();
         let renamed = object
             .into_iter()
-            .map(|(key, value)| match key.as_str() {
-                "tool_name" if !plain[0] => ("name".to_string(), value),
-                "tool_call_id" if !plain[1] => ("id".to_string(), value),
-                _ => (key, value),
-            })
+            .map(
+                |(key, value)| match renaming.iter().find(|(own, _)| *own == key) {
+                    Some((_, plain)) => ((*plain).to_string(), value),
+                    None => (key, value),
+                },
+            )
             .collect();
         Value::Object(renamed)
     }
@@ -94,7 +107,9 @@ pub(super) struct ExactEnvelope<'t> {
 struct RawEnvelope<'t> {
     names: [Option<String>; 2],
     ids: [Option<String>; 2],
-    arguments: [Option<&'t RawValue>; 2],
+    /// Under `arguments`, `parameters` and (for [`EnvelopeKeys::Inkling`])
+    /// `args`.
+    arguments: [Option<&'t RawValue>; 3],
     /// Which name, and which id, came first before the arguments.
     first_name: Option<usize>,
     first_id: Option<usize>,
@@ -112,17 +127,30 @@ enum Field {
     ToolCallId,
     Arguments,
     Parameters,
+    Args,
     #[serde(other)]
     Other,
 }
 
 impl<'de: 't, 't> Deserialize<'de> for RawEnvelope<'t> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(RawVisitor(std::marker::PhantomData))
+        deserializer.deserialize_map(RawVisitor(EnvelopeKeys::Plain, std::marker::PhantomData))
     }
 }
 
-struct RawVisitor<'t>(std::marker::PhantomData<&'t ()>);
+/// An envelope read as [`RawEnvelope`] with the keys that name its parts
+/// (`args` is the arguments only for [`EnvelopeKeys::Inkling`]).
+struct KeyedRaw(EnvelopeKeys);
+
+impl<'de> de::DeserializeSeed<'de> for KeyedRaw {
+    type Value = RawEnvelope<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(RawVisitor(self.0, std::marker::PhantomData))
+    }
+}
+
+struct RawVisitor<'t>(EnvelopeKeys, std::marker::PhantomData<&'t ()>);
 
 impl<'de: 't, 't> Visitor<'de> for RawVisitor<'t> {
     type Value = RawEnvelope<'t>;
@@ -162,9 +190,16 @@ impl<'de: 't, 't> Visitor<'de> for RawVisitor<'t> {
                         raw.first_id.get_or_insert(which);
                     }
                 }
-                Field::Arguments | Field::Parameters => {
-                    let which = usize::from(matches!(field, Field::Parameters));
-                    once(&raw.arguments[which], ["arguments", "parameters"][which])?;
+                Field::Args if self.0 != EnvelopeKeys::Inkling => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                Field::Arguments | Field::Parameters | Field::Args => {
+                    let which = match field {
+                        Field::Arguments => 0,
+                        Field::Parameters => 1,
+                        _ => 2,
+                    };
+                    once(&raw.arguments[which], ["arguments", "parameters", "args"][which])?;
                     raw.arguments[which] = Some(map.next_value()?);
                     after_arguments = true;
                 }
@@ -180,8 +215,11 @@ impl<'de: 't, 't> Visitor<'de> for RawVisitor<'t> {
 impl<'t> ExactEnvelope<'t> {
     /// `json` read as an envelope, or `None` when it is not one as it stands
     /// (repair or another reading is needed).
-    pub(super) fn read(json: &'t str) -> Option<ExactEnvelope<'t>> {
-        ExactEnvelope::of(serde_json::from_str(json).ok()?, EnvelopeKeys::Plain)
+    pub(super) fn read(json: &'t str, keys: EnvelopeKeys) -> Option<ExactEnvelope<'t>> {
+        let mut deserializer = serde_json::Deserializer::from_str(json);
+        let raw = de::DeserializeSeed::deserialize(KeyedRaw(keys), &mut deserializer).ok()?;
+        deserializer.end().ok()?;
+        ExactEnvelope::of(raw, keys)
     }
 
     /// The items of a list of envelopes that reads as it stands, each an
@@ -203,7 +241,11 @@ impl<'t> ExactEnvelope<'t> {
     /// The envelope, when its arguments are one object under one key.
     fn of(raw: RawEnvelope<'t>, keys: EnvelopeKeys) -> Option<ExactEnvelope<'t>> {
         let arguments = match raw.arguments {
-            [Some(one), None] | [None, Some(one)] if one.get().starts_with('{') => one.get(),
+            [Some(one), None, None] | [None, Some(one), None] | [None, None, Some(one)]
+                if one.get().starts_with('{') =>
+            {
+                one.get()
+            }
             _ => return None,
         };
         let RawEnvelope {
@@ -215,7 +257,7 @@ impl<'t> ExactEnvelope<'t> {
             ..
         } = raw;
         Some(match keys {
-            EnvelopeKeys::Plain => ExactEnvelope {
+            EnvelopeKeys::Plain | EnvelopeKeys::Inkling => ExactEnvelope {
                 name: name?,
                 unused_id: id.clone().filter(|_| late_ids[0]),
                 id: id.filter(|_| !late_ids[0]),
@@ -552,6 +594,39 @@ mod tests {
         let cohere = r#"{"tool_call_id": "0", "tool_name": "f", "parameters": {}}"#;
         assert_eq!(head(cohere, EnvelopeKeys::Cohere), found("f", Some("0"), 54));
         assert_eq!(head_of(cohere), Found::Whole);
+        // Inkling's arguments are under `args`, which the plain keys skip.
+        let inkling = r#"{"name": "f", "args": {"a": 1}, "arguments": {}}"#;
+        assert_eq!(head(inkling, EnvelopeKeys::Inkling), found("f", None, 22));
+        assert_eq!(head_of(inkling), found("f", None, 45));
+    }
+
+    /// vLLM `parser/inkling.py` (`_extract_args_value`): `args`, else
+    /// `arguments` or `parameters`; only Inkling's keys read `args`.
+    #[test]
+    fn inkling_keys_read_args_as_the_arguments() {
+        let text = r#"{"args": {"a": 1}, "name": "f", "id": "c1"}"#;
+        let envelope = ExactEnvelope::read(text, EnvelopeKeys::Inkling).unwrap();
+        assert_eq!((envelope.name.as_str(), envelope.arguments), ("f", r#"{"a": 1}"#));
+        // An id after the arguments is not the call's.
+        assert_eq!((envelope.id, envelope.unused_id.as_deref()), (None, Some("c1")));
+        assert!(ExactEnvelope::read(text, EnvelopeKeys::Plain).is_none());
+        let both = r#"{"name": "f", "args": {}, "arguments": {}}"#;
+        assert!(
+            ExactEnvelope::read(both, EnvelopeKeys::Inkling).is_none(),
+            "two argument objects"
+        );
+        let value = serde_json::json!({"name": "f", "args": {"a": 1}, "x": 2});
+        assert_eq!(
+            EnvelopeKeys::Inkling.normalize(value.clone()).to_string(),
+            r#"{"name":"f","arguments":{"a":1},"x":2}"#
+        );
+        assert_eq!(EnvelopeKeys::Plain.normalize(value.clone()), value);
+        let given = serde_json::json!({"args": {}, "arguments": {"a": 1}});
+        assert_eq!(
+            EnvelopeKeys::Inkling.normalize(given.clone()),
+            given,
+            "`arguments` is kept"
+        );
     }
 
     #[test]

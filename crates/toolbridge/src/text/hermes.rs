@@ -82,6 +82,7 @@ pub(super) fn parse_tagged(text: &str, out: &mut Out<'_>, tags: &Tags) {
                     out,
                     Vec::new(),
                     tags,
+                    EnvelopeKeys::Plain,
                 );
                 pos = close + close_tag.len();
             }
@@ -102,6 +103,7 @@ pub(super) fn parse_tagged(text: &str, out: &mut Out<'_>, tags: &Tags) {
                         out,
                         notes,
                         tags,
+                        EnvelopeKeys::Plain,
                     );
                     pos = next_open - json.rest.len();
                 }
@@ -128,22 +130,31 @@ fn prose(text: &str, tags: &Tags, out: &mut Out<'_>) {
 /// the whole block. An envelope that names its tool before its arguments
 /// is that call, named as its head says (see [`envelope`]),
 /// as a stream announced it.
-fn block(body: &str, json: &str, markup: &str, out: &mut Out<'_>, notes: Vec<super::Note>, tags: &Tags) {
+pub(super) fn block(
+    body: &str,
+    json: &str,
+    markup: &str,
+    out: &mut Out<'_>,
+    notes: Vec<super::Note>,
+    tags: &Tags,
+    keys: EnvelopeKeys,
+) {
     let json = json.trim();
-    if let Found::Head(head) = envelope::head(body, EnvelopeKeys::Plain) {
+    if let Found::Head(head) = envelope::head(body, keys) {
         // The head skips JSON whitespace to the `{` where `json` starts too.
         let lead = body.len() - body.trim_start().len();
-        out.call_headed(json, head.at - lead, &head, notes);
+        out.call_headed(json, head.at - lead, &head, notes, keys);
         return;
     }
-    let Err(mut notes) = out.call_exact_envelope(json, notes) else {
+    let Err(mut notes) = out.call_exact_envelope(json, notes, keys) else {
         return;
     };
     let why = match repair(json, None, out.limits) {
-        Ok(mut envelope) => {
+        Ok(envelope) => {
             notes.extend(envelope.notes);
-            envelope::drop_late_id(&mut envelope.value, &mut notes);
-            match out.call_envelope(envelope.value, notes) {
+            let mut value = keys.normalize(envelope.value);
+            envelope::drop_late_id(&mut value, &mut notes);
+            match out.call_envelope(value, notes) {
                 Ok(()) => return,
                 Err(value) => not_an_envelope(&value),
             }
@@ -174,7 +185,12 @@ pub(super) fn tagged_region(tags: &'static Tags) -> Box<dyn Region> {
 /// The head of the envelope in a block's body, for the stream: the call is
 /// announced, and its arguments stream, once the envelope has named it.
 fn live_head(body: &str) -> Head {
-    match envelope::head(body, EnvelopeKeys::Plain) {
+    live_head_keyed(body, EnvelopeKeys::Plain)
+}
+
+/// [`live_head`] for an envelope whose keys are named as `keys` says.
+pub(super) fn live_head_keyed(body: &str, keys: EnvelopeKeys) -> Head {
+    match envelope::head(body, keys) {
         // Inside a string only its closing quote moves the head on.
         Found::More(Cut::String { escaped }) => {
             Head::More(Some(Waits::scanning(Some((b'"', escaped)), FirstBytes::NONE)))

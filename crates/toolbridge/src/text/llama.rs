@@ -89,9 +89,12 @@ fn json_calls(text: &str, out: &mut Out<'_>) -> usize {
             ));
         }
         if let Found::Head(head) = envelope::head(json.text, EnvelopeKeys::Plain) {
-            out.call_headed(json.text, head.at, &head, notes);
+            out.call_headed(json.text, head.at, &head, notes, EnvelopeKeys::Plain);
         } else {
-            let exact = !json.truncated && out.call_exact_envelope(json.text, Vec::new()).is_ok();
+            let exact = !json.truncated
+                && out
+                    .call_exact_envelope(json.text, Vec::new(), EnvelopeKeys::Plain)
+                    .is_ok();
             if !exact {
                 let Ok(envelope) = repair(json.text, None, out.limits) else {
                     break;

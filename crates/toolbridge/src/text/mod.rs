@@ -48,6 +48,7 @@ mod granite_fc;
 mod harmony;
 mod hermes;
 mod hunyuan;
+mod inkling;
 mod internlm;
 mod invoke;
 mod kimi;
@@ -116,6 +117,9 @@ pub enum Family {
     DeepSeekDsml,
     /// gpt-oss (Harmony): `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`.
     Harmony,
+    /// Inkling: `<|message_model|>NAME<|content_invoke_tool_json|>{"name": …, "args": {…}}<|end_message|>`
+    /// among thinking and text blocks.
+    Inkling,
     /// Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>}<tool_call|>`.
     Gemma4,
     /// FunctionGemma: `<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>`.
@@ -180,7 +184,8 @@ pub struct FamilyInfo {
 ///
 /// The order handles the prefixes families share. Control tokens that are
 /// a family's own come first: DSML's `<｜DSML｜`, DeepSeek's, Kimi's,
-/// Kimi K3's `<|open|>`, Harmony's `<|channel|>`/`<|message|>`, Gemma 4's `<|tool_call>`,
+/// Kimi K3's `<|open|>`, Harmony's `<|channel|>`/`<|message|>`, Inkling's
+/// `<|message_model|>` and content tokens, Gemma 4's `<|tool_call>`,
 /// FunctionGemma's `<start_function_call>`,
 /// MiniMax-M3's `]<]minimax[>[` marker (before M2, whose `<invoke name=` it
 /// holds), MiniMax's `<minimax:tool_call>`, dots.llm's `<dots_function_call>`, Seed-OSS's `<seed:tool_call>` (before
@@ -259,6 +264,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: harmony::detect,
         parse: harmony::parse,
         stream: harmony::STREAM,
+    },
+    FamilyInfo {
+        family: Family::Inkling,
+        id: "inkling",
+        models: "Inkling",
+        markup: "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": \"NAME\", \"args\": {…}}<|end_message|>",
+        detect: inkling::detect,
+        parse: inkling::parse,
+        stream: inkling::STREAM,
     },
     FamilyInfo {
         family: Family::Gemma4,

@@ -149,8 +149,13 @@ impl<'a> Out<'a> {
     /// stream sends the model's own text). Anything else — JSON that needs
     /// repair, arguments sent as a string — gives `notes` back for
     /// [`call_envelope`](Out::call_envelope) to read through repair.
-    pub fn call_exact_envelope(&mut self, json: &str, notes: Vec<Note>) -> Result<(), Vec<Note>> {
-        match ExactEnvelope::read(json) {
+    pub fn call_exact_envelope(
+        &mut self,
+        json: &str,
+        notes: Vec<Note>,
+        keys: EnvelopeKeys,
+    ) -> Result<(), Vec<Note>> {
+        match ExactEnvelope::read(json, keys) {
             Some(envelope) => {
                 self.call_exact(envelope, notes);
                 Ok(())
@@ -163,20 +168,26 @@ impl<'a> Out<'a> {
     /// whose argument object is at byte `at` of `json`: when a stream's
     /// partial parser read that object already, the envelope around it is
     /// read with `{}` in its place, not read again.
-    fn call_exact_envelope_at(&mut self, json: &str, at: usize, notes: Vec<Note>) -> Result<(), Vec<Note>> {
+    fn call_exact_envelope_at(
+        &mut self,
+        json: &str,
+        at: usize,
+        notes: Vec<Note>,
+        keys: EnvelopeKeys,
+    ) -> Result<(), Vec<Note>> {
         let lent = json
             .get(at..)
             .and_then(|rest| self.lent(rest))
             .filter(|streamed| streamed.value.as_ref().is_some_and(Value::is_object))
             .map(|streamed| streamed.text.len());
         let Some(len) = lent else {
-            return self.call_exact_envelope(json, notes);
+            return self.call_exact_envelope(json, notes, keys);
         };
         let mut shell = String::with_capacity(json.len() - len + 2);
         shell.push_str(&json[..at]);
         shell.push_str("{}");
         shell.push_str(&json[at + len..]);
-        match ExactEnvelope::read(&shell) {
+        match ExactEnvelope::read(&shell, keys) {
             Some(mut envelope) => {
                 envelope.arguments = &json[at..at + len];
                 self.call_exact(envelope, notes);
@@ -200,15 +211,22 @@ impl<'a> Out<'a> {
     /// — the JSON around the arguments broken — from the head's name and
     /// that object, noted. Always a call: a stream announced it when its
     /// arguments began.
-    pub fn call_headed(&mut self, json: &str, at: usize, head: &EnvelopeHead, notes: Vec<Note>) {
+    pub fn call_headed(
+        &mut self,
+        json: &str,
+        at: usize,
+        head: &EnvelopeHead,
+        notes: Vec<Note>,
+        keys: EnvelopeKeys,
+    ) {
         // Read as it stands, the envelope names the call as its head does.
-        let Err(mut notes) = self.call_exact_envelope_at(json, at, notes) else {
+        let Err(mut notes) = self.call_exact_envelope_at(json, at, notes, keys) else {
             return;
         };
         let why = match repair(json, None, self.limits) {
             Ok(envelope) if envelope.value.is_object() => {
                 notes.extend(envelope.notes);
-                let mut value = envelope.value;
+                let mut value = keys.normalize(envelope.value);
                 name_by(&mut value, &head.name, head.id.as_deref(), &mut notes);
                 let named = self.call_envelope(value, notes);
                 debug_assert!(named.is_ok(), "an object with a name is an envelope");

@@ -160,6 +160,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("<|start|>assistant<|channel|>commentary to=functions.write <|constrain|>json<|message|>{json}<|call|>"),
         ),
         (
+            Family::Inkling,
+            format!("<|content_thinking|>Write it.<|end_message|><|message_model|>write<|content_invoke_tool_json|>{{\"name\":\"write\",\"args\":{json}}}<|end_message|><|message_model|><|content_text|>Done.<|end_message|>"),
+        ),
+        (
             Family::Xlam,
             format!("Run `x` first:\n```python\nprint([1])\n```\nThen:\n```json\n[{{\"name\": \"write\", \"arguments\": {json}}}, {{\"name\": \"now\", \"arguments\": {{}}}}]\n```\nDone."),
         ),
