@@ -111,6 +111,12 @@ fn layout(family: Family) -> Layout {
                 "Step {n}.\n<dots_function_call>\n<invoke name=\"write\">\n<parameter name=\"path\">src/file_{n}.rs</parameter>\n<parameter name=\"line\">{n}</parameter>\n<parameter name=\"content\">{body}</parameter>\n</invoke>\n</dots_function_call>\n"
             )
         }),
+        Family::MiniCpm5 => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "Step {n}.\n<function name=\"write\"><param name=\"path\">src/file_{n}.rs</param><param name=\"line\">{n}</param><param name=\"content\"><![CDATA[{body}]]></param></function>\n"
+            )
+        }),
         Family::Qwen3Coder => Blocks(|n, _| {
             let body = raw_body();
             format!(

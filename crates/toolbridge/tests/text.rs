@@ -806,6 +806,11 @@ fn detection_order_handles_shared_prefixes() {
         Some(Family::Harmony)
     );
     assert_eq!(
+        Family::detect("<function name=\"f\"><param name=\"a\">1</param></function>"),
+        Some(Family::MiniCpm5),
+        "<function name= is not Qwen3-Coder's or Llama's <function="
+    );
+    assert_eq!(
         Family::detect(
             "<|message_model|>f<|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {}}<|end_message|>"
         ),
@@ -949,7 +954,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, inkling, gemma4, function-gemma, minimax-m3, minimax, dots, seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, inkling, gemma4, function-gemma, minimax-m3, minimax, dots, minicpm5, seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
     );
 }
 

@@ -16,7 +16,7 @@ use crate::note::{Note, NoteKind};
 use crate::pointer::Pointer;
 
 use super::envelope::HEAD_WINDOW;
-use super::scan::{delimited_calls, insert_argument, push_prose_without, recovered, Out};
+use super::scan::{delimited_calls, excerpt, insert_argument, push_prose_without, recovered, Out};
 use super::stream::markup::{
     parameter_waits, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd,
     Waits,
@@ -78,6 +78,10 @@ pub(super) enum Values {
     StringAttribute,
     /// `type="string"`: the text as written; any other type: JSON (Kimi K3).
     TypeAttribute,
+    /// XML text: a `<![CDATA[…]]>` section as written, other text trimmed
+    /// and its entities (`&lt;`, `&amp;`, `&#10;`) decoded, as an XML
+    /// parser reads it; then typed by the tool's schema (MiniCPM5).
+    Xml,
 }
 
 impl Markup {
@@ -99,7 +103,7 @@ impl Markup {
     /// not say, and the schema types it.
     fn marked_string(&self, attributes: &str) -> Option<bool> {
         match self.values {
-            Values::Raw => None,
+            Values::Raw | Values::Xml => None,
             Values::StringAttribute => match named_attribute(attributes, "string=", self.head_end)? {
                 "true" => Some(true),
                 "false" => Some(false),
@@ -125,6 +129,9 @@ impl Markup {
         match string {
             Some(true) => Value::String(raw.to_string()),
             Some(false) => json_value(key, raw, property, out, notes, self.values),
+            None if self.values == Values::Xml => {
+                typed::value(key, &xml_text(raw), property, out.limits, notes)
+            }
             None => typed::value(key, trim_value(raw), property, out.limits, notes),
         }
     }
@@ -184,7 +191,9 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
     }
     let mut arguments = Map::new();
     let mut untyped = Vec::new();
+    let mut skipped = Vec::new();
     while let Some(at) = find_tag(rest, markup.parameter) {
+        skipped.extend(Some(rest[..at].trim()).filter(|text| !text.is_empty()));
         let after = &rest[at + markup.parameter.len()..];
         let (key, attributes) = markup.attribute(after);
         let key = key.into_owned();
@@ -225,6 +234,22 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         let value = markup.value(&key, raw, string, property, out, &mut notes);
         insert_argument(&mut arguments, key, value, "parameter", &mut notes);
         rest = next_rest;
+    }
+    skipped.extend(Some(rest.trim()).filter(|text| !text.is_empty()));
+    if !skipped.is_empty() {
+        // Text among the parameters is no argument: a parameter element
+        // without its name, words between elements.
+        notes.push(Note::new(
+            NoteKind::Dropped {
+                keyword: markup.parameter.into(),
+            },
+            Pointer::root().key("arguments"),
+            format!(
+                "text among the parameters is no {}…> element and was left out: {}",
+                markup.parameter,
+                excerpt(&skipped.join(" "))
+            ),
+        ));
     }
     if !untyped.is_empty() {
         notes.push(typed::untyped(&untyped, "as strings"));
@@ -288,6 +313,64 @@ fn head_waits(text: &str, from: usize, start: usize, head_end: &str) -> Option<W
 /// MiniMax-M2's value: trimmed, as vLLM's `minimax_m2_tool_parser.py` does.
 fn trim_value(raw: &str) -> &str {
     raw.trim()
+}
+
+/// An element's text as an XML parser reads it ([`Values::Xml`]): a CDATA
+/// section whole is its content as written; other text is trimmed (as
+/// vLLM's `minicpm5xml_tool_parser.py` trims it) and its entities decoded
+/// (an `&` that starts none stays as written).
+fn xml_text(raw: &str) -> Cow<'_, str> {
+    let text = raw.trim();
+    if let Some(inner) = text
+        .strip_prefix("<![CDATA[")
+        .and_then(|rest| rest.strip_suffix("]]>"))
+    {
+        return Cow::Borrowed(inner);
+    }
+    if !text.contains('&') {
+        return Cow::Borrowed(text);
+    }
+    let mut decoded = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        decoded.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let entity = rest
+            .get(1..rest.len().min(12))
+            .and_then(|head| head.find(';'))
+            .and_then(|end| Some((entity_char(&rest[1..end + 1])?, end + 2)));
+        match entity {
+            Some((c, len)) => {
+                decoded.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                decoded.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    decoded.push_str(rest);
+    Cow::Owned(decoded)
+}
+
+/// The character an XML entity's name (between `&` and `;`) stands for.
+fn entity_char(name: &str) -> Option<char> {
+    match name {
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "amp" => Some('&'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        _ => {
+            let number = name.strip_prefix('#')?;
+            let code = match number.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => number.parse().ok()?,
+            };
+            char::from_u32(code)
+        }
+    }
 }
 
 /// Streamed: a call runs from its invoke element to `invoke_end` (without

@@ -29,7 +29,7 @@
 //! `<function=NAME={…}</function>`) is read, with a note of kind
 //! [`NoteKind::Repaired`](crate::NoteKind::Repaired) naming the variant.
 //! Where the family's values are not JSON (Qwen3-Coder's parameters, GLM's
-//! argument values, MiniMax-M2's and DSML's parameter elements, Gemma 4's
+//! argument values, MiniMax-M2's, MiniCPM5's and DSML's parameter elements, Gemma 4's
 //! and FunctionGemma's values, pythonic and LFM2 literals), the tool's
 //! input schema types them, with a note when the text had to be coerced.
 
@@ -57,6 +57,7 @@ mod lfm2;
 mod listed;
 mod llama;
 mod longcat;
+mod minicpm5;
 mod minimax;
 mod minimax_m3;
 mod mistral;
@@ -135,6 +136,8 @@ pub enum Family {
     /// dots.llm: `<dots_function_call><invoke name="NAME"><parameter name="K">V</parameter></invoke></dots_function_call>`,
     /// or a JSON call in the block.
     Dots,
+    /// MiniCPM5: `<function name="NAME"><param name="K">V</param></function>`.
+    MiniCpm5,
     /// MiniMax-M3: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="NAME">]<]minimax[>[<K>V]<]minimax[>[</K>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`,
     /// nested elements for objects and lists.
     MiniMaxM3,
@@ -188,7 +191,8 @@ pub struct FamilyInfo {
 /// `<|message_model|>` and content tokens, Gemma 4's `<|tool_call>`,
 /// FunctionGemma's `<start_function_call>`,
 /// MiniMax-M3's `]<]minimax[>[` marker (before M2, whose `<invoke name=` it
-/// holds), MiniMax's `<minimax:tool_call>`, dots.llm's `<dots_function_call>`, Seed-OSS's `<seed:tool_call>` (before
+/// holds), MiniMax's `<minimax:tool_call>`, dots.llm's `<dots_function_call>`, MiniCPM5's
+/// `<function name=` (which Qwen3-Coder's and Llama's `<function=` is not), Seed-OSS's `<seed:tool_call>` (before
 /// Qwen3-Coder, whose calls it wraps), Command R7B's `<|START_ACTION|>`,
 /// Hunyuan's `<tool_calls>`, LongCat's `<longcat_tool_call>`, InternLM's
 /// `<|action_start|><|plugin|>`, GigaChat's headers, Apertus's
@@ -318,6 +322,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: dots::detect,
         parse: dots::parse,
         stream: dots::STREAM,
+    },
+    FamilyInfo {
+        family: Family::MiniCpm5,
+        id: "minicpm5",
+        models: "MiniCPM5 (OpenBMB)",
+        markup: "<function name=\"NAME\"><param name=\"K\">V</param></function>",
+        detect: minicpm5::detect,
+        parse: minicpm5::parse,
+        stream: minicpm5::STREAM,
     },
     FamilyInfo {
         family: Family::SeedOss,

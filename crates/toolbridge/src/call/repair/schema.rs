@@ -179,8 +179,9 @@ fn pointer(path: &[Step<'_>]) -> Pointer {
 }
 
 /// Members a model wraps a call's arguments in (vLLM's DeepSeek V3.2
-/// parser unwraps `arguments` and `input`).
-const WRAPPERS: [&str; 5] = ["arguments", "input", "parameters", "args", "params"];
+/// parser unwraps `arguments` and `input`, its MiniCPM5 parser
+/// `properties` and `arguments`).
+const WRAPPERS: [&str; 6] = ["arguments", "input", "parameters", "args", "params", "properties"];
 
 /// Fits `value` to `schema`, noting each change.
 pub(super) fn fit(value: &mut Value, schema: &Value, limits: &Limits, fixes: &mut Fixes) {
@@ -239,9 +240,13 @@ fn unwrap_arguments(value: &mut Value, schema: &Value, limits: &Limits, fixes: &
     let inner = match inner {
         Value::Object(_) => inner.clone(),
         Value::String(text) if text.trim_start().starts_with('{') && text.len() <= limits.max_bytes => {
+            // JSON, or what repair reads as JSON (a Python dict's quotes).
             match crate::json::parse(text.trim(), limits.max_depth) {
                 Ok(decoded) => decoded,
-                Err(_) => return,
+                Err(_) => match super::repair(text.trim(), None, limits) {
+                    Ok(repaired) => repaired.value,
+                    Err(_) => return,
+                },
             }
         }
         _ => return,
@@ -464,6 +469,12 @@ mod tests {
         );
         assert_eq!(
             fitted(r#"{"input": "{\"location\": \"Oslo\"}"}"#, schema.clone()),
+            json!({"location": "Oslo"})
+        );
+        // vLLM `test_minicpm5xml_tool_parser.py`: `properties` holding a
+        // Python dict as text.
+        assert_eq!(
+            fitted(r#"{"properties": "{'location': 'Oslo'}"}"#, schema.clone()),
             json!({"location": "Oslo"})
         );
         // Not a wrapper: a declared member, a key the schema does not

@@ -160,6 +160,10 @@ fn long_values() -> Vec<(Family, String)> {
             format!("<|start|>assistant<|channel|>commentary to=functions.write <|constrain|>json<|message|>{json}<|call|>"),
         ),
         (
+            Family::MiniCpm5,
+            format!("Sure.\n<function name=\"write\"><param name=\"path\">src/a.rs</param><param name=\"content\"><![CDATA[{body}]]></param><param name=\"note\">a &lt; b &amp;&amp; c</param></function>\n<functionname=\"now\"></function>"),
+        ),
+        (
             Family::Inkling,
             format!("<|content_thinking|>Write it.<|end_message|><|message_model|>write<|content_invoke_tool_json|>{{\"name\":\"write\",\"args\":{json}}}<|end_message|><|message_model|><|content_text|>Done.<|end_message|>"),
         ),

@@ -1,0 +1,120 @@
+//! MiniCPM5 (OpenBMB): one XML element per call, `<function
+//! name="NAME"><param name="KEY">VALUE</param></function>`, anywhere in
+//! the reply (vLLM `minicpm5xml_tool_parser.py` and its tests). A value is
+//! XML text: a `<![CDATA[…]]>` section as written, other text trimmed and
+//! its entities decoded; then typed by the tool's schema (a string
+//! property keeps the text, anything else is read as JSON or a Python
+//! literal, as vLLM's `_coerce_argument_value` reads it).
+//!
+//! A detokenizer that does not map GPT-2's byte markers back writes the
+//! tags `<function\u{0120}name=` (`Ġ` for the space), and weak decoding
+//! collapses them to `<functionname=`, `<paramname=`: those tags are read
+//! as the plain ones, noted (vLLM's `_normalize_model_output`); the text
+//! elsewhere is kept as written (vLLM also maps `Ġ` and `Ċ` in the prose
+//! and values, where `Ġ` may be a letter).
+//!
+//! Where toolbridge reads differently, on purpose: a call to a tool the
+//! request does not list, with a parameter missing, unknown or given twice,
+//! is still a call (vLLM keeps such a block as text; the Toolbox says what
+//! is wrong), and vLLM's renaming of a few benchmark tools
+//! (`get_details_by_phone` to `get_customer_by_phone`) is not done.
+
+use std::borrow::Cow;
+
+use super::invoke::{self, Arguments, Markup, Values};
+use super::scan::{recovered, Out};
+use super::stream::markup::{Region, Streaming, Until};
+use super::tags::scan_tags;
+
+const FUNCTION: &str = "<function name=";
+const FUNCTION_END: &str = "</function>";
+
+/// The call's tag as written: plain, with the detokenizer's `Ġ` for the
+/// space, collapsed.
+const FUNCTIONS: [&str; 3] = [FUNCTION, "<function\u{0120}name=", "<functionname="];
+
+/// A tag as garbled decoding writes it, and the plain tag it stands for.
+const GARBLED: [(&str, &str); 4] = [
+    ("<function\u{0120}name=", FUNCTION),
+    ("<functionname=", FUNCTION),
+    ("<param\u{0120}name=", "<param name="),
+    ("<paramname=", "<param name="),
+];
+
+static MARKUP: Markup = Markup {
+    blocks: &[],
+    call_ends: &[],
+    invoke: FUNCTION,
+    invoke_end: FUNCTION_END,
+    parameter: "<param name=",
+    parameter_end: "</param>",
+    head_end: ">",
+    escaped: true,
+    values: Values::Xml,
+    arguments: Arguments::Named,
+};
+
+pub(super) fn detect(text: &str) -> bool {
+    FUNCTIONS.iter().any(|tag| text.contains(tag))
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    let mut pos = 0;
+    while let Ok((start, which)) = scan_tags(text, pos, &FUNCTIONS) {
+        out.prose.push_str(&text[pos..start]);
+        // The call runs to its end tag, or to the next call's tag.
+        let body = start + FUNCTIONS[which].len();
+        let next = scan_tags(text, body, &FUNCTIONS).map_or(text.len(), |(at, _)| at);
+        pos = text[body..next]
+            .find(FUNCTION_END)
+            .map_or(next, |end| body + end + FUNCTION_END.len());
+        let call = plain_tags(&text[start..pos]);
+        let calls = out.calls.len();
+        invoke::parse(&call, out, &MARKUP);
+        if let (Cow::Owned(_), true) = (&call, out.calls.len() > calls) {
+            if let Some(call) = out.calls.last_mut() {
+                call.notes.push(recovered(
+                    "garbled-tag",
+                    "the call's tags were written <function\u{0120}name= or <functionname= \
+                     (<param…> alike), as a detokenizer that keeps or drops GPT-2's space marker \
+                     writes them; they were read as <function name= and <param name=",
+                ));
+            }
+        }
+    }
+    out.prose.push_str(&text[pos..]);
+}
+
+/// `text` with its garbled tags written plainly.
+fn plain_tags(text: &str) -> Cow<'_, str> {
+    let mut text = Cow::Borrowed(text);
+    for (garbled, plain) in GARBLED {
+        if text.contains(garbled) {
+            text = Cow::Owned(text.replace(garbled, plain));
+        }
+    }
+    text
+}
+
+/// Streamed: a call runs from its `<function name=` to `</function>` (or
+/// the next call), its parameters sent as each closes
+/// ([`invoke::region`]); a call whose tag is garbled comes whole when it
+/// ends.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &FUNCTIONS,
+    bare: None,
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => invoke::region(&MARKUP, Some(0)),
+        Some(garbled) => Box::new(Until::new(
+            FUNCTIONS[garbled].len(),
+            std::slice::from_ref(&FUNCTION_END),
+            &FUNCTIONS,
+            &[],
+        )),
+        None => unreachable!("MiniCPM5 has no bare markup"),
+    }
+}
