@@ -412,6 +412,40 @@ fn mistral_name_after_whitespace_streams_as_whole() {
     }
 }
 
+/// A dots.llm block token inside an invoke element (its `</invoke>` after
+/// it) is the invoke's text, whole as streamed. Found by the `text_stream`
+/// fuzz target: the whole parse read a JSON block there, which ran past
+/// the `</invoke>` where the stream's invoke region ended.
+#[test]
+fn dots_block_inside_an_invoke_streams_as_whole() {
+    let text = "<invoke name=\"f\"><parameter name=\"a\"><dots_function_call>{\"name\": \"g\"}</parameter></invoke> then <dots_function_call>{\"name\": \"h\", \"arguments\": {}}</dots_function_call><invoke name=<dots_function_call>{\"name\"\"</invoke><";
+    let (calls, prose) = whole(text, Family::Dots, false);
+    let named: Vec<(&str, String)> = calls
+        .iter()
+        .map(|call| (call.name.as_str(), format!("{:?}", call.arguments)))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            (
+                "f",
+                r#"Ok(Object {"a": String("<dots_function_call>{\"name\": \"g\"}")})"#.to_string()
+            ),
+            ("h", "Ok(Object {})".to_string()),
+            ("<dots_function_call", "Ok(Object {})".to_string()),
+        ]
+    );
+    for cut in 0..=text.len() {
+        if !text.is_char_boundary(cut) {
+            continue;
+        }
+        let streamed = stream(&[&text[..cut], &text[cut..]], Some(Family::Dots), None);
+        assert_eq!(streamed.calls, calls, "cut at {cut}");
+        assert_eq!(streamed.prose, prose.trim(), "cut at {cut}");
+        check_events(&streamed.events);
+    }
+}
+
 /// Granite's two tokens each open a list wherever they are, in the whole
 /// text as in a stream (found by the `text_stream` fuzz target: the whole
 /// parse read only `<|tool_call|>` once it was anywhere in the text, so a

@@ -23,6 +23,9 @@ use super::tags::Finder;
 const OPEN: &str = "<dots_function_call>";
 const CLOSE: &str = "</dots_function_call>";
 
+const INVOKE: &str = "<invoke name=";
+const INVOKE_END: &str = "</invoke>";
+
 /// The block tokens, taken out of the prose around invoke elements.
 const BLOCKS: &[&str] = &[OPEN, CLOSE];
 
@@ -47,12 +50,34 @@ fn holds_json(after: &str) -> bool {
 /// The invoke markup around the blocks that hold JSON; each of those read
 /// as Hermes reads a block: to its closing token, or (when that is
 /// missing) to the next opening token, the call then ending with its JSON.
+///
+/// A block token inside an invoke element (one whose `</invoke>` comes
+/// after it, before the next invoke) is the invoke's text, as a stream
+/// reading the invoke takes it.
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     let mut opens = Finder::new(text, OPEN);
+    let mut invokes = Finder::new(text, INVOKE);
+    let mut invoke_ends = Finder::new(text, INVOKE_END);
+    // The last invoke element starting before the block looked at.
+    let mut last_invoke: Option<usize> = None;
     let (mut pos, mut from) = (0, 0);
     while let Some(at) = opens.from(from) {
         from = at + OPEN.len();
         if !holds_json(&text[from..]) {
+            continue;
+        }
+        while let Some(start) = invokes
+            .from(last_invoke.map_or(pos, |last| last + 1).max(pos))
+            .filter(|&start| start < at)
+        {
+            last_invoke = Some(start);
+        }
+        let inside = last_invoke.filter(|&start| start >= pos).is_some_and(|start| {
+            let close = invoke_ends.from(start);
+            let next = invokes.from(start + 1);
+            close.is_some_and(|close| close > at && next.is_none_or(|next| close < next))
+        });
+        if inside {
             continue;
         }
         invoke::parse(&text[pos..at], out, &MARKUP);
@@ -71,7 +96,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// when `{` follows it, else a region of the token alone; a closing token
 /// is a region of its own.
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &["<invoke name=", OPEN, CLOSE],
+    opens: &[INVOKE, OPEN, CLOSE],
     bare: None,
     region,
 };
