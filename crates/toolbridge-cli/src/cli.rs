@@ -257,10 +257,10 @@ pub struct CallsArgs {
     pub text: bool,
     /// With --text: the model family whose markup the text is in: auto,
     /// deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, inkling,
-    /// gemma4, function-gemma, minimax-m3, minimax, dots, minicpm5,
-    /// seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus,
-    /// lfm2, olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm,
-    /// hermes, phi4-mini, llama3, pythonic or xlam.
+    /// muse-glimmer, gemma4, function-gemma, minimax-m3, minimax, dots,
+    /// minicpm5, seed-oss, command-r7b, hunyuan, longcat, internlm,
+    /// gigachat, apertus, lfm2, olmo3, mistral, granite, granite-20b-fc,
+    /// qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic or xlam.
     #[arg(long, value_name = "FAMILY", default_value = "auto", requires = "text")]
     pub family: String,
 }
@@ -382,8 +382,8 @@ pub struct TextArgs {
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
     /// The model family whose markup the text is in: auto, deepseek-dsml,
-    /// deepseek, step3, kimi, kimi-k3, harmony, inkling, gemma4,
-    /// function-gemma, minimax-m3, minimax, dots, minicpm5, seed-oss,
+    /// deepseek, step3, kimi, kimi-k3, harmony, inkling, muse-glimmer,
+    /// gemma4, function-gemma, minimax-m3, minimax, dots, minicpm5, seed-oss,
     /// command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2,
     /// olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm, hermes,
     /// phi4-mini, llama3, pythonic or xlam.

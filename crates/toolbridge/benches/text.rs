@@ -111,6 +111,12 @@ fn layout(family: Family) -> Layout {
                 "Step {n}.\n<dots_function_call>\n<invoke name=\"write\">\n<parameter name=\"path\">src/file_{n}.rs</parameter>\n<parameter name=\"line\">{n}</parameter>\n<parameter name=\"content\">{body}</parameter>\n</invoke>\n</dots_function_call>\n"
             )
         }),
+        Family::MuseGlimmer => Blocks(|n, _| {
+            let body = raw_body();
+            format!(
+                "<|start|>assistant to=user<|message|>Step {n}.<|eom|><|start|>assistant to=write<|message|><atem:function_calls>\n<atem:invoke name=\"write\">\n<atem:parameter name=\"path\">src/file_{n}.rs</atem:parameter>\n<atem:parameter name=\"line\">{n}</atem:parameter>\n<atem:parameter name=\"content\">{body}</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>"
+            )
+        }),
         Family::MiniCpm5 => Blocks(|n, _| {
             let body = raw_body();
             format!(

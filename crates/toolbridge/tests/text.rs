@@ -806,6 +806,13 @@ fn detection_order_handles_shared_prefixes() {
         Some(Family::Harmony)
     );
     assert_eq!(
+        Family::detect(
+            "<|start|>assistant to=w.get<|message|><atem:invoke name=\"w.get\"></atem:invoke><|eom|>"
+        ),
+        Some(Family::MuseGlimmer),
+        "<|message|> without Harmony's <|channel|>"
+    );
+    assert_eq!(
         Family::detect("<function name=\"f\"><param name=\"a\">1</param></function>"),
         Some(Family::MiniCpm5),
         "<function name= is not Qwen3-Coder's or Llama's <function="
@@ -954,7 +961,7 @@ fn detection_order_handles_shared_prefixes() {
     assert_eq!(Family::from_id("hermes").unwrap(), Family::Hermes);
     assert_eq!(
         Family::from_id("gemma").unwrap_err().to_string(),
-        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, inkling, gemma4, function-gemma, minimax-m3, minimax, dots, minicpm5, seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
+        "unknown format: no model family is called \"gemma\" (known: deepseek-dsml, deepseek, step3, kimi, kimi-k3, harmony, inkling, muse-glimmer, gemma4, function-gemma, minimax-m3, minimax, dots, minicpm5, seed-oss, command-r7b, hunyuan, longcat, internlm, gigachat, apertus, lfm2, olmo3, mistral, granite, granite-20b-fc, qwen3-coder, glm, hermes, phi4-mini, llama3, pythonic, xlam)"
     );
 }
 

@@ -30,6 +30,8 @@ static MARKUP: Markup = Markup {
     escaped: false,
     values: Values::StringAttribute,
     arguments: Arguments::Named,
+    stops: &[],
+    doubled_names: false,
 };
 
 pub(super) fn detect(text: &str) -> bool {

@@ -49,6 +49,15 @@ pub(super) struct Markup {
     pub values: Values,
     /// How the invoke element's arguments are written.
     pub arguments: Arguments,
+    /// Tokens besides `invoke` that end a streamed invoke element (before
+    /// them) whatever follows: the framing around the markup, which the
+    /// whole parse never hands it (Muse Glimmer's message tokens). Empty:
+    /// `invoke` alone.
+    pub stops: &'static [&'static str],
+    /// Whether a name written twice around a dot (`get_weather.get_weather`)
+    /// is the tool named once, when only that one is known (Muse Glimmer's
+    /// template offers a bare tool name as `NAME.*`).
+    pub doubled_names: bool,
 }
 
 /// How a family writes an invoke element's arguments.
@@ -82,6 +91,10 @@ pub(super) enum Values {
     /// and its entities (`&lt;`, `&amp;`, `&#10;`) decoded, as an XML
     /// parser reads it; then typed by the tool's schema (MiniCPM5).
     Xml,
+    /// Typed by the tool's schema; without one, JSON when the text reads as
+    /// JSON, else the text as written (Muse Glimmer's `x-parser: json` with
+    /// `allow_non_json`).
+    JsonOrText,
 }
 
 impl Markup {
@@ -103,7 +116,7 @@ impl Markup {
     /// not say, and the schema types it.
     fn marked_string(&self, attributes: &str) -> Option<bool> {
         match self.values {
-            Values::Raw | Values::Xml => None,
+            Values::Raw | Values::Xml | Values::JsonOrText => None,
             Values::StringAttribute => match named_attribute(attributes, "string=", self.head_end)? {
                 "true" => Some(true),
                 "false" => Some(false),
@@ -131,6 +144,10 @@ impl Markup {
             Some(false) => json_value(key, raw, property, out, notes, self.values),
             None if self.values == Values::Xml => {
                 typed::value(key, &xml_text(raw), property, out.limits, notes)
+            }
+            None if self.values == Values::JsonOrText && property.is_none() => {
+                crate::json::parse(raw.trim(), out.limits.max_depth)
+                    .unwrap_or_else(|_| Value::String(raw.to_string()))
             }
             None => typed::value(key, trim_value(raw), property, out.limits, notes),
         }
@@ -181,6 +198,16 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         out.not_a_call(markup.invoke, whole, "it names no tool");
         return;
     }
+    let name = match markup.doubled_names.then(|| undoubled(name, out)).flatten() {
+        Some(once) => {
+            notes.push(recovered(
+                "doubled-name",
+                format!("the tool {name:?} is {once:?}, named twice as the template offers a bare name (`{once}.*`)"),
+            ));
+            once
+        }
+        None => name,
+    };
     let schema = out.schema(name);
     let mut rest = &rest[head_end + markup.head_end.len()..];
     let raw = body[body.len() - body.trim_start().len()..].to_string();
@@ -227,8 +254,10 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
             }
         };
         let property = typed::property(schema, &key);
-        // A parameter given twice is named once.
-        if string.is_none() && property.is_none() && !arguments.contains_key(&key) {
+        // A parameter given twice is named once; JSON-or-text values are
+        // read without a schema as the markup says.
+        let untyped_as_strings = markup.values != Values::JsonOrText;
+        if untyped_as_strings && string.is_none() && property.is_none() && !arguments.contains_key(&key) {
             untyped.push(key.clone());
         }
         let value = markup.value(&key, raw, string, property, out, &mut notes);
@@ -255,6 +284,13 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         notes.push(typed::untyped(&untyped, "as strings"));
     }
     out.call_fitted(name, arguments, raw, notes);
+}
+
+/// The tool a name written twice around a dot names, when the request's
+/// tools list it and not the doubled name (see [`Markup::doubled_names`]).
+fn undoubled<'n>(name: &'n str, out: &Out<'_>) -> Option<&'n str> {
+    let (head, tail) = name.split_once('.')?;
+    (head == tail && out.schema(name).is_none() && out.schema(head).is_some()).then_some(head)
 }
 
 /// The value of the attribute `name` (`string=`, `type=`) among a head's
@@ -386,7 +422,10 @@ pub(super) fn region(markup: &'static Markup, opened_by: Option<usize>) -> Box<d
             until: Until::new(
                 markup.invoke.len(),
                 std::slice::from_ref(&markup.invoke_end),
-                std::slice::from_ref(&markup.invoke),
+                match markup.stops {
+                    [] => std::slice::from_ref(&markup.invoke),
+                    stops => stops,
+                },
                 markup.call_ends,
             ),
             name: Name::Looking,

@@ -51,6 +51,8 @@ static MARKUP: Markup = Markup {
     escaped: true,
     values: Values::TypeAttribute,
     arguments: Arguments::Named,
+    stops: &[],
+    doubled_names: false,
 };
 
 pub(super) fn detect(text: &str) -> bool {

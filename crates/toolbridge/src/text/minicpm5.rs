@@ -52,6 +52,8 @@ static MARKUP: Markup = Markup {
     escaped: true,
     values: Values::Xml,
     arguments: Arguments::Named,
+    stops: &[],
+    doubled_names: false,
 };
 
 pub(super) fn detect(text: &str) -> bool {

@@ -28,6 +28,8 @@ pub(super) const fn in_blocks(blocks: &'static [&'static str]) -> Markup {
         escaped: false,
         values: Values::Raw,
         arguments: Arguments::Named,
+        stops: &[],
+        doubled_names: false,
     }
 }
 

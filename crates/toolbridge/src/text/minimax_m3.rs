@@ -53,6 +53,8 @@ static MARKUP: Markup = Markup {
     escaped: false,
     values: Values::Raw,
     arguments: Arguments::Read(arguments),
+    stops: &[],
+    doubled_names: false,
 };
 
 pub(super) fn detect(text: &str) -> bool {

@@ -42,6 +42,7 @@ mod envelope;
 mod function_gemma;
 mod gemma4;
 mod gigachat;
+mod glimmer;
 mod glm;
 mod granite;
 mod granite_fc;
@@ -121,6 +122,8 @@ pub enum Family {
     /// Inkling: `<|message_model|>NAME<|content_invoke_tool_json|>{"name": …, "args": {…}}<|end_message|>`
     /// among thinking and text blocks.
     Inkling,
+    /// Muse Glimmer: `<|start|>assistant to=TOOL<|message|><atem:function_calls><atem:invoke name="NAME"><atem:parameter name="K">V</atem:parameter></atem:invoke></atem:function_calls><|eom|>`.
+    MuseGlimmer,
     /// Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>}<tool_call|>`.
     Gemma4,
     /// FunctionGemma: `<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>`.
@@ -188,7 +191,8 @@ pub struct FamilyInfo {
 /// The order handles the prefixes families share. Control tokens that are
 /// a family's own come first: DSML's `<｜DSML｜`, DeepSeek's, Kimi's,
 /// Kimi K3's `<|open|>`, Harmony's `<|channel|>`/`<|message|>`, Inkling's
-/// `<|message_model|>` and content tokens, Gemma 4's `<|tool_call>`,
+/// `<|message_model|>` and content tokens, Muse Glimmer's `<atem:invoke` or
+/// `<|message|>` with its `<|eom|>`/`<|eot|>`, Gemma 4's `<|tool_call>`,
 /// FunctionGemma's `<start_function_call>`,
 /// MiniMax-M3's `]<]minimax[>[` marker (before M2, whose `<invoke name=` it
 /// holds), MiniMax's `<minimax:tool_call>`, dots.llm's `<dots_function_call>`, MiniCPM5's
@@ -277,6 +281,15 @@ pub static FAMILIES: &[FamilyInfo] = &[
         detect: inkling::detect,
         parse: inkling::parse,
         stream: inkling::STREAM,
+    },
+    FamilyInfo {
+        family: Family::MuseGlimmer,
+        id: "muse-glimmer",
+        models: "Muse Glimmer",
+        markup: "<|start|>assistant to=TOOL<|message|><atem:function_calls><atem:invoke name=\"NAME\"><atem:parameter name=\"K\">V</atem:parameter></atem:invoke></atem:function_calls><|eom|>",
+        detect: glimmer::detect,
+        parse: glimmer::parse,
+        stream: glimmer::STREAM,
     },
     FamilyInfo {
         family: Family::Gemma4,

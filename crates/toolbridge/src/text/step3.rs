@@ -45,6 +45,8 @@ static MARKUP: Markup = Markup {
     escaped: false,
     values: Values::Raw,
     arguments: Arguments::Named,
+    stops: &[],
+    doubled_names: false,
 };
 
 pub(super) fn detect(text: &str) -> bool {

@@ -160,6 +160,14 @@ fn long_values() -> Vec<(Family, String)> {
             format!("<|start|>assistant<|channel|>commentary to=functions.write <|constrain|>json<|message|>{json}<|call|>"),
         ),
         (
+            Family::MuseGlimmer,
+            format!(" to=self<|message|>Write it.<|eom|><|start|>assistant to=write<|message|><atem:function_calls>\n<atem:invoke name=\"write\">\n<atem:parameter name=\"path\">src/a.rs</atem:parameter>\n<atem:parameter name=\"content\">{body}</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=user<|message|>Done.<|eot|>"),
+        ),
+        (
+            Family::MuseGlimmer,
+            format!("<atem:function_calls><atem:invoke name=\"write\"><atem:parameter name=\"content\">{body}</atem:parameter><atem:parameter name=\"more\">{{\"list\": [1]}}</atem:parameter></atem:invoke></atem:function_calls>"),
+        ),
+        (
             Family::MiniCpm5,
             format!("Sure.\n<function name=\"write\"><param name=\"path\">src/a.rs</param><param name=\"content\"><![CDATA[{body}]]></param><param name=\"note\">a &lt; b &amp;&amp; c</param></function>\n<functionname=\"now\"></function>"),
         ),

@@ -1,0 +1,250 @@
+//! Muse Glimmer: a reply is a run of messages, each addressed by its
+//! header, `<|start|>assistant to=RECIPIENT<|message|>BODY<|eom|>` (the
+//! last ends with `<|eot|>`; the first has no `<|start|>assistant`, which
+//! the prompt wrote). A message to a tool holds its calls in ATEM markup:
+//! `<atem:function_calls><atem:invoke name="tool.fn"><atem:parameter
+//! name="K">V</atem:parameter></atem:invoke></atem:function_calls>` (vLLM
+//! `muse_glimmer_tool_parser.py`, its tests `tests/tool_use/test_muse_glimmer.py`
+//! and the chat template `examples/tool_chat_template_muse_glimmer.jinja`).
+//!
+//! The recipient decides what a body is: `self` is the model's reasoning,
+//! kept in the prose as written (like a `<think>` block; an invoke echoed
+//! there is no call); `user`, or no recipient, is the answer, its text in
+//! the prose; any other recipient is a tool, and the invoke elements in the
+//! body are its calls. A value is typed by the tool's schema; without one
+//! it is JSON when it reads as JSON, else the text as written (the
+//! template's `x-parser: json`, `allow_non_json`). A tool the template
+//! offers bare is written `NAME.NAME`: the call is `NAME` when the request
+//! lists that and not the doubled name (noted), as vLLM's `_normalize_name`.
+//!
+//! A message ends at its end token, or where the next message starts when
+//! that is missing (vLLM's rule: a reasoning block cut short does not take
+//! in the call after it). Invoke elements outside any message (the framing
+//! lost in decoding) are calls too, as vLLM reads a text with no framing.
+
+use super::invoke::{self, Arguments, Markup, Values};
+use super::scan::Out;
+use super::stream::markup::{Choice, Chosen, End, Region, Streaming, Token, Until};
+use super::tags::scan_tags;
+
+const START: &str = "<|start|>";
+const MESSAGE: &str = "<|message|>";
+const EOM: &str = "<|eom|>";
+const EOT: &str = "<|eot|>";
+
+/// The tokens that frame messages: the two that start a header or a body,
+/// then the two that end a message.
+const TOKENS: [&str; 4] = [START, MESSAGE, EOM, EOT];
+/// What ends a message's body whose end token is missing.
+const NEXT: [&str; 2] = [START, MESSAGE];
+const ENDS: [&str; 2] = [EOM, EOT];
+
+/// The longest header read (`assistant to=` and a tool's name).
+const MAX_HEADER: usize = 256;
+
+/// The ATEM invoke markup of a tool message's body.
+static ATEM: Markup = Markup {
+    blocks: &BLOCKS,
+    call_ends: &BLOCKS,
+    invoke: INVOKE,
+    invoke_end: "</atem:invoke>",
+    parameter: "<atem:parameter name=",
+    parameter_end: "</atem:parameter>",
+    head_end: ">",
+    escaped: false,
+    values: Values::JsonOrText,
+    arguments: Arguments::Named,
+    stops: &[INVOKE, START, MESSAGE, EOM, EOT],
+    doubled_names: true,
+};
+
+const INVOKE: &str = "<atem:invoke name=";
+/// The ATEM block tokens.
+const BLOCKS: [&str; 2] = ["<atem:function_calls>", "</atem:function_calls>"];
+
+pub(super) fn detect(text: &str) -> bool {
+    text.contains("<atem:invoke") || text.contains(MESSAGE) && (text.contains(EOM) || text.contains(EOT))
+}
+
+/// Whom a message is addressed to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Recipient<'t> {
+    /// No `to=`, or `to=user`: the answer.
+    User,
+    /// `to=self`: reasoning.
+    Reasoning,
+    /// A tool.
+    Tool(&'t str),
+}
+
+/// What a message's header (the text from where it may start to
+/// `<|message|>`) says, read as vLLM's `_MSG_HEADER_RE` reads it: an
+/// optional `assistant`, then an optional `to=NAME`, spaces between.
+enum Header<'t> {
+    /// More text could tell.
+    More,
+    /// A header; the body starts at `body`.
+    Of { to: Recipient<'t>, body: usize },
+    /// Not a header.
+    Not,
+}
+
+fn header(text: &str, from: usize, done: bool) -> Header<'_> {
+    let rest = &text[from..];
+    let mut at = 0;
+    let spaces = |at: usize| at + rest[at..].len() - rest[at..].trim_start_matches([' ', '\t']).len();
+    at = spaces(at);
+    let prefix_of = |word: &str, at: usize| {
+        let here = &rest[at..];
+        here.len() < word.len() && word.starts_with(here)
+    };
+    if prefix_of("assistant", at) && !done {
+        return Header::More;
+    }
+    if rest[at..].starts_with("assistant") {
+        at = spaces(at + "assistant".len());
+    }
+    let mut to = Recipient::User;
+    if prefix_of("to=", at) && !done {
+        return Header::More;
+    }
+    if rest[at..].starts_with("to=") {
+        let name_start = at + "to=".len();
+        let name_len = rest[name_start..]
+            .bytes()
+            .take_while(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'-'))
+            .count();
+        let name = &rest[name_start..name_start + name_len];
+        to = match name {
+            "self" => Recipient::Reasoning,
+            "user" => Recipient::User,
+            _ => Recipient::Tool(name),
+        };
+        at = spaces(name_start + name_len);
+    }
+    if at > MAX_HEADER {
+        return Header::Not;
+    }
+    let here = &rest[at..];
+    if here.starts_with(MESSAGE) {
+        Header::Of {
+            to,
+            body: from + at + MESSAGE.len(),
+        }
+    } else if !done && here.len() < MESSAGE.len() && MESSAGE.starts_with(here) {
+        Header::More
+    } else {
+        Header::Not
+    }
+}
+
+pub(super) fn parse(text: &str, out: &mut Out<'_>) {
+    // The reply's first header has no `<|start|>`: the prompt wrote it.
+    let lead = text.len() - text.trim_start().len();
+    let mut pos = 0;
+    let mut next = match header(text, lead, true) {
+        Header::Of { to, body } if lead < text.len() && !text[lead..].starts_with(MESSAGE) => {
+            out.prose.push_str(&text[..lead]);
+            Some((lead, to, body))
+        }
+        _ => None,
+    };
+    loop {
+        if let Some((start, to, body)) = next.take() {
+            pos = message(text, start, to, body, out);
+            continue;
+        }
+        let Ok((at, which)) = scan_tags(text, pos, &TOKENS) else {
+            break;
+        };
+        outside(&text[pos..at], out);
+        pos = at + TOKENS[which].len();
+        next = match TOKENS[which] {
+            START => match header(text, pos, true) {
+                Header::Of { to, body } => Some((at, to, body)),
+                // `<|start|>` alone: taken out, what follows is prose.
+                _ => None,
+            },
+            MESSAGE => Some((at, Recipient::User, pos)),
+            // An end token outside a message: taken out.
+            _ => None,
+        };
+    }
+    outside(&text[pos..], out);
+}
+
+/// Text outside any message: prose, and the calls of any invoke element
+/// (the framing lost).
+fn outside(text: &str, out: &mut Out<'_>) {
+    invoke::parse(text, out, &ATEM);
+}
+
+/// The message whose header starts at `start` and body at `body`; returns
+/// where the text after it starts.
+fn message(text: &str, start: usize, to: Recipient<'_>, body: usize, out: &mut Out<'_>) -> usize {
+    let (body_end, end) = match scan_tags(text, body, &TOKENS) {
+        Ok((at, which)) if ENDS.contains(&TOKENS[which]) => (at, at + TOKENS[which].len()),
+        Ok((at, _)) => (at, at),
+        Err(_) => (text.len(), text.len()),
+    };
+    match to {
+        Recipient::Reasoning => out.prose.push_str(&text[start..end]),
+        Recipient::User => out.prose.push_str(&text[body..body_end]),
+        Recipient::Tool(_) => invoke::parse(&text[body..body_end], out, &ATEM),
+    }
+    end
+}
+
+/// Streamed: a message runs from its header (`<|start|>`, `<|message|>`,
+/// or the first header at the reply's start) to its end token or the next
+/// message; a tool message's calls come whole when it ends. An end token
+/// alone is a region of its own, which the parser removes.
+///
+/// ATEM markup outside any message opens an invoke region, as MiniMax-M2's
+/// (its parameters sent as each closes), ended by the next message too.
+pub(super) const STREAM: Streaming = Streaming {
+    opens: &[START, MESSAGE, EOM, EOT, INVOKE, BLOCKS[0], BLOCKS[1]],
+    bare: Some(bare),
+    region,
+};
+
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
+    match opened_by {
+        Some(0) => Box::new(Chosen::new(after_start)),
+        Some(1) => Box::new(Until::new(MESSAGE.len(), &ENDS, &NEXT, &[])),
+        Some(end @ (2 | 3)) => Box::new(Token(TOKENS[end].len())),
+        // The invoke markup's own: the invoke, then its block tokens.
+        Some(atem) => invoke::region(&ATEM, Some(atem - 4)),
+        None => Box::new(Chosen::new(at_reply_start)),
+    }
+}
+
+/// Whether the reply opens with a header (` to=self<|message|>`).
+fn bare(head: &str, done: bool) -> Option<bool> {
+    if head.starts_with(MESSAGE) {
+        return Some(false);
+    }
+    match header(head, 0, done) {
+        Header::More => None,
+        Header::Of { .. } => Some(true),
+        Header::Not => Some(false),
+    }
+}
+
+fn after_start(text: &str, done: bool) -> Choice {
+    choose(text, START.len(), done)
+}
+
+fn at_reply_start(text: &str, done: bool) -> Choice {
+    // The region starts where the reply does, whitespace and all.
+    choose(text, text.len() - text.trim_start().len(), done)
+}
+
+fn choose(text: &str, from: usize, done: bool) -> Choice {
+    match header(text, from, done) {
+        Header::More => Choice::Ends(End::More),
+        // `<|start|>` alone: what follows is prose.
+        Header::Not => Choice::Ends(End::Call(from)),
+        Header::Of { body, .. } => Choice::Region(Box::new(Until::new(body, &ENDS, &NEXT, &[]))),
+    }
+}
