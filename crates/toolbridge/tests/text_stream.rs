@@ -446,6 +446,27 @@ fn dots_block_inside_an_invoke_streams_as_whole() {
     }
 }
 
+/// A garbled MiniCPM5 tag (`<functionname=`) starts the next call inside
+/// a call's head too, in the stream as in the whole parse (found by the
+/// `text_stream` fuzz target: the stream announced the call
+/// `<functionname=g|`, which the parse named `g|`); a garbled tag that
+/// makes no call stays as written.
+#[test]
+fn minicpm5_garbled_tags_stream_as_whole() {
+    let text = "<function name=<functionname=\"g\"><param name=\"a\">1</param></function> <functionname=x";
+    let (calls, prose) = whole(text, Family::MiniCpm5, false);
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].name, "g");
+    assert_eq!(calls[0].arguments, Ok(json!({"a": "1"})));
+    assert_eq!(prose, "<function name= <functionname=x");
+    for cut in 0..=text.len() {
+        let streamed = stream(&[&text[..cut], &text[cut..]], Some(Family::MiniCpm5), None);
+        assert_eq!(streamed.calls, calls, "cut at {cut}");
+        assert_eq!(streamed.prose, prose, "cut at {cut}");
+        check_events(&streamed.events);
+    }
+}
+
 /// Granite's two tokens each open a list wherever they are, in the whole
 /// text as in a stream (found by the `text_stream` fuzz target: the whole
 /// parse read only `<|tool_call|>` once it was anywhere in the text, so a

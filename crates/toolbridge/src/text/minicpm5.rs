@@ -52,7 +52,8 @@ static MARKUP: Markup = Markup {
     escaped: true,
     values: Values::Xml,
     arguments: Arguments::Named,
-    stops: &[],
+    // A garbled tag starts the next call, as the parse splits calls.
+    stops: &FUNCTIONS,
     doubled_names: false,
 };
 
@@ -71,10 +72,15 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
             .find(FUNCTION_END)
             .map_or(next, |end| body + end + FUNCTION_END.len());
         let call = plain_tags(&text[start..pos]);
-        let calls = out.calls.len();
+        let (calls, prose, notes) = (out.calls.len(), out.prose.len(), out.notes.len());
         invoke::parse(&call, out, &MARKUP);
-        if let (Cow::Owned(_), true) = (&call, out.calls.len() > calls) {
-            if let Some(call) = out.calls.last_mut() {
+        if let Cow::Owned(_) = call {
+            if out.calls.len() == calls {
+                // No call after all: the text stays as the model wrote it.
+                out.prose.truncate(prose);
+                out.notes.truncate(notes);
+                invoke::parse(&text[start..pos], out, &MARKUP);
+            } else if let Some(call) = out.calls.last_mut() {
                 call.notes.push(recovered(
                     "garbled-tag",
                     "the call's tags were written <function\u{0120}name= or <functionname= \
