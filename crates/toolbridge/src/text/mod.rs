@@ -456,7 +456,7 @@ pub static FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         family: Family::Qwen3Coder,
         id: "qwen3-coder",
-        models: "Qwen3-Coder, Qwen3.5, Step-3.5",
+        models: "Qwen3-Coder, Qwen3.5, Step-3.5, Nemotron 3",
         markup: "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
         detect: qwen3_coder::detect,
         parse: qwen3_coder::parse,
