@@ -371,9 +371,12 @@ fn xml_text(raw: &str) -> Cow<'_, str> {
     while let Some(at) = rest.find('&') {
         decoded.push_str(&rest[..at]);
         rest = &rest[at..];
-        let entity = rest
-            .get(1..rest.len().min(12))
-            .and_then(|head| head.find(';'))
+        // An entity's name is short: its `;` is within the next 11 bytes
+        // (both ASCII, so the name between them is whole characters).
+        let entity = rest.as_bytes()[1..]
+            .iter()
+            .take(11)
+            .position(|&byte| byte == b';')
             .and_then(|end| Some((entity_char(&rest[1..end + 1])?, end + 2)));
         match entity {
             Some((c, len)) => {
@@ -597,5 +600,29 @@ impl Parameters {
             self.open = None;
             self.at = value_end + markup.parameter_end.len();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An element's text as lxml reads it (vLLM `minicpm5xml_tool_parser.py`
+    /// parses the call with lxml): CDATA as written, entities decoded.
+    #[test]
+    fn xml_text_decodes_entities_and_keeps_cdata() {
+        assert_eq!(xml_text("  <![CDATA[  a &lt; b\n]]> "), "  a &lt; b\n");
+        assert_eq!(
+            xml_text(" a &lt; b &amp;&#233;&#xE9;&apos;&quot;&gt; "),
+            "a < b &éé'\">"
+        );
+        // Multi-byte text right after an entity; `&` that starts no entity.
+        assert_eq!(
+            xml_text("&lt;東京&amp東京 &bogus; &#xD800; &"),
+            "<東京&amp東京 &bogus; &#xD800; &"
+        );
+        // The twelfth byte inside a character.
+        assert_eq!(xml_text("&lt;abcdefg東"), "<abcdefg東");
+        assert!(matches!(xml_text(" plain "), Cow::Borrowed("plain")));
     }
 }
