@@ -25,7 +25,7 @@
 use super::invoke::{self, Arguments, Markup, Values};
 use super::scan::Out;
 use super::stream::markup::{Choice, Chosen, End, Region, Streaming, Token, Until};
-use super::tags::scan_tags;
+use super::tags::{block_end, scan_tags};
 
 const START: &str = "<|start|>";
 const MESSAGE: &str = "<|message|>";
@@ -182,17 +182,13 @@ fn outside(text: &str, out: &mut Out<'_>) {
 /// The message whose header starts at `start` and body at `body`; returns
 /// where the text after it starts.
 fn message(text: &str, start: usize, to: Recipient<'_>, body: usize, out: &mut Out<'_>) -> usize {
-    let (body_end, end) = match scan_tags(text, body, &TOKENS) {
-        Ok((at, which)) if ENDS.contains(&TOKENS[which]) => (at, at + TOKENS[which].len()),
-        Ok((at, _)) => (at, at),
-        Err(_) => (text.len(), text.len()),
-    };
+    let end = block_end(text, body, &TOKENS, NEXT.len());
     match to {
-        Recipient::Reasoning => out.prose.push_str(&text[start..end]),
-        Recipient::User => out.prose.push_str(&text[body..body_end]),
-        Recipient::Tool(_) => invoke::parse(&text[body..body_end], out, &ATEM),
+        Recipient::Reasoning => out.prose.push_str(&text[start..end.end]),
+        Recipient::User => out.prose.push_str(&text[body..end.body]),
+        Recipient::Tool(_) => invoke::parse(&text[body..end.body], out, &ATEM),
     }
-    end
+    end.end
 }
 
 /// Streamed: a message runs from its header (`<|start|>`, `<|message|>`,

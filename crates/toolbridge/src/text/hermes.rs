@@ -86,35 +86,52 @@ pub(super) fn parse_tagged(text: &str, out: &mut Out<'_>, tags: &Tags) {
                 );
                 pos = close + close_tag.len();
             }
-            // Weak models drop the closing tag: the call is the JSON value after the opening one.
-            None => match json_at(&text[body..next_open]) {
-                Some(json) => {
-                    let notes = match tags.close {
-                        Some(close) => vec![recovered(
-                            "missing-close-tag",
-                            format!("the call's {close} is missing; the call ends with its JSON"),
-                        )],
-                        None => Vec::new(),
-                    };
-                    block(
-                        &text[body..next_open],
-                        json.text,
-                        &text[open..next_open - json.rest.len()],
-                        out,
-                        notes,
-                        tags,
-                        EnvelopeKeys::Plain,
-                    );
-                    pos = next_open - json.rest.len();
-                }
-                None => {
-                    out.not_a_call(open_tag, &text[open..next_open], "no JSON follows it");
-                    pos = next_open;
-                }
-            },
+            None => pos = unclosed_block(text, open, next_open, out, tags, EnvelopeKeys::Plain),
         }
     }
     prose(&text[pos..], tags, out);
+}
+
+/// A block whose closing tag is missing, from its opening tag at `open` to
+/// `end` (the next block, or the text's end): weak models drop the closing
+/// tag, so the call is the JSON value after the opening one (noted when the
+/// markup has a closing tag); without JSON the block is prose, noted.
+/// Returns where the text after the call starts.
+pub(super) fn unclosed_block(
+    text: &str,
+    open: usize,
+    end: usize,
+    out: &mut Out<'_>,
+    tags: &Tags,
+    keys: EnvelopeKeys,
+) -> usize {
+    let body = open + tags.open.len();
+    match json_at(&text[body..end]) {
+        Some(json) => {
+            let notes = match tags.close {
+                Some(close) => vec![recovered(
+                    "missing-close-tag",
+                    format!("the call's {close} is missing; the call ends with its JSON"),
+                )],
+                None => Vec::new(),
+            };
+            let json_end = end - json.rest.len();
+            block(
+                &text[body..end],
+                json.text,
+                &text[open..json_end],
+                out,
+                notes,
+                tags,
+                keys,
+            );
+            json_end
+        }
+        None => {
+            out.not_a_call(tags.open, &text[open..end], "no JSON follows it");
+            end
+        }
+    }
 }
 
 /// Text outside the calls, without the markup's other tokens.

@@ -27,9 +27,9 @@ use crate::pointer::Pointer;
 
 use super::envelope::EnvelopeKeys;
 use super::hermes::{self, Tags};
-use super::scan::{json_at, recovered, Out};
+use super::scan::Out;
 use super::stream::markup::{Choice, Chosen, End, Head, HeadJson, Region, Streaming, Token, Until};
-use super::tags::scan_tags;
+use super::tags::{self, scan_tags, BlockEnd};
 
 const MODEL: &str = "<|message_model|>";
 const TEXT: &str = "<|content_text|>";
@@ -143,78 +143,31 @@ fn is_name_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.' | b':' | b'/')
 }
 
-/// Where a block whose content starts at `body` ends.
-struct BlockEnd {
-    /// Where its content ends.
-    content: usize,
-    /// Where the block ends: after its end token, or where the next block
-    /// starts (or the text ends) when that token is missing.
-    end: usize,
-    closed: bool,
-}
-
+/// Where the block whose content starts at `body` ends.
 fn block_end(text: &str, body: usize) -> BlockEnd {
-    match scan_tags(text, body, &TOKENS) {
-        Ok((at, which)) if which >= STARTS.len() => BlockEnd {
-            content: at,
-            end: at + TOKENS[which].len(),
-            closed: true,
-        },
-        Ok((at, _)) => BlockEnd {
-            content: at,
-            end: at,
-            closed: false,
-        },
-        Err(_) => BlockEnd {
-            content: text.len(),
-            end: text.len(),
-            closed: false,
-        },
-    }
+    tags::block_end(text, body, &TOKENS, STARTS.len())
 }
 
 /// The call of the `<|content_invoke_tool_json|>` block at `at` (its JSON
 /// from `body`); returns where the text after it starts.
 fn call(text: &str, at: usize, body: usize, out: &mut Out<'_>) -> usize {
     let end = block_end(text, body);
-    let content = &text[body..end.content];
-    if end.closed {
-        hermes::block(
-            content,
-            content,
-            &text[at..end.end],
-            out,
-            Vec::new(),
-            &CALL_TAGS,
-            EnvelopeKeys::Inkling,
-        );
-        return end.end;
+    if !end.closed {
+        // Cut short, or the end token lost: as a Hermes call whose closing
+        // tag is missing.
+        return hermes::unclosed_block(text, at, end.body, out, &CALL_TAGS, EnvelopeKeys::Inkling);
     }
-    // Cut short, or the end token lost: the call is the JSON value after
-    // the token, as a Hermes call whose closing tag is missing.
-    match json_at(content) {
-        Some(json) => {
-            let notes = vec![recovered(
-                "missing-close-tag",
-                format!("the call's {END} is missing; the call ends with its JSON"),
-            )];
-            let json_end = end.content - json.rest.len();
-            hermes::block(
-                &text[body..json_end],
-                json.text,
-                &text[at..json_end],
-                out,
-                notes,
-                &CALL_TAGS,
-                EnvelopeKeys::Inkling,
-            );
-            json_end
-        }
-        None => {
-            out.not_a_call(TOOL_JSON, &text[at..end.end], "no JSON follows it");
-            end.end
-        }
-    }
+    let content = &text[body..end.body];
+    hermes::block(
+        content,
+        content,
+        &text[at..end.end],
+        out,
+        Vec::new(),
+        &CALL_TAGS,
+        EnvelopeKeys::Inkling,
+    );
+    end.end
 }
 
 /// Streamed: a block runs from its content token (with the message token

@@ -219,6 +219,9 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
     let mut arguments = Map::new();
     let mut untyped = Vec::new();
     let mut skipped = Vec::new();
+    // JSON-or-text values are read without a schema as the markup says, not
+    // kept as strings.
+    let untyped_as_strings = markup.values != Values::JsonOrText;
     while let Some(at) = find_tag(rest, markup.parameter) {
         skipped.extend(Some(rest[..at].trim()).filter(|text| !text.is_empty()));
         let after = &rest[at + markup.parameter.len()..];
@@ -254,9 +257,7 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
             }
         };
         let property = typed::property(schema, &key);
-        // A parameter given twice is named once; JSON-or-text values are
-        // read without a schema as the markup says.
-        let untyped_as_strings = markup.values != Values::JsonOrText;
+        // A parameter given twice is named once.
         if untyped_as_strings && string.is_none() && property.is_none() && !arguments.contains_key(&key) {
             untyped.push(key.clone());
         }

@@ -241,6 +241,41 @@ where
         })
 }
 
+/// Where a block whose body starts at `from` ends, as the first of
+/// `tags` after it says ([`block_end`]).
+pub(in crate::text) struct BlockEnd {
+    /// Where its body ends.
+    pub body: usize,
+    /// Where the block ends: after its closing token, or where the next
+    /// block starts (or the text ends) when that token is missing.
+    pub end: usize,
+    pub closed: bool,
+}
+
+/// Where a block whose body starts at `from` ends: at the first of `tags`
+/// after it, those from `closes` on closing it (the block ends after
+/// them), the others starting the next block (it ends before them); at
+/// the text's end when none comes.
+pub(in crate::text) fn block_end(text: &str, from: usize, tags: &[&str], closes: usize) -> BlockEnd {
+    match scan_tags(text, from, tags) {
+        Ok((at, which)) if which >= closes => BlockEnd {
+            body: at,
+            end: at + tags[which].len(),
+            closed: true,
+        },
+        Ok((at, _)) => BlockEnd {
+            body: at,
+            end: at,
+            closed: false,
+        },
+        Err(_) => BlockEnd {
+            body: text.len(),
+            end: text.len(),
+            closed: false,
+        },
+    }
+}
+
 /// The first of `tags` at or after `from` (`from` a char boundary):
 /// `Ok((at, which))`, the first listed when two start at one place; or
 /// `Err(resume)`, the earliest place at or after `from` where one of them
