@@ -111,6 +111,14 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::Qwen3Coder, "<tool_call><function=get_weather><parameter=city>a</parameter><parameter=mode>b</parameter></function></tool_call><tool_call><function=get_weather><parameter=city>c</parameter>   \n</function></tool_call>", true),
     (Family::Qwen3Coder, "<function=w><parameter=c>x</parameter> and </parameter></function> prose <function=v><parameter=d>y", false),
     (Family::Kimi, "<think>Weather, then time.</think>Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Seoul\"}<|tool_call_end|><|tool_call_begin|>functions.now:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>", false),
+    // Muse Glimmer's tool messages, read invoke by invoke as they arrive: two
+    // calls in one message; an invoke that names no tool (the calls after it
+    // come at the message's end), one whose end tag is missing, a name
+    // written twice, a message cut short by the next; framing lost.
+    (Family::MuseGlimmer, "<|start|>assistant to=functions<|message|><atem:function_calls><atem:invoke name=\"now\"></atem:invoke>\n<atem:invoke name=\"get_weather\"><atem:parameter name=\"city\">Oslo</atem:parameter><atem:parameter name=\"days\">2</atem:parameter></atem:invoke></atem:function_calls><|eom|>", true),
+    (Family::MuseGlimmer, "<|start|>assistant to=x<|message|><atem:invoke name=\"\"></atem:invoke><atem:invoke name=\"now\"><atem:parameter name=\"a\">1</atem:invoke> text <atem:invoke name=\"get_weather.get_weather\"><atem:parameter name=\"city\">Rome<|start|>assistant to=user<|message|>Done.", true),
+    (Family::MuseGlimmer, " to=get_weather<|message|><atem:invoke name=\"get_weather.get_weather\"><atem:parameter name=\"city\">Oslo</atem:parameter></atem:invoke><atem:invoke name=\"now\"></atem:function_calls><atem:invoke name=\"later\"><|eot|>", true),
+    (Family::MuseGlimmer, "<atem:invoke name=\"now\"></atem:invoke><|start|>assistant to=t<|message|><atem:invoke name=\"a\"><atem:parameter name=\"k\">v</atem:parameter><atem:invoke name=\"b\"><|eom|>", false),
     (Family::Kimi, "<think>I need the time.<|tool_calls_section_begin|><|tool_call_begin|>functions.now:0<|tool_call_argument_begin|>{}<|tool_call_end|>", false),
 ];
 
@@ -956,6 +964,13 @@ fn typed_arguments_stream_one_by_one_before_the_call_closes() {
         "]</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
         "{\"city\":\"Oslo\",\"days\":3",
     ), (
+        // A tool message: its invokes read as they arrive; the name written
+        // twice, as the template offers a bare tool, is announced once.
+        Family::MuseGlimmer,
+        " to=self<|message|>Check.<|eom|><|start|>assistant to=get_weather.get_weather<|message|><atem:function_calls>\n<atem:invoke name=\"get_weather.get_weather\">\n<atem:parameter name=\"city\">Oslo</atem:parameter>\n<atem:parameter name=\"days\">3</atem:parameter>\n<atem:parameter name=\"tags\">[\"a\"",
+        "]</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=user<|message|>Done.<|eot|>",
+        "{\"city\":\"Oslo\",\"days\":3",
+    ), (
         Family::Pythonic,
         "<|python_start|>[get_weather(city='Oslo, (old)', days=3, tags=[\"a\"",
         "])]<|python_end|>",
@@ -1055,6 +1070,66 @@ fn pythonic_calls_are_announced_as_their_heads_arrive() {
     }
     stream.finish(&mut events).unwrap();
     assert!(events.iter().all(|event| matches!(event, CallEvent::Text { .. })));
+}
+
+/// The names of the calls started in `events`, in order.
+fn started_names(events: &[CallEvent]) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            CallEvent::Started { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A Muse Glimmer tool message announces each invoke once its name is
+/// read and sends each parameter as it closes, before the message ends;
+/// after an invoke that names no tool, the calls come at the message's end.
+#[test]
+fn glimmer_tool_messages_stream_invoke_by_invoke() {
+    let tools = weather();
+    let before = "<|start|>assistant to=functions<|message|><atem:function_calls>\n<atem:invoke name=\"now\">\n</atem:invoke>\n<atem:invoke name=\"get_weather\">\n<atem:parameter name=\"city\">Oslo</atem:parameter>\n<atem:parameter name=\"days\">";
+    let after = "3</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>";
+    let mut stream = TextStream::new(Some(Family::MuseGlimmer), Some(&tools));
+    let mut events = Vec::new();
+    for piece in deltas(before, 4) {
+        stream.push(piece, &mut events).unwrap();
+    }
+    assert_eq!(started_names(&events), ["now", "get_weather"]);
+    assert_eq!(sent_text(&events), ["{", "{\"city\":\"Oslo\""]);
+    for piece in deltas(after, 4) {
+        stream.push(piece, &mut events).unwrap();
+    }
+    stream.finish(&mut events).unwrap();
+    let (calls, _) = whole(&format!("{before}{after}"), Family::MuseGlimmer, true);
+    assert_eq!(sent_text(&events), ["{}", "{\"city\":\"Oslo\",\"days\":3}"]);
+    assert_eq!(replacements(&events), 0);
+    assert_eq!(stream_calls(&events), calls);
+    check_events(&events);
+
+    let before = "<|start|>assistant to=functions<|message|><atem:invoke name=\" \"></atem:invoke><atem:invoke name=\"now\"></atem:invoke>";
+    let mut stream = TextStream::new(Some(Family::MuseGlimmer), Some(&tools));
+    let mut events = Vec::new();
+    for piece in deltas(before, 4) {
+        stream.push(piece, &mut events).unwrap();
+    }
+    assert!(started_names(&events).is_empty());
+    stream.push("<|eom|>", &mut events).unwrap();
+    stream.finish(&mut events).unwrap();
+    assert_eq!(started_names(&events), ["now"]);
+    check_events(&events);
+}
+
+/// The calls `events` finished, in order.
+fn stream_calls(events: &[CallEvent]) -> Vec<ToolCall> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            CallEvent::Finished { call, .. } => Some((**call).clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The canonical JSON of a call's arguments.

@@ -24,8 +24,10 @@
 
 use super::invoke::{self, Arguments, Markup, Values};
 use super::scan::Out;
-use super::stream::markup::{Choice, Chosen, End, Region, Streaming, Token, Until};
-use super::tags::{block_end, scan_tags};
+use super::stream::markup::{
+    waiting, Choice, Chosen, End, FirstBytes, Live, LiveCall, Region, Streaming, Token, Until, Waits,
+};
+use super::tags::{block_end, find_tag, floor, scan_tags};
 
 const START: &str = "<|start|>";
 const MESSAGE: &str = "<|message|>";
@@ -193,7 +195,9 @@ fn message(text: &str, start: usize, to: Recipient<'_>, body: usize, out: &mut O
 
 /// Streamed: a message runs from its header (`<|start|>`, `<|message|>`,
 /// or the first header at the reply's start) to its end token or the next
-/// message; a tool message's calls come whole when it ends. An end token
+/// message. A tool message's invoke elements are read as they arrive, by
+/// the invoke markup's own reader ([`ToolMessage`]): each call is announced
+/// once its name is read, each parameter sent as it closes. An end token
 /// alone is a region of its own, which the parser removes.
 ///
 /// ATEM markup outside any message opens an invoke region, as MiniMax-M2's
@@ -241,6 +245,98 @@ fn choose(text: &str, from: usize, done: bool) -> Choice {
         Header::More => Choice::Ends(End::More),
         // `<|start|>` alone: what follows is prose.
         Header::Not => Choice::Ends(End::Call(from)),
-        Header::Of { body, .. } => Choice::Region(Box::new(Until::new(body, &ENDS, &NEXT, &[]))),
+        Header::Of {
+            to: Recipient::Tool(_),
+            body,
+        } => Choice::Region(Box::new(ToolMessage::new(body))),
+        Header::Of { body, .. } => Choice::Region(Box::new(message_end(body))),
+    }
+}
+
+/// Where a message whose body starts at `body` ends.
+fn message_end(body: usize) -> Until {
+    Until::new(body, &ENDS, &NEXT, &[])
+}
+
+/// A message to a tool, read as it arrives: its body up to the message's
+/// end holds invoke elements, each read by the reader of the invoke markup
+/// outside messages, one after another, as [`message`]'s parse reads the
+/// body. At an invoke the reader cannot name (the parse may read it as no
+/// call), it stops: the calls after it come whole when the message ends,
+/// so the calls announced are the message's first ones, in order.
+struct ToolMessage {
+    until: Until,
+    /// Where the next invoke element is looked for.
+    at: usize,
+    /// The invoke element being read: where it starts, and its reader.
+    invoke: Option<(usize, Box<dyn Region>)>,
+    /// How many invoke elements were opened.
+    invokes: usize,
+    stopped: bool,
+}
+
+/// The first bytes of an invoke element.
+const INVOKE_START: FirstBytes = FirstBytes::of_bytes(b"<");
+
+impl ToolMessage {
+    fn new(body: usize) -> ToolMessage {
+        ToolMessage {
+            until: message_end(body),
+            at: body,
+            invoke: None,
+            invokes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Reads the invoke elements of the body so far, `text[..limit]`
+    /// (`ended`: the body is whole).
+    fn read_invokes(&mut self, text: &str, limit: usize, ended: bool, live: &mut Live, out: &Out<'_>) {
+        while !self.stopped {
+            let Some((start, reader)) = &mut self.invoke else {
+                let Some(found) = find_tag(&text[self.at..limit], INVOKE) else {
+                    // An invoke tag cut by the end is looked for again.
+                    self.at = floor(text, limit.saturating_sub(INVOKE.len() - 1)).max(self.at);
+                    return;
+                };
+                let start = self.at + found;
+                if self.invokes > 0 {
+                    live.calls.push(LiveCall::default());
+                }
+                self.invokes += 1;
+                self.invoke = Some((start, invoke::region(&ATEM, Some(0))));
+                continue;
+            };
+            let start = *start;
+            match reader.read(&text[start..limit.max(start)], ended, live, out) {
+                End::More => return,
+                End::Call(len) | End::Prose(len) => {
+                    self.at = (start + len.max(1)).min(limit.max(start));
+                    self.invoke = None;
+                    // Each invoke read so far is a call, in order.
+                    let named = live.calls.len() == self.invokes
+                        && live.calls.last().is_some_and(|call| call.name.is_some());
+                    self.stopped = !named;
+                }
+            }
+        }
+    }
+}
+
+impl Region for ToolMessage {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        let end = self.until.end(text, done);
+        let limit = self.until.body_end(text, end);
+        self.read_invokes(text, limit, done || end != End::More, live, out);
+        end
+    }
+
+    fn wakes(&self, text: &str) -> Option<Waits> {
+        let invokes = match &self.invoke {
+            _ if self.stopped => Waits::bytes(FirstBytes::NONE),
+            Some((start, reader)) => reader.wakes(&text[*start..])?.after(*start),
+            None => waiting(text, self.at, INVOKE_START, INVOKE.len()),
+        };
+        self.until.waits(text).and(invokes)
     }
 }

@@ -475,7 +475,13 @@ impl Region for Invoke {
             let (name, rest) = self.markup.attribute(body);
             self.name = match find_tag(rest, self.markup.head_end) {
                 Some(head_end) if !name.trim().is_empty() => {
-                    live.current().open_canonical(name.trim());
+                    // Named as the parse names it: a doubled name once.
+                    let name = name.trim();
+                    let name = match self.markup.doubled_names.then(|| undoubled(name, out)).flatten() {
+                        Some(once) => once,
+                        None => name,
+                    };
+                    live.current().open_canonical(name);
                     self.parameters.at = text.len() - rest.len() + head_end + self.markup.head_end.len();
                     Name::Known
                 }

@@ -161,7 +161,7 @@ fn long_values() -> Vec<(Family, String)> {
         ),
         (
             Family::MuseGlimmer,
-            format!(" to=self<|message|>Write it.<|eom|><|start|>assistant to=write<|message|><atem:function_calls>\n<atem:invoke name=\"write\">\n<atem:parameter name=\"path\">src/a.rs</atem:parameter>\n<atem:parameter name=\"content\">{body}</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=user<|message|>Done.<|eot|>"),
+            format!(" to=self<|message|>Write it.<|eom|><|start|>assistant to=write<|message|><atem:function_calls>\n<atem:invoke name=\"write\">\n<atem:parameter name=\"path\">src/a.rs</atem:parameter>\n<atem:parameter name=\"content\">{body}</atem:parameter>\n</atem:invoke>\n<atem:invoke name=\"write\"><atem:parameter name=\"line\">7</atem:parameter><atem:parameter name=\"content\">{body}</atem:parameter></atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=user<|message|>Done.<|eot|>"),
         ),
         (
             Family::MuseGlimmer,

@@ -98,6 +98,15 @@ impl Waits {
         true
     }
 
+    /// The wait of a reader given the text from byte `start` on, as the
+    /// wait of the whole text (its length counted from the whole's start).
+    pub fn after(self, start: usize) -> Waits {
+        Waits {
+            ready_at: self.ready_at.map(|len| start + len),
+            ..self
+        }
+    }
+
     /// What both `self` and `other` wait for, when they agree on where
     /// they are inside a string (if they are).
     pub fn and(self, other: Waits) -> Option<Waits> {
