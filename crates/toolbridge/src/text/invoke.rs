@@ -146,8 +146,8 @@ impl Markup {
                 typed::value(key, &xml_text(raw), property, out.limits, notes)
             }
             None if self.values == Values::JsonOrText && property.is_none() => {
-                crate::json::parse(raw.trim(), out.limits.max_depth)
-                    .unwrap_or_else(|_| Value::String(raw.to_string()))
+                crate::json::value_of(raw.trim(), out.limits.max_depth)
+                    .unwrap_or_else(|| Value::String(raw.to_string()))
             }
             None => typed::value(key, trim_value(raw), property, out.limits, notes),
         }
@@ -312,9 +312,9 @@ fn json_value(
     notes: &mut Vec<Note>,
     values: Values,
 ) -> Value {
-    match crate::json::parse(raw.trim(), out.limits.max_depth) {
-        Ok(value) => value,
-        Err(_) => {
+    match crate::json::value_of(raw.trim(), out.limits.max_depth) {
+        Some(value) => value,
+        None => {
             notes.push(Note::new(
                 NoteKind::Normalized { field: key.into() },
                 Pointer::root().key("arguments").key(key),

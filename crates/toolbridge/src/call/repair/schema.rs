@@ -241,9 +241,9 @@ fn unwrap_arguments(value: &mut Value, schema: &Value, limits: &Limits, fixes: &
         Value::Object(_) => inner.clone(),
         Value::String(text) if text.trim_start().starts_with('{') && text.len() <= limits.max_bytes => {
             // JSON, or what repair reads as JSON (a Python dict's quotes).
-            match crate::json::parse(text.trim(), limits.max_depth) {
-                Ok(decoded) => decoded,
-                Err(_) => match super::repair(text.trim(), None, limits) {
+            match crate::json::value_of(text.trim(), limits.max_depth) {
+                Some(decoded) => decoded,
+                None => match super::repair(text.trim(), None, limits) {
                     Ok(repaired) => repaired.value,
                     Err(_) => return,
                 },

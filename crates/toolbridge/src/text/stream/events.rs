@@ -264,7 +264,7 @@ impl Sink {
                 true if self.changes => state.partial.take_complete(depth),
                 // No partial parser ran: the text read once here, as it
                 // would have read it (strict JSON, within the depth).
-                true => json::parse(&call.arguments, depth).ok(),
+                true => json::value_of(&call.arguments, depth),
             };
             out.streamed.push(Streamed {
                 text: std::mem::take(&mut call.arguments),
@@ -374,9 +374,7 @@ impl Sink {
                         ..
                     }) => streamed != value,
                     // No partial parser ran: what it would hold, read now.
-                    _ if !self.changes => {
-                        json::parse(text, self.limits.max_depth).ok().as_ref() != Some(value)
-                    }
+                    _ if !self.changes => json::value_of(text, self.limits.max_depth).as_ref() != Some(value),
                     _ => state.partial.value() != Some(value) || !state.partial.is_complete(),
                 };
                 if replaced {
