@@ -57,7 +57,9 @@ fn tools() -> Vec<Tool> {
         .flat_map(|(document, format)| {
             let read = toolbridge::read(&document.to_string(), &ReadOptions::default().with_from(format))
                 .expect("the fuzz tools read");
-            read.tools.into_iter().map(|tool| tool.expect("each fuzz tool reads").value)
+            read.tools
+                .into_iter()
+                .map(|tool| tool.expect("each fuzz tool reads").value)
         })
         .chain([pair, either])
         .collect()
@@ -76,7 +78,9 @@ fn toolboxes() -> &'static [(Format, Toolbox, Vec<String>)] {
                 let mut names: Vec<String> = tools.iter().map(|tool| tool.name.clone()).collect();
                 names.extend(written.tools.iter().map(|tool| tool.inverse.written_name.clone()));
                 names.push("github_search_issue".into());
-                let toolbox = Toolbox::new(tools.clone()).expect("the fuzz tools differ").with_written(&written);
+                let toolbox = Toolbox::new(tools.clone())
+                    .expect("the fuzz tools differ")
+                    .with_written(&written);
                 (target, toolbox, names)
             })
             .collect()
@@ -104,8 +108,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             Checked::Accepted(accepted) => {
                 assert!(accepted.arguments.is_object());
                 accepted.notes.iter().for_each(|note| drop(note.to_string()));
-                let decoding = [ElispDecoding::GptelString, ElispDecoding::GptelBody, ElispDecoding::LlmString]
-                    [usize::from(pick) % 3];
+                let decoding = [
+                    ElispDecoding::GptelString,
+                    ElispDecoding::GptelBody,
+                    ElispDecoding::LlmString,
+                ][usize::from(pick) % 3];
                 drop(accepted.to_elisp(decoding));
                 drop(accepted.to_r());
             }

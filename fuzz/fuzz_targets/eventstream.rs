@@ -6,7 +6,15 @@
 use toolbridge::{call::CallOptions, Format};
 
 fn crc32(bytes: &[u8]) -> u32 {
-    !bytes.iter().fold(!0u32, |crc, &byte| (0..8).fold(crc ^ u32::from(byte), |c, _| if c & 1 == 1 { (c >> 1) ^ 0xEDB8_8320 } else { c >> 1 }))
+    !bytes.iter().fold(!0u32, |crc, &byte| {
+        (0..8).fold(crc ^ u32::from(byte), |c, _| {
+            if c & 1 == 1 {
+                (c >> 1) ^ 0xEDB8_8320
+            } else {
+                c >> 1
+            }
+        })
+    })
 }
 
 /// Rewrites each message's total length (to fit what is left), headers length and CRCs.
@@ -28,14 +36,23 @@ fn fit(mut data: Vec<u8>) -> Vec<u8> {
 }
 
 fn run(bytes: &[u8], step: usize) {
-    let (mut stream, mut events) = (Format::Bedrock.call_stream(&CallOptions::default()).unwrap(), Vec::new());
-    bytes.chunks(step).for_each(|piece| drop(stream.push(piece, &mut events).map_err(|err| err.to_string())));
+    let (mut stream, mut events) = (
+        Format::Bedrock.call_stream(&CallOptions::default()).unwrap(),
+        Vec::new(),
+    );
+    bytes
+        .chunks(step)
+        .for_each(|piece| drop(stream.push(piece, &mut events).map_err(|err| err.to_string())));
     let _ = stream.finish(&mut events).map_err(|err| err.to_string());
-    events.iter().for_each(|event| drop(serde_json::to_string(event).unwrap()));
+    events
+        .iter()
+        .for_each(|event| drop(serde_json::to_string(event).unwrap()));
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let Some((&pick, bytes)) = data.split_first() else { return };
+    let Some((&pick, bytes)) = data.split_first() else {
+        return;
+    };
     run(bytes, usize::from(pick % 8) + 1);
     run(&fit(bytes.to_vec()), usize::from(pick / 32) + 1);
 });

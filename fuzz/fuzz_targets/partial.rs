@@ -30,7 +30,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     // serde_json's `raw_value` feature reads an object whose key is its
     // private token `$serde_json::private::RawValue` as the value inside it,
     // which is not what the JSON says: no reference for such a text.
-    let private_token = text.windows(30).any(|window| window == b"$serde_json::private::RawValue");
+    let private_token = text
+        .windows(30)
+        .any(|window| window == b"$serde_json::private::RawValue");
     if let (Ok(expected), false) = (serde_json::from_slice::<serde_json::Value>(text), private_token) {
         assert_eq!(finished, Ok(expected));
     }

@@ -28,7 +28,10 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
     // For an even number of cuts, the calls are typed by a tool's schema.
     let tool = [text_tool::text_tool()];
     let tools = Some(&tool[..]).filter(|_| cuts.len() % 2 == 0);
-    let families = toolbridge::text::FAMILIES.iter().map(|info| Some(info.family)).chain([None]);
+    let families = toolbridge::text::FAMILIES
+        .iter()
+        .map(|info| Some(info.family))
+        .chain([None]);
     for family in families {
         let mut stream = toolbridge::text::TextStream::new(family, tools);
         let mut events = Vec::new();
@@ -39,7 +42,9 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
         let mut reused = Vec::new();
         let mut piece_events = Vec::new();
         for piece in at.windows(2) {
-            stream.push(&text[piece[0]..piece[1]], &mut events).expect("within the size limit");
+            stream
+                .push(&text[piece[0]..piece[1]], &mut events)
+                .expect("within the size limit");
             reusing
                 .push_reusing(&text[piece[0]..piece[1]], &mut piece_events)
                 .expect("within the size limit");
@@ -60,7 +65,10 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
                     changes.clear();
                 }
             }
-            assert_eq!(reused, without, "without changes, the events of push without them");
+            assert_eq!(
+                reused, without,
+                "without changes, the events of push without them"
+            );
         }
         let mut open = Vec::new();
         let mut calls = Vec::new();
@@ -79,7 +87,10 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
             }
         }
         assert!(open.iter().all(Option::is_none), "every call finished");
-        let lone = stream.notes().iter().any(|note| note.to_string().contains("no opening one"));
+        let lone = stream
+            .notes()
+            .iter()
+            .any(|note| note.to_string().contains("no opening one"));
         if let (Some(family), false) = (family, lone) {
             let whole = toolbridge::text::parse(text, family, tools).expect("within the size limit");
             assert_eq!(calls, whole.calls, "{family}");
