@@ -1510,3 +1510,24 @@ fn minimax_m3_cut_inside_nested_elements_noted_once() {
         ]
     );
 }
+
+/// A Muse Glimmer header whose `<|start|>` was lost after an end token is
+/// still the message's header (vLLM's `_MSG_HEADER_RE` needs no
+/// `<|start|>`): its recipient decides what the body is.
+#[test]
+fn glimmer_header_after_an_end_token_without_its_start() {
+    let text = " to=self<|message|>Weather first.<|eom|>assistant to=get_weather<|message|><atem:invoke name=\"get_weather\"><atem:parameter name=\"city\">Oslo</atem:parameter></atem:invoke><|eom|> to=user<|message|>Asking.<|eot|>";
+    assert_eq!(
+        read(text, Family::MuseGlimmer, None),
+        [
+            r#"call_0 get_weather {"city":"Oslo"}"#,
+            "prose: \"to=self<|message|>Weather first.<|eom|>Asking.\"",
+        ]
+    );
+    // After an end token, text that is no header is prose.
+    let text = "<|start|>assistant to=user<|message|>Hi.<|eom|>assistant: to be continued";
+    assert_eq!(
+        read(text, Family::MuseGlimmer, None),
+        ["prose: \"Hi.assistant: to be continued\""]
+    );
+}

@@ -19,13 +19,17 @@
 //!
 //! A message ends at its end token, or where the next message starts when
 //! that is missing (vLLM's rule: a reasoning block cut short does not take
-//! in the call after it). Invoke elements outside any message (the framing
+//! in the call after it). A header is read after `<|start|>`, and without
+//! it at the reply's start and after a message or a framing token alone,
+//! where decoding lost the `<|start|>` (`<|eom|>assistant to=f<|message|>`:
+//! vLLM's `_MSG_HEADER_RE` takes the recipient without its `<|start|>`). Invoke elements outside any message (the framing
 //! lost in decoding) are calls too, as vLLM reads a text with no framing.
 
 use super::invoke::{self, Arguments, Markup, Values};
 use super::scan::Out;
 use super::stream::markup::{
-    waiting, Choice, Chosen, End, FirstBytes, Live, LiveCall, Region, Streaming, Token, Until, Waits,
+    waiting, Choice, Chosen, End, FirstBytes, Live, LiveCall, LiveJson, Region, Streaming, Token, Until,
+    Waits,
 };
 use super::tags::{block_end, find_tag, floor, scan_tags};
 
@@ -41,8 +45,10 @@ const TOKENS: [&str; 4] = [START, MESSAGE, EOM, EOT];
 const NEXT: [&str; 2] = [START, MESSAGE];
 const ENDS: [&str; 2] = [EOM, EOT];
 
-/// The longest header read (`assistant to=` and a tool's name).
-const MAX_HEADER: usize = 256;
+/// The longest header read (`assistant to=` and a tool's name): with its
+/// `<|message|>`, within the 256 bytes a stream holds to see whether bare
+/// markup opens a region.
+const MAX_HEADER: usize = 200;
 
 /// The ATEM invoke markup of a tool message's body.
 static ATEM: Markup = Markup {
@@ -142,18 +148,16 @@ fn header(text: &str, from: usize, done: bool) -> Header<'_> {
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     // The reply's first header has no `<|start|>`: the prompt wrote it.
-    let lead = text.len() - text.trim_start().len();
     let mut pos = 0;
-    let mut next = match header(text, lead, true) {
-        Header::Of { to, body } if lead < text.len() && !text[lead..].starts_with(MESSAGE) => {
-            out.prose.push_str(&text[..lead]);
-            Some((lead, to, body))
-        }
-        _ => None,
-    };
+    let mut next = bare_header(text, pos);
     loop {
         if let Some((start, to, body)) = next.take() {
+            // The whitespace before a bare header.
+            if let Some(before) = text.get(pos..start) {
+                outside(before, out);
+            }
             pos = message(text, start, to, body, out);
+            next = bare_header(text, pos);
             continue;
         }
         let Ok((at, which)) = scan_tags(text, pos, &TOKENS) else {
@@ -164,15 +168,32 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         next = match TOKENS[which] {
             START => match header(text, pos, true) {
                 Header::Of { to, body } => Some((at, to, body)),
-                // `<|start|>` alone: taken out, what follows is prose.
-                _ => None,
+                // `<|start|>` alone: taken out.
+                _ => bare_header(text, pos),
             },
             MESSAGE => Some((at, Recipient::User, pos)),
-            // An end token outside a message: taken out.
-            _ => None,
+            // An end token alone: taken out.
+            _ => bare_header(text, pos),
         };
     }
     outside(&text[pos..], out);
+}
+
+/// A header without its `<|start|>` at `from`, after whitespace: where the
+/// reply starts (the prompt wrote `<|start|>assistant`), and after a message
+/// or a framing token alone, where decoding lost it
+/// (`<|eom|>assistant to=f<|message|>`: vLLM's `_MSG_HEADER_RE` takes the
+/// recipient without its `<|start|>`). The stream reads the same places
+/// as a text's start ([`Framed`]). A bare `<|message|>` is the token's.
+fn bare_header(text: &str, from: usize) -> Option<(usize, Recipient<'_>, usize)> {
+    // Line breaks before it are prose; the spaces on its line, its own.
+    let rest = &text[from..];
+    let blank = &rest[..rest.len() - rest.trim_start().len()];
+    let lead = from + blank.trim_end_matches([' ', '\t']).len();
+    match header(text, lead, true) {
+        Header::Of { to, body } if !text[lead..].trim_start().starts_with(MESSAGE) => Some((lead, to, body)),
+        _ => None,
+    }
 }
 
 /// Text outside any message: prose, and the calls of any invoke element
@@ -198,7 +219,9 @@ fn message(text: &str, start: usize, to: Recipient<'_>, body: usize, out: &mut O
 /// message. A tool message's invoke elements are read as they arrive, by
 /// the invoke markup's own reader ([`ToolMessage`]): each call is announced
 /// once its name is read, each parameter sent as it closes. An end token
-/// alone is a region of its own, which the parser removes.
+/// is a region of its own, which the parser removes. After each of these
+/// regions a header may open the next without its `<|start|>`, as at the
+/// reply's start ([`Framed`]).
 ///
 /// ATEM markup outside any message opens an invoke region, as MiniMax-M2's
 /// (its parameters sent as each closes), ended by the next message too.
@@ -209,13 +232,41 @@ pub(super) const STREAM: Streaming = Streaming {
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
-    match opened_by {
+    let framed: Box<dyn Region> = match opened_by {
         Some(0) => Box::new(Chosen::new(after_start)),
-        Some(1) => Box::new(Until::new(MESSAGE.len(), &ENDS, &NEXT, &[])),
+        Some(1) => Box::new(message_end(MESSAGE.len())),
         Some(end @ (2 | 3)) => Box::new(Token(TOKENS[end].len())),
         // The invoke markup's own: the invoke, then its block tokens.
-        Some(atem) => invoke::region(&ATEM, Some(atem - 4)),
+        Some(atem) => return invoke::region(&ATEM, Some(atem - 4)),
         None => Box::new(Chosen::new(at_reply_start)),
+    };
+    Box::new(Framed(framed))
+}
+
+/// A message or a framing token alone: after it, a header without its
+/// `<|start|>` opens the next message, as at the reply's start
+/// ([`bare_header`]).
+struct Framed(Box<dyn Region>);
+
+impl Region for Framed {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
+        self.0.read(text, done, live, out)
+    }
+
+    fn wakes(&self, text: &str) -> Option<Waits> {
+        self.0.wakes(text)
+    }
+
+    fn streams(&self, text: &str) -> Option<Waits> {
+        self.0.streams(text)
+    }
+
+    fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
+        self.0.live_json()
+    }
+
+    fn bare_after(&self) -> bool {
+        true
     }
 }
 

@@ -384,7 +384,7 @@ impl Segment {
                 true
             }
             End::Call(len) => {
-                let (_, mut live) = self.region.take().expect("a region is open");
+                let (region, mut live) = self.region.take().expect("a region is open");
                 let text = &self.buf[self.from..];
                 let len = progress(text, len);
                 let before = out.calls.len();
@@ -392,7 +392,8 @@ impl Segment {
                 (out.family.info().parse)(&text[..len], out);
                 sink.settle(live, before, out);
                 self.from += len;
-                self.at_start = false;
+                self.at_start = region.bare_after();
+                self.spaces = 0;
                 true
             }
         }

@@ -100,6 +100,15 @@ pub(in crate::text) trait Region: Send {
     fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
         None
     }
+
+    /// Whether bare markup ([`Streaming::bare`]) may open a region right
+    /// after this one ends, as at the text's start (a Muse Glimmer header
+    /// whose `<|start|>` was lost follows a message's end token). The
+    /// family's parser must read the text after such a region as it reads
+    /// the text's start. `false` (the default): only tokens open the next.
+    fn bare_after(&self) -> bool {
+        false
+    }
 }
 
 /// What a [`Chosen`] region's opening is followed by.
