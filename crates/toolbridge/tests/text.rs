@@ -1531,3 +1531,22 @@ fn glimmer_header_after_an_end_token_without_its_start() {
         ["prose: \"Hi.assistant: to be continued\""]
     );
 }
+
+/// MiniCPM5: GPT-2's byte markers are read as a space and a line break
+/// only in a call whose tags show them; elsewhere `Ġ` is a letter
+/// (Maltese's Ġgantija).
+#[test]
+fn minicpm5_byte_markers_only_where_the_tags_show_them() {
+    let text = "<function name=\"search\"><param name=\"query\">Ġgantija</param></function>\n<function\u{0120}name=\"search\"><param\u{0120}name=\"query\">Ġgantija\u{0120}temples\u{010a}</param></function>";
+    assert_eq!(
+        read(text, Family::MiniCpm5, None),
+        [
+            r#"call_0 search {"query":"Ġgantija"}"#,
+            "  info: no schema types query; kept as strings (at /arguments)",
+            r#"call_1 search {"query":"gantija temples"}"#,
+            "  info: no schema types query; kept as strings (at /arguments)",
+            "  change: the call was written with GPT-2's byte markers (<functionĠname=, Ġ for a space, Ċ for a line break), as a detokenizer that does not map them back writes it; its tags were read as <function name= and <param name=, its markers as spaces and line breaks (at /)",
+            "prose: \"\"",
+        ]
+    );
+}

@@ -9,9 +9,11 @@
 //! A detokenizer that does not map GPT-2's byte markers back writes the
 //! tags `<function\u{0120}name=` (`Ġ` for the space), and weak decoding
 //! collapses them to `<functionname=`, `<paramname=`: those tags are read
-//! as the plain ones, noted (vLLM's `_normalize_model_output`); the text
-//! elsewhere is kept as written (vLLM also maps `Ġ` and `Ċ` in the prose
-//! and values, where `Ġ` may be a letter).
+//! as the plain ones, noted (vLLM's `_normalize_model_output`). In a call
+//! whose tags show the byte markers, its values have them too: `Ġ` and `Ċ`
+//! there are read as a space and a line break. Elsewhere the text is kept
+//! as written (vLLM maps `Ġ` and `Ċ` in the prose and every call too, where
+//! `Ġ` may be a letter, Maltese's).
 //!
 //! Where toolbridge reads differently, on purpose: a call to a tool the
 //! request does not list, with a parameter missing, unknown or given twice,
@@ -71,7 +73,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         pos = text[body..next]
             .find(FUNCTION_END)
             .map_or(next, |end| body + end + FUNCTION_END.len());
-        let call = plain_tags(&text[start..pos]);
+        let (call, garbled) = plain_tags(&text[start..pos]);
         let (calls, prose, notes) = (out.calls.len(), out.prose.len(), out.notes.len());
         invoke::parse(&call, out, &MARKUP);
         if let Cow::Owned(_) = call {
@@ -81,28 +83,62 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
                 out.notes.truncate(notes);
                 invoke::parse(&text[start..pos], out, &MARKUP);
             } else if let Some(call) = out.calls.last_mut() {
-                call.notes.push(recovered(
-                    "garbled-tag",
-                    "the call's tags were written <function\u{0120}name= or <functionname= \
-                     (<param…> alike), as a detokenizer that keeps or drops GPT-2's space marker \
-                     writes them; they were read as <function name= and <param name=",
-                ));
+                if garbled.markers {
+                    call.notes.push(recovered(
+                        "byte-markers",
+                        "the call was written with GPT-2's byte markers (<function\u{0120}name=, \
+                         \u{0120} for a space, \u{010a} for a line break), as a detokenizer that \
+                         does not map them back writes it; its tags were read as <function name= \
+                         and <param name=, its markers as spaces and line breaks",
+                    ));
+                }
+                if garbled.collapsed {
+                    call.notes.push(recovered(
+                        "garbled-tag",
+                        "the call's tags were written <functionname= (<paramname= alike), as \
+                         decoding that drops GPT-2's space marker writes them; they were read as \
+                         <function name= and <param name=",
+                    ));
+                }
             }
         }
     }
     out.prose.push_str(&text[pos..]);
 }
 
-/// `text` with its garbled tags written plainly.
-fn plain_tags(text: &str) -> Cow<'_, str> {
+/// How a call's tags were garbled.
+#[derive(Default)]
+struct Garbled {
+    /// With GPT-2's byte markers (`<function\u{0120}name=`).
+    markers: bool,
+    /// Collapsed (`<functionname=`).
+    collapsed: bool,
+}
+
+/// The call `text` with its garbled tags written plainly; where they show
+/// GPT-2's byte markers, every marker in it read as the space or line
+/// break it stands for.
+fn plain_tags(text: &str) -> (Cow<'_, str>, Garbled) {
+    let mut garbled = Garbled::default();
     let mut text = Cow::Borrowed(text);
-    for (garbled, plain) in GARBLED {
-        if text.contains(garbled) {
-            text = Cow::Owned(text.replace(garbled, plain));
+    for (tag, plain) in GARBLED {
+        if text.contains(tag) {
+            text = Cow::Owned(text.replace(tag, plain));
+            match tag.contains(SPACE_MARKER) {
+                true => garbled.markers = true,
+                false => garbled.collapsed = true,
+            }
         }
     }
-    text
+    if garbled.markers {
+        text = Cow::Owned(text.replace(SPACE_MARKER, " ").replace(NEWLINE_MARKER, "\n"));
+    }
+    (text, garbled)
 }
+
+/// GPT-2's byte markers for a space and a line break (`Ġ`, `Ċ`).
+const SPACE_MARKER: char = '\u{0120}';
+const NEWLINE_MARKER: char = '\u{010a}';
 
 /// Streamed: a call runs from its `<function name=` to `</function>` (or
 /// the next call), its parameters sent as each closes
