@@ -120,6 +120,9 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::MuseGlimmer, " to=get_weather<|message|><atem:invoke name=\"get_weather.get_weather\"><atem:parameter name=\"city\">Oslo</atem:parameter></atem:invoke><atem:invoke name=\"now\"></atem:function_calls><atem:invoke name=\"later\"><|eot|>", true),
     (Family::MuseGlimmer, "<atem:invoke name=\"now\"></atem:invoke><|start|>assistant to=t<|message|><atem:invoke name=\"a\"><atem:parameter name=\"k\">v</atem:parameter><atem:invoke name=\"b\"><|eom|>", false),
     (Family::MuseGlimmer, " to=self<|message|>Weather first.<|eom|>assistant to=get_weather<|message|><atem:invoke name=\"get_weather\"><atem:parameter name=\"city\">Oslo</atem:parameter></atem:invoke><|eom|>  to=user<|message|>Asking.<|eot|>assistant: to be continued<|eom|>assi", true),
+    // MiniCPM5: a name whose quote runs past a collapsed tag is read as
+    // written, as the stream announces it (fuzz).
+    (Family::MiniCpm5, "Sure.\n<function name=\"get_weather><paramname=\"properties\">{'query': 'rain'}</param></function>\n<function\u{0120}name?\"now\"><param name=\"q\">a &$lt; b &#x69; &amp</param>", false),
     (Family::Kimi, "<think>I need the time.<|tool_calls_section_begin|><|tool_call_begin|>functions.now:0<|tool_call_argument_begin|>{}<|tool_call_end|>", false),
 ];
 

@@ -111,6 +111,14 @@ impl Markup {
         (value, rest)
     }
 
+    /// The length of an invoke's head in `body` (the text after its
+    /// `invoke` tag: the name attribute, then `head_end`), as the parse and
+    /// the stream read it; `None` while the head has no end.
+    pub(super) fn head_len(&self, body: &str) -> Option<usize> {
+        let (_, rest) = attribute(body, self.head_end);
+        find_tag(rest, self.head_end).map(|at| body.len() - rest.len() + at + self.head_end.len())
+    }
+
     /// Whether a parameter's head `attributes` mark its value the text as
     /// written (`Some(true)`) or JSON (`Some(false)`); `None` when they do
     /// not say, and the schema types it.

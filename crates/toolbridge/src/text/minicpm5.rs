@@ -11,7 +11,8 @@
 //! collapses them to `<functionname=`, `<paramname=`: those tags are read
 //! as the plain ones, noted (vLLM's `_normalize_model_output`). In a call
 //! whose tags show the byte markers, its values have them too: `Ġ` and `Ċ`
-//! there are read as a space and a line break. Elsewhere the text is kept
+//! there are read as a space and a line break. A call's name is read as
+//! written, garbled tags in it and all (as the stream announces it). Elsewhere the text is kept
 //! as written (vLLM maps `Ġ` and `Ċ` in the prose and every call too, where
 //! `Ġ` may be a letter, Maltese's).
 //!
@@ -117,23 +118,38 @@ struct Garbled {
 
 /// The call `text` with its garbled tags written plainly; where they show
 /// GPT-2's byte markers, every marker in it read as the space or line
-/// break it stands for.
+/// break it stands for. The call's name stays as written (the stream
+/// announces a call whose own tag is plain by the name it reads there).
 fn plain_tags(text: &str) -> (Cow<'_, str>, Garbled) {
     let mut garbled = Garbled::default();
-    let mut text = Cow::Borrowed(text);
-    for (tag, plain) in GARBLED {
-        if text.contains(tag) {
-            text = Cow::Owned(text.replace(tag, plain));
-            match tag.contains(SPACE_MARKER) {
+    let Some(&tag) = FUNCTIONS.iter().find(|tag| text.starts_with(**tag)) else {
+        return (Cow::Borrowed(text), garbled);
+    };
+    let head = tag.len()
+        + MARKUP
+            .head_len(&text[tag.len()..])
+            .unwrap_or(text.len() - tag.len());
+    let (name, parameters) = (&text[tag.len()..head], &text[head..]);
+    let mut rest = Cow::Borrowed(parameters);
+    for (garbled_tag, plain) in GARBLED {
+        let in_rest = rest.contains(garbled_tag);
+        if in_rest {
+            rest = Cow::Owned(rest.replace(garbled_tag, plain));
+        }
+        if in_rest || tag == garbled_tag {
+            match garbled_tag.contains(SPACE_MARKER) {
                 true => garbled.markers = true,
                 false => garbled.collapsed = true,
             }
         }
     }
     if garbled.markers {
-        text = Cow::Owned(text.replace(SPACE_MARKER, " ").replace(NEWLINE_MARKER, "\n"));
+        rest = Cow::Owned(rest.replace(SPACE_MARKER, " ").replace(NEWLINE_MARKER, "\n"));
     }
-    (text, garbled)
+    if tag == FUNCTION && matches!(rest, Cow::Borrowed(_)) {
+        return (Cow::Borrowed(text), garbled);
+    }
+    (Cow::Owned(format!("{FUNCTION}{name}{rest}")), garbled)
 }
 
 /// GPT-2's byte markers for a space and a line break (`Ġ`, `Ċ`).
