@@ -120,6 +120,10 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     (Family::MuseGlimmer, " to=get_weather<|message|><atem:invoke name=\"get_weather.get_weather\"><atem:parameter name=\"city\">Oslo</atem:parameter></atem:invoke><atem:invoke name=\"now\"></atem:function_calls><atem:invoke name=\"later\"><|eot|>", true),
     (Family::MuseGlimmer, "<atem:invoke name=\"now\"></atem:invoke><|start|>assistant to=t<|message|><atem:invoke name=\"a\"><atem:parameter name=\"k\">v</atem:parameter><atem:invoke name=\"b\"><|eom|>", false),
     (Family::MuseGlimmer, " to=self<|message|>Weather first.<|eom|>assistant to=get_weather<|message|><atem:invoke name=\"get_weather\"><atem:parameter name=\"city\">Oslo</atem:parameter></atem:invoke><|eom|>  to=user<|message|>Asking.<|eot|>assistant: to be continued<|eom|>assi", true),
+    // Harmony: the rest of a role header after a message, as at the text's
+    // start; a <|message|> without a header, its content prose.
+    (Family::Harmony, "<|channel|>final<|message|>hi<|end|> to=functions.get_weather<|message|>{\"city\": \"Oslo\"}<|call|>\n assistant<|channel|>final<|message|>ok<|return|> and <|message|>more<|end|> done", true),
+    (Family::Harmony, "days<|call|>: <|message|>commentary to=functions.search <|message|><|call|>days: 2<|end|><|message|>}<|channel|>", false),
     // MiniCPM5: a name whose quote runs past a collapsed tag is read as
     // written, as the stream announces it (fuzz).
     (Family::MiniCpm5, "Sure.\n<function name=\"get_weather><paramname=\"properties\">{'query': 'rain'}</param></function>\n<function\u{0120}name?\"now\"><param name=\"q\">a &$lt; b &#x69; &amp</param>", false),

@@ -129,11 +129,13 @@ fn message_of(header: &str, content: &str, whole: &str, closed: bool, out: &mut 
 }
 
 /// Streamed: a message runs from its header token (`<|start|>` or
-/// `<|channel|>`, or the rest of a role header at the start of the text)
-/// to its end token, or to the next header token when that is missing; a
-/// call's arguments stream from `<|message|>`.
+/// `<|channel|>`, or the rest of a role header at the start of the text or
+/// after a message, as the parse reads one there) to its end token, or to
+/// the next header token when that is missing; a call's arguments stream
+/// from `<|message|>`. A `<|message|>` without a header opens a message
+/// too, whose content is prose, as the parse reads it.
 pub(super) const STREAM: Streaming = Streaming {
-    opens: &[START, CHANNEL],
+    opens: &[START, CHANNEL, MESSAGE],
     bare: Some(bare),
     region,
 };
@@ -225,6 +227,12 @@ impl Region for Message {
     fn live_json(&mut self) -> Option<(&mut LiveJson, FirstBytes)> {
         self.content?;
         Some((self.arguments.live_json()?, STOP_STARTS))
+    }
+
+    /// The parse reads the rest of a role header (` to=functions.f`)
+    /// wherever a message may start, after a message as at the text's start.
+    fn bare_after(&self) -> bool {
+        true
     }
 }
 
