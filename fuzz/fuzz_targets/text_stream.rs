@@ -2,8 +2,8 @@
 //! Any text, cut anywhere (at char boundaries), through every family's
 //! stream and through detection while streaming: no panic, no hang; every
 //! started call finishes once, under the id and name it started with, and
-//! the calls are those of the whole-text parse (apart from a lone closing
-//! reasoning tag after a call, which the stream notes); `push_reusing` sends
+//! the calls and the prose are those of the whole-text parse (apart from a
+//! lone closing reasoning tag after a call, which the stream notes); `push_reusing` sends
 //! the events `push` sends, and (for an odd first cut) a stream without the
 //! arguments' changes sends them with their changes left out. For an even
 //! number of cuts the calls are typed by a tool's schema.
@@ -72,8 +72,10 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
         }
         let mut open = Vec::new();
         let mut calls = Vec::new();
+        let mut prose = String::new();
         for event in &events {
             match event {
+                toolbridge::call::CallEvent::Text { text } => prose.push_str(text),
                 toolbridge::call::CallEvent::Started { index, id, name, .. } => {
                     assert_eq!(*index, open.len());
                     open.push(Some((id, name)));
@@ -94,6 +96,7 @@ libfuzzer_sys::fuzz_target!(|input: (&str, Vec<u8>)| {
         if let (Some(family), false) = (family, lone) {
             let whole = toolbridge::text::parse(text, family, tools).expect("within the size limit");
             assert_eq!(calls, whole.calls, "{family}");
+            assert_eq!(prose.trim(), whole.prose.trim(), "{family}: the prose");
         }
     }
 });

@@ -355,6 +355,30 @@ fn a_lone_closing_tag_after_a_call_is_noted() {
         .contains("closing reasoning tag with no opening one"));
 }
 
+/// Markup read before a lone closing tag, with no call in it, is noted
+/// too: the stream took its tokens out of the prose it sent, which the
+/// whole parse keeps as written (the text before the tag is reasoning).
+#[test]
+fn a_lone_closing_tag_after_markup_without_calls_is_noted() {
+    let text = "Let me see.<|tool_calls_section_begin|><|tool_calls_section_end|>rain</think>Sunny.";
+    let streamed = stream(&[text], Some(Family::Kimi), None);
+    let (_, prose) = whole(text, Family::Kimi, false);
+    assert_eq!(
+        prose,
+        "Let me see.<|tool_calls_section_begin|><|tool_calls_section_end|>rain</think>Sunny."
+    );
+    assert_eq!(streamed.prose, "Let me see.rain</think>Sunny.");
+    let mut stream = TextStream::new(Some(Family::Kimi), None);
+    let mut events = Vec::new();
+    stream.push(text, &mut events).unwrap();
+    stream.finish(&mut events).unwrap();
+    let notes: Vec<String> = stream.notes().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        ["error: a closing reasoning tag with no opening one follows markup the stream already read (its tokens are out of the prose sent); read whole, the text before it is reasoning, kept in the prose as written (at /)"]
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 

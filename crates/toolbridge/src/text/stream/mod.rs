@@ -35,7 +35,8 @@
 //! - A closing tag with no opening one (`</think>` after reasoning the
 //!   chat template opened in the prompt) makes the text before it
 //!   reasoning in the whole-text parse; a stream cannot wait for it. Calls
-//!   before it were already sent: a note in [`TextStream::notes`] says so.
+//!   before it were already sent, and markup read before it is out of the
+//!   prose sent: a note in [`TextStream::notes`] says so.
 //! - **Pieces left unread.** Inside a call, each family's reader says what
 //!   it waits for (the first bytes of its tags; inside a quoted value, the
 //!   unescaped closing quote): a piece without any of it is appended to the
@@ -516,17 +517,24 @@ impl<'a> TextStream<'a> {
     /// text); `orphan`: at a closing tag with no opening one.
     fn end_segment(&mut self, orphan: bool) {
         self.feed("", true);
-        if orphan && self.sink.started() > self.calls_at_segment {
+        let calls = self.sink.started() - self.calls_at_segment;
+        if orphan && (calls > 0 || self.segment.regions_read() > 0) {
+            let message = match calls {
+                0 => "a closing reasoning tag with no opening one follows markup the stream already \
+                      read (its tokens are out of the prose sent); read whole, the text before it is \
+                      reasoning, kept in the prose as written"
+                    .to_string(),
+                calls => format!(
+                    "a closing reasoning tag with no opening one follows {calls} call(s) already sent; \
+                     read whole, the text before it is reasoning and those calls would not be calls"
+                ),
+            };
             self.out.notes.push(Note::new(
                 NoteKind::Unsupported {
                     keyword: "</think>".into(),
                 },
                 Pointer::root(),
-                format!(
-                    "a closing reasoning tag with no opening one follows {} call(s) already sent; \
-                     read whole, the text before it is reasoning and those calls would not be calls",
-                    self.sink.started() - self.calls_at_segment
-                ),
+                message,
             ));
         }
         self.segment = Segment::new(self.rules(), true);

@@ -103,6 +103,9 @@ pub(super) struct Segment {
     /// the start of one need not be scanned again while it grows (no token
     /// holds another): worked out when first needed.
     token_starts: Option<Option<FirstBytes>>,
+    /// How many regions the family's parser read (their markup may be out
+    /// of the prose).
+    regions_read: usize,
 }
 
 /// A piece the open region's reader need not read: one [`Waits::takes`].
@@ -133,6 +136,7 @@ impl Segment {
             from: 0,
             at_start,
             spaces: 0,
+            regions_read: 0,
             region: None,
             unread: None,
             holding: None,
@@ -143,6 +147,11 @@ impl Segment {
     /// The text held, not yet released.
     pub fn held(&self) -> &str {
         &self.buf[self.from..]
+    }
+
+    /// How many regions the family's parser read in this segment.
+    pub fn regions_read(&self) -> usize {
+        self.regions_read
     }
 
     /// Whether the markup held was at the start of the segment (where bare
@@ -391,6 +400,7 @@ impl Segment {
                 sink.lend(&mut live, before, out);
                 (out.family.info().parse)(&text[..len], out);
                 sink.settle(live, before, out);
+                self.regions_read += 1;
                 self.from += len;
                 self.at_start = region.bare_after();
                 self.spaces = 0;
