@@ -124,6 +124,9 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     // start; a <|message|> without a header, its content prose.
     (Family::Harmony, "<|channel|>final<|message|>hi<|end|> to=functions.get_weather<|message|>{\"city\": \"Oslo\"}<|call|>\n assistant<|channel|>final<|message|>ok<|return|> and <|message|>more<|end|> done", true),
     (Family::Harmony, "days<|call|>: <|message|>commentary to=functions.search <|message|><|call|>days: 2<|end|><|message|>}<|channel|>", false),
+    // MiniMax-M3: a head's `>` inside a block token cut by a piece is no
+    // head's end (fuzz).
+    (Family::MiniMaxM3, "I will create it.]<]minimax[>[<invoke name=ate it.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"create_order\">]<]minimax[>[<user_id>42]<]minim!x[>[</user_id>]<]minimax[>[<urgen", false),
     // MiniCPM5: a name whose quote runs past a collapsed tag is read as
     // written, as the stream announces it (fuzz).
     (Family::MiniCpm5, "Sure.\n<function name=\"get_weather><paramname=\"properties\">{'query': 'rain'}</param></function>\n<function\u{0120}name?\"now\"><param name=\"q\">a &$lt; b &#x69; &amp</param>", false),

@@ -474,7 +474,7 @@ enum Name {
 impl Region for Invoke {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, out: &Out<'_>) -> End {
         let end = self.until.end(text, done);
-        let limit = self.until.body_end(text, end);
+        let limit = self.until.settled_body_end(text, end);
         let text = &text[..limit];
         let open = self.markup.invoke.len();
         if let Name::Looking = self.name {
@@ -508,6 +508,10 @@ impl Region for Invoke {
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
+        if self.until.holds_a_cut_token(text) {
+            // The body read stops before it (`settled_body_end`).
+            return None;
+        }
         let parameters = match self.name {
             Name::Looking => head_waits(
                 text,

@@ -87,6 +87,11 @@ fn long_values() -> Vec<(Family, String)> {
             format!("<mm:think>Call ]<]minimax[>[<invoke name=\"x\"> later.</mm:think>Now.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"write\">]<]minimax[>[<path>src/a.rs]<]minimax[>[</path>]<]minimax[>[<line>7]<]minimax[>[</line>]<]minimax[>[<content>{body}]<]minimax[>[</content>]<]minimax[>[<more>]<]minimax[>[<list>1]<]minimax[>[</list>]<]minimax[>[<list>]<]minimax[>[</list>]<]minimax[>[</more>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>"),
         ),
         (
+            // A head's `>` inside a block token: no head's end.
+            Family::MiniMaxM3,
+            format!("Now.]<]minimax[>[<invoke name=ate it.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"write\">]<]minimax[>[<content>{body}]<]minimax[>[</content>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>]<]minimax[>[<invoke name=write ]<]minimax[>X]<]minimax[>[<line>7]<]minimax[>[</line>]<]minimax[>[</invoke>"),
+        ),
+        (
             Family::Glm,
             format!("Now.\n<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>src/a.rs</arg_value>\n<arg_key>content</arg_key>\n<arg_value>{body}</arg_value>\n</tool_call>"),
         ),

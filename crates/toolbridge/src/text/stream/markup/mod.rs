@@ -356,6 +356,27 @@ impl Until {
         }
     }
 
+    /// [`body_end`](Until::body_end), and while the region is open, before
+    /// where one of its tokens may start, cut by the end of `text`: the
+    /// body a reader may read without running into the start of a token
+    /// (a head's `>` inside MiniMax-M3's `]<]minimax[>[<tool_call>`).
+    pub fn settled_body_end(&self, text: &str, end: End) -> usize {
+        let body_end = self.body_end(text, end);
+        match end {
+            End::More => body_end.min(self.scanned.max(self.open)),
+            End::Call(_) | End::Prose(_) => body_end,
+        }
+    }
+
+    /// Whether one of its tokens may start in the end of `text`, cut by it
+    /// (after an [`end`](Until::end) that found none whole there): the
+    /// [`settled_body_end`](Until::settled_body_end) moves as soon as a
+    /// piece tells, so a reader of the settled body reads every piece
+    /// until then.
+    pub fn holds_a_cut_token(&self, text: &str) -> bool {
+        self.scanned.max(self.open) < text.len()
+    }
+
     /// What the look for its tokens waits for ([`Region::wakes`]).
     pub fn waits(&self, text: &str) -> Waits {
         waiting(text, self.scanned.max(self.open), self.starts, self.shortest)
