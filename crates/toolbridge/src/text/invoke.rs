@@ -508,10 +508,6 @@ impl Region for Invoke {
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
-        if self.until.holds_a_cut_token(text) {
-            // The body read stops before it (`settled_body_end`).
-            return None;
-        }
         let parameters = match self.name {
             Name::Looking => head_waits(
                 text,

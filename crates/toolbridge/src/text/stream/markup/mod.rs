@@ -359,22 +359,16 @@ impl Until {
     /// [`body_end`](Until::body_end), and while the region is open, before
     /// where one of its tokens may start, cut by the end of `text`: the
     /// body a reader may read without running into the start of a token
-    /// (a head's `>` inside MiniMax-M3's `]<]minimax[>[<tool_call>`).
+    /// (a head's `>` inside MiniMax-M3's `]<]minimax[>[<tool_call>`). A
+    /// reader's waits need not change for it: they look at the whole text,
+    /// so the bytes held back are looked at again when a read could find
+    /// something in them (a tag whole, a head's `>`).
     pub fn settled_body_end(&self, text: &str, end: End) -> usize {
         let body_end = self.body_end(text, end);
         match end {
             End::More => body_end.min(self.scanned.max(self.open)),
             End::Call(_) | End::Prose(_) => body_end,
         }
-    }
-
-    /// Whether one of its tokens may start in the end of `text`, cut by it
-    /// (after an [`end`](Until::end) that found none whole there): the
-    /// [`settled_body_end`](Until::settled_body_end) moves as soon as a
-    /// piece tells, so a reader of the settled body reads every piece
-    /// until then.
-    pub fn holds_a_cut_token(&self, text: &str) -> bool {
-        self.scanned.max(self.open) < text.len()
     }
 
     /// What the look for its tokens waits for ([`Region::wakes`]).
