@@ -1126,45 +1126,37 @@ fn glimmer_tool_messages_stream_invoke_by_invoke() {
     let tools = weather();
     let before = "<|start|>assistant to=functions<|message|><atem:function_calls>\n<atem:invoke name=\"now\">\n</atem:invoke>\n<atem:invoke name=\"get_weather\">\n<atem:parameter name=\"city\">Oslo</atem:parameter>\n<atem:parameter name=\"days\">";
     let after = "3</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>";
-    let mut stream = TextStream::new(Some(Family::MuseGlimmer), Some(&tools));
+    let mut reader = TextStream::new(Some(Family::MuseGlimmer), Some(&tools));
     let mut events = Vec::new();
     for piece in deltas(before, 4) {
-        stream.push(piece, &mut events).unwrap();
+        reader.push(piece, &mut events).unwrap();
     }
     assert_eq!(started_names(&events), ["now", "get_weather"]);
     assert_eq!(sent_text(&events), ["{", "{\"city\":\"Oslo\""]);
     for piece in deltas(after, 4) {
-        stream.push(piece, &mut events).unwrap();
+        reader.push(piece, &mut events).unwrap();
     }
-    stream.finish(&mut events).unwrap();
-    let (calls, _) = whole(&format!("{before}{after}"), Family::MuseGlimmer, true);
+    reader.finish(&mut events).unwrap();
+    let text = format!("{before}{after}");
+    let (calls, _) = whole(&text, Family::MuseGlimmer, true);
     assert_eq!(sent_text(&events), ["{}", "{\"city\":\"Oslo\",\"days\":3}"]);
     assert_eq!(replacements(&events), 0);
-    assert_eq!(stream_calls(&events), calls);
     check_events(&events);
+    let streamed = stream(&deltas(&text, 4), Some(Family::MuseGlimmer), Some(&tools));
+    assert_eq!(streamed.events, events);
+    assert_eq!(streamed.calls, calls);
 
     let before = "<|start|>assistant to=functions<|message|><atem:invoke name=\" \"></atem:invoke><atem:invoke name=\"now\"></atem:invoke>";
-    let mut stream = TextStream::new(Some(Family::MuseGlimmer), Some(&tools));
+    let mut reader = TextStream::new(Some(Family::MuseGlimmer), Some(&tools));
     let mut events = Vec::new();
     for piece in deltas(before, 4) {
-        stream.push(piece, &mut events).unwrap();
+        reader.push(piece, &mut events).unwrap();
     }
     assert!(started_names(&events).is_empty());
-    stream.push("<|eom|>", &mut events).unwrap();
-    stream.finish(&mut events).unwrap();
+    reader.push("<|eom|>", &mut events).unwrap();
+    reader.finish(&mut events).unwrap();
     assert_eq!(started_names(&events), ["now"]);
     check_events(&events);
-}
-
-/// The calls `events` finished, in order.
-fn stream_calls(events: &[CallEvent]) -> Vec<ToolCall> {
-    events
-        .iter()
-        .filter_map(|event| match event {
-            CallEvent::Finished { call, .. } => Some((**call).clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The canonical JSON of a call's arguments.
