@@ -144,11 +144,12 @@ fn weather() -> Vec<Tool> {
 }
 
 /// What a stream gave: its calls (from `Finished`), its prose (the `Text`
-/// events joined, trimmed), and every event.
+/// events joined, trimmed), every event, and its notes.
 struct Streamed {
     calls: Vec<ToolCall>,
     prose: String,
     events: Vec<CallEvent>,
+    notes: Vec<String>,
 }
 
 fn stream(pieces: &[&str], family: Option<Family>, tools: Option<&[Tool]>) -> Streamed {
@@ -171,6 +172,7 @@ fn stream(pieces: &[&str], family: Option<Family>, tools: Option<&[Tool]>) -> St
         calls,
         prose: prose.trim().to_string(),
         events,
+        notes: stream.notes().iter().map(ToString::to_string).collect(),
     }
 }
 
@@ -343,6 +345,76 @@ fn prose_goes_out_before_the_call_ends_and_arguments_stream() {
         panic!("{events:?}");
     };
     assert_eq!(call.arguments.as_ref().unwrap(), &json!({"a": "xy"}));
+}
+
+/// A family's fixture texts cut into the pieces random texts of its
+/// markup are made of: before each `<`, `[`, `{`, `}`, `"` and line break,
+/// after each `>` and `]` (at most 60 bytes each), and reasoning tags, a
+/// space, a line break, a letter.
+fn fragments(family: Family) -> Vec<String> {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/text")
+        .join(family.id());
+    let mut fragments: Vec<String> = ["<think>", "</think>", " ", "\n", "é"].map(String::from).to_vec();
+    let mut files: Vec<_> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    for file in files
+        .iter()
+        .filter(|file| file.extension().is_some_and(|e| e == "txt"))
+    {
+        let text = std::fs::read_to_string(file).unwrap();
+        let mut start = 0;
+        for (at, c) in text.char_indices() {
+            let cut = match c {
+                '<' | '[' | '{' | '}' | '"' | '\n' => Some(at),
+                '>' | ']' => Some(at + 1),
+                _ => None,
+            };
+            if let Some(cut) = cut.filter(|&cut| cut > start) {
+                fragments.push(text[start..cut].to_string());
+                start = cut;
+            } else if at - start >= 60 {
+                fragments.push(text[start..at].to_string());
+                start = at;
+            }
+        }
+        fragments.push(text[start..].to_string());
+    }
+    fragments.retain(|fragment| !fragment.is_empty());
+    fragments.sort();
+    fragments.dedup();
+    fragments
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Random texts of each family's own markup (its fixtures' fragments
+    /// in any order), cut anywhere, stream as they parse whole: the calls,
+    /// the prose, each call started as it finishes. A lone closing
+    /// reasoning tag after markup read is the one difference, and noted.
+    #[test]
+    fn random_markup_of_each_family_streams_as_whole(
+        which in 0..toolbridge::text::FAMILIES.len(),
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 2..10),
+        cuts in prop::collection::vec(any::<usize>(), 0..4),
+        typed in any::<bool>(),
+    ) {
+        let family = toolbridge::text::FAMILIES[which].family;
+        let fragments = fragments(family);
+        let text: String = picks.iter().map(|pick| pick.get(&fragments).as_str()).collect();
+        let tools = weather();
+        let got = stream(&split(&text, &cuts), Some(family), typed.then_some(&tools[..]));
+        check_events(&got.events);
+        if !got.notes.iter().any(|note| note.contains("no opening one")) {
+            let (calls, prose) = whole(&text, family, typed);
+            prop_assert_eq!(got.calls, calls, "{} {:?}", family, text);
+            prop_assert_eq!(got.prose, prose.trim(), "{} {:?}", family, text);
+        }
+    }
 }
 
 #[test]
