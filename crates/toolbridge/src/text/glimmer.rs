@@ -22,8 +22,9 @@
 //! in the call after it). A header is read after `<|start|>`, and without
 //! it at the reply's start and after a message or a framing token alone,
 //! where decoding lost the `<|start|>` (`<|eom|>assistant to=f<|message|>`:
-//! vLLM's `_MSG_HEADER_RE` takes the recipient without its `<|start|>`). Invoke elements outside any message (the framing
-//! lost in decoding) are calls too, as vLLM reads a text with no framing.
+//! vLLM's `_MSG_HEADER_RE` takes the recipient without its `<|start|>`).
+//! Invoke elements outside any message (the framing lost in decoding) are
+//! calls too, as vLLM reads a text with no framing.
 
 use super::invoke::{self, Arguments, Markup, Values};
 use super::scan::Out;

@@ -111,6 +111,18 @@ impl Markup {
         (value, rest)
     }
 
+    /// The tool a name written twice around a dot names, in a markup that
+    /// reads such names ([`Markup::doubled_names`]), when the request's
+    /// tools list it and not the doubled name. The parse and the stream
+    /// name a call alike.
+    fn undoubled<'n>(&self, name: &'n str, out: &Out<'_>) -> Option<&'n str> {
+        if !self.doubled_names {
+            return None;
+        }
+        let (head, tail) = name.split_once('.')?;
+        (head == tail && out.schema(name).is_none() && out.schema(head).is_some()).then_some(head)
+    }
+
     /// The length of an invoke's head in `body` (the text after its
     /// `invoke` tag: the name attribute, then `head_end`), as the parse and
     /// the stream read it; `None` while the head has no end.
@@ -206,7 +218,7 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         out.not_a_call(markup.invoke, whole, "it names no tool");
         return;
     }
-    let name = match markup.doubled_names.then(|| undoubled(name, out)).flatten() {
+    let name = match markup.undoubled(name, out) {
         Some(once) => {
             notes.push(recovered(
                 "doubled-name",
@@ -293,13 +305,6 @@ fn invoke(body: &str, whole: &str, out: &mut Out<'_>, mut notes: Vec<Note>, mark
         notes.push(typed::untyped(&untyped, "as strings"));
     }
     out.call_fitted(name, arguments, raw, notes);
-}
-
-/// The tool a name written twice around a dot names, when the request's
-/// tools list it and not the doubled name (see [`Markup::doubled_names`]).
-fn undoubled<'n>(name: &'n str, out: &Out<'_>) -> Option<&'n str> {
-    let (head, tail) = name.split_once('.')?;
-    (head == tail && out.schema(name).is_none() && out.schema(head).is_some()).then_some(head)
 }
 
 /// The value of the attribute `name` (`string=`, `type=`) among a head's
@@ -485,11 +490,8 @@ impl Region for Invoke {
                 Some(head_end) if !name.trim().is_empty() => {
                     // Named as the parse names it: a doubled name once.
                     let name = name.trim();
-                    let name = match self.markup.doubled_names.then(|| undoubled(name, out)).flatten() {
-                        Some(once) => once,
-                        None => name,
-                    };
-                    live.current().open_canonical(name);
+                    live.current()
+                        .open_canonical(self.markup.undoubled(name, out).unwrap_or(name));
                     self.parameters.at = text.len() - rest.len() + head_end + self.markup.head_end.len();
                     Name::Known
                 }

@@ -12,9 +12,9 @@
 //! as the plain ones, noted (vLLM's `_normalize_model_output`). In a call
 //! whose tags show the byte markers, its values have them too: `Ġ` and `Ċ`
 //! there are read as a space and a line break. A call's name is read as
-//! written, garbled tags in it and all (as the stream announces it). Elsewhere the text is kept
-//! as written (vLLM maps `Ġ` and `Ċ` in the prose and every call too, where
-//! `Ġ` may be a letter, Maltese's).
+//! written, garbled tags in it and all (as the stream announces it).
+//! Elsewhere the text is kept as written (vLLM maps `Ġ` and `Ċ` in the
+//! prose and every call too, where `Ġ` may be a letter, Maltese's).
 //!
 //! Where toolbridge reads differently, on purpose: a call to a tool the
 //! request does not list, with a parameter missing, unknown or given twice,
