@@ -1237,6 +1237,40 @@ fn harmony_recipients_and_channels() {
     );
 }
 
+/// A Harmony header is short (a role, a channel, a recipient, a
+/// `<|constrain|>`): a header token, or the rest of a role header, with no
+/// `<|message|>` within 256 bytes of it is text, kept as written, and the
+/// header tokens after it are read as usual.
+#[test]
+fn harmony_header_tokens_far_from_a_message_are_text() {
+    let filler = "word ".repeat(60);
+    let text = format!(
+        "<|start|>assistant {filler}<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{{\"city\": \"Oslo\"}}<|call|>"
+    );
+    assert_eq!(
+        read(&text, Family::Harmony, None),
+        [
+            r#"call_0 get_weather {"city":"Oslo"}"#.to_string(),
+            format!("prose: \"<|start|>assistant {}\"", filler.trim_end()),
+        ]
+    );
+    // The rest of a role header too far from its message: a message without a header.
+    let text = format!(" to=functions.now {filler}<|message|>Hello.<|end|>");
+    assert_eq!(
+        read_as(&text, Family::Harmony, None),
+        [format!("prose: \"to=functions.now {}Hello.\"", filler)]
+    );
+    // Within 256 bytes, it is a header.
+    let text = format!(
+        "<|start|>assistant to=functions.now {}<|message|>{{}}<|call|>",
+        "x".repeat(200)
+    );
+    assert_eq!(
+        read(&text, Family::Harmony, None),
+        ["call_0 now {}", "prose: \"\""]
+    );
+}
+
 /// vLLM `parser/inkling.py`: the header before a content token is the
 /// message's author (left out, noted unless it names the block's call);
 /// other text there is prose; a thinking block stays in the prose as

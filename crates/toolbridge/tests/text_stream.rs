@@ -509,6 +509,54 @@ fn adversarial_text_streams_as_whole() {
     }
 }
 
+/// A Harmony header token with no `<|message|>` within 256 bytes of it is
+/// text: the stream holds no more than that before it releases the prose,
+/// and reads what follows as the whole parse does, at any cut.
+#[test]
+fn harmony_holds_a_header_only_so_long() {
+    let filler = "word ".repeat(60);
+    let text = format!("<|start|>assistant {filler}");
+    let mut harmony = TextStream::new(Some(Family::Harmony), None);
+    let mut events = Vec::new();
+    for piece in deltas(&text, 1) {
+        harmony.push(piece, &mut events).unwrap();
+    }
+    // Nothing is held: the text is out before it ends.
+    let released: String = events
+        .iter()
+        .map(|event| match event {
+            CallEvent::Text { text } => text.as_str(),
+            _ => "",
+        })
+        .collect();
+    assert_eq!(released, text);
+    let texts = [
+        format!("<|start|>assistant {filler}<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{{\"city\": \"Oslo\"}}<|call|>"),
+        format!(" to=functions.now {filler}<|message|>Hello.<|end|><|start|>assistant to=functions.now{filler}<|channel|>x<|message|>{{}}"),
+        format!("<|message|>hi<|end|> to=functions.now<|channel|>{filler}{filler}<|message|>{{}}<|call|>assistant to=functions.now {}<|message|>{{}}<|call|>", "x".repeat(200)),
+    ];
+    for text in &texts {
+        let (calls, prose) = whole(text, Family::Harmony, false);
+        for cut in (0..=text.len()).filter(|&cut| text.is_char_boundary(cut)) {
+            let streamed = stream(&[&text[..cut], &text[cut..]], Some(Family::Harmony), None);
+            assert_eq!(streamed.calls, calls, "cut at {cut} of {text:?}");
+            assert_eq!(streamed.prose, prose.trim(), "cut at {cut} of {text:?}");
+            check_events(&streamed.events);
+        }
+        let streamed = stream(&deltas(text, 1), Some(Family::Harmony), None);
+        assert_eq!(streamed.calls, calls);
+        assert_eq!(streamed.prose, prose.trim());
+    }
+    assert_eq!(
+        whole(&texts[2], Family::Harmony, false)
+            .0
+            .iter()
+            .map(|call| call.name.as_str())
+            .collect::<Vec<_>>(),
+        ["now"]
+    );
+}
+
 /// Whitespace between `[TOOL_CALLS]` and the name is skipped, streamed as
 /// whole (ollama's ministral.go reads the name after it). Found by the
 /// `text_stream` fuzz target: the stream took the token alone as prose.

@@ -27,6 +27,13 @@ const ENDS: [&str; 3] = ["<|end|>", "<|call|>", "<|return|>"];
 const STOPS: [&str; 5] = [START, CHANNEL, ENDS[0], ENDS[1], ENDS[2]];
 /// How many of `STOPS` are headers.
 const HEADERS: usize = 2;
+/// The furthest a header's `<|message|>` starts from the header's start
+/// (its `<|start|>` or `<|channel|>`, or the rest of a role header): a
+/// header is a role, a channel, a recipient and a `<|constrain|>`, under
+/// a hundred bytes with a long tool name. A token with no `<|message|>`
+/// that close is text, so that a stream holds at most this much before it
+/// knows.
+const MAX_HEADER: usize = 256;
 
 pub(super) fn detect(text: &str) -> bool {
     text.contains(MESSAGE) && (text.contains(CHANNEL) || text.contains("to=functions."))
@@ -39,19 +46,38 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     let mut ends = ENDS.map(|token| Finder::new(text, token));
     let mut pos = 0;
     while let Some(message) = messages.from(pos) {
-        let header_token = [starts.from(pos), channels.from(pos)]
-            .into_iter()
-            .flatten()
-            .filter(|&at| at < message)
-            .min();
-        let before = &text[pos..header_token.unwrap_or(message)];
         // The prompt ends with `<|start|>assistant`, so the model's text may
-        // open with the rest of a role header: ` to=functions.NAME`.
-        let header_start = if is_header(before) {
-            pos
-        } else {
+        // open with the rest of a role header (` to=functions.NAME`), and so
+        // may the text after a message; a header token after a token that
+        // was no header's opens none.
+        let mut from = pos;
+        let mut bare = true;
+        let header_start = loop {
+            let header_token = [starts.from(from), channels.from(from)]
+                .into_iter()
+                .flatten()
+                .filter(|&at| at < message)
+                .min();
+            let before = &text[from..header_token.unwrap_or(message)];
+            if bare && is_header(before) && message - from <= MAX_HEADER {
+                break from;
+            }
             out.prose.push_str(before);
-            header_token.unwrap_or(message)
+            match header_token {
+                Some(at) if message - at > MAX_HEADER => {
+                    // No `<|message|>` close enough: the token is text.
+                    let token = if text[at..].starts_with(START) {
+                        START
+                    } else {
+                        CHANNEL
+                    };
+                    out.prose.push_str(token);
+                    from = at + token.len();
+                    bare = false;
+                }
+                Some(at) => break at,
+                None => break message,
+            }
         };
         let header = &text[header_start..message];
         let content_start = message + MESSAGE.len();
@@ -133,7 +159,9 @@ fn message_of(header: &str, content: &str, whole: &str, closed: bool, out: &mut 
 /// after a message, as the parse reads one there) to its end token, or to
 /// the next header token when that is missing; a call's arguments stream
 /// from `<|message|>`. A `<|message|>` without a header opens a message
-/// too, whose content is prose, as the parse reads it.
+/// too, whose content is prose, as the parse reads it. A header with no
+/// `<|message|>` within [`MAX_HEADER`] bytes is text: the stream holds no
+/// more than that before it knows.
 pub(super) const STREAM: Streaming = Streaming {
     opens: &[START, CHANNEL, MESSAGE],
     bare: Some(bare),
@@ -154,8 +182,9 @@ fn bare(head: &str, done: bool) -> Option<bool> {
     Some(false)
 }
 
-fn region(_: Option<usize>) -> Box<dyn Region> {
+fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     Box::new(Message {
+        opened_by: opened_by.map(|which| STREAM.opens[which]),
         content: None,
         scanned: 0,
         arguments: LiveArguments::Undecided,
@@ -164,6 +193,8 @@ fn region(_: Option<usize>) -> Box<dyn Region> {
 
 /// One message being read.
 struct Message {
+    /// The token it opened with; `None` for the rest of a role header.
+    opened_by: Option<&'static str>,
     /// Where its content starts, once `<|message|>` was seen.
     content: Option<usize>,
     scanned: usize,
@@ -179,12 +210,15 @@ impl Region for Message {
             None => {
                 let from = self.scanned.saturating_sub(MESSAGE.len());
                 match first_of(text, from, &[MESSAGE]) {
-                    Some((at, _)) => {
+                    Some((at, _)) if at <= MAX_HEADER => {
                         let content = at + MESSAGE.len();
                         self.content = Some(content);
                         self.scanned = content;
                         content
                     }
+                    Some(_) => return self.no_header(text),
+                    // A `<|message|>` still to come starts too far.
+                    None if text.len() >= MAX_HEADER + MESSAGE.len() => return self.no_header(text),
                     None => {
                         self.scanned = text.len();
                         return if done { End::Call(text.len()) } else { End::More };
@@ -240,6 +274,19 @@ impl Region for Message {
 const STOP_STARTS: FirstBytes = FirstBytes::of_list(&STOPS);
 
 impl Message {
+    /// The region's start was no header ([`MAX_HEADER`]): its token is
+    /// text, or the rest of a role header is, up to the first token that
+    /// opens a message.
+    fn no_header(&self, text: &str) -> End {
+        End::Prose(match self.opened_by {
+            Some(token) => token.len(),
+            None => match scan_tags(text, 0, STREAM.opens) {
+                Ok((at, _)) => at,
+                Err(resume) => resume,
+            },
+        })
+    }
+
     /// The first bytes of the tokens that end the message, when the look
     /// for them stopped with none left in `text`.
     fn stops(&self, text: &str) -> Option<Waits> {
