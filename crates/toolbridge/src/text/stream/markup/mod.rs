@@ -280,12 +280,19 @@ impl Live {
     #[inline]
     pub fn current(&mut self) -> &mut LiveCall {
         if self.calls.is_empty() {
-            self.calls.push(LiveCall {
-                arguments: std::mem::take(&mut self.spare),
-                ..LiveCall::default()
-            });
+            self.open_first();
         }
         self.calls.last_mut().expect("a call was just pushed")
+    }
+
+    /// Opens the region's first call (apart, so that [`current`](Live::current)
+    /// inlines where a piece of a call's arguments is appended).
+    #[cold]
+    fn open_first(&mut self) {
+        self.calls.push(LiveCall {
+            arguments: std::mem::take(&mut self.spare),
+            ..LiveCall::default()
+        });
     }
 }
 
