@@ -124,6 +124,12 @@ const FIXTURES: &[(Family, &str, bool)] = &[
     // start; a <|message|> without a header, its content prose.
     (Family::Harmony, "<|channel|>final<|message|>hi<|end|> to=functions.get_weather<|message|>{\"city\": \"Oslo\"}<|call|>\n assistant<|channel|>final<|message|>ok<|return|> and <|message|>more<|end|> done", true),
     (Family::Harmony, "days<|call|>: <|message|>commentary to=functions.search <|message|><|call|>days: 2<|end|><|message|>}<|channel|>", false),
+    // Messages that are prose, sent as they come (an unclosed thought
+    // channel's call counts; a closed one's does not).
+    (Family::Harmony, "<|channel|>analysis<|message|>Weather <|call|> first.<|end|><|start|>assistant to=browser.search<|channel|>commentary<|message|>{}<|call|><|start|>assistant<|channel|>final<|message|>Sunny.<|return|>", false),
+    (Family::MuseGlimmer, "\n to=self<|message|>Think <atem:invoke name=\"now\"></atem:invoke><|eom|>\n\nassistant to=user<|message|>Sunny<|start|>assistant to=user<|message|>Rain.<|eot|>", false),
+    (Family::Inkling, "  lookup<|content_thinking|>Think.<|content_invoke_tool_json|>{\"name\": \"now\", \"args\": {}}<|end_message|><|message_model|> <|content_thinking|>More<|end_message|>", false),
+    (Family::Gemma4, "<|channel>thought\nA <tool_call|> call <|tool_call>call:now{}<tool_call|><channel|>Then <|channel>thought\nB <|tool_response> <|tool_call>call:now{}<tool_call|>", false),
     // MiniMax-M3: a head's `>` inside a block token cut by a piece is no
     // head's end (fuzz).
     (Family::MiniMaxM3, "I will create it.]<]minimax[>[<invoke name=ate it.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"create_order\">]<]minimax[>[<user_id>42]<]minim!x[>[</user_id>]<]minimax[>[<urgen", false),
@@ -506,6 +512,45 @@ fn adversarial_text_streams_as_whole() {
             assert_eq!(streamed.prose, prose.trim(), "{family} {piece:?}");
             check_events(&streamed.events);
         }
+    }
+}
+
+/// A message that is prose goes out as it comes, not when it ends: the
+/// final answer of gpt-oss and Muse Glimmer, reasoning kept as written
+/// (Harmony's analysis channel, Glimmer's `to=self`, Inkling's thinking
+/// block, Gemma 4's thought channel up to its first call, which counts only
+/// if the channel never closes). What is sent before the end is the start
+/// of the whole parse's prose.
+#[test]
+fn prose_messages_stream_as_they_come() {
+    let cases = [
+        (Family::Harmony, "<|start|>assistant<|channel|>final<|message|>The weather in Paris is sunny.", "The weather in Paris is sunny."),
+        (Family::Harmony, "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>final<|message|>Sun", "<|channel|>analysis<|message|>Need the weather.<|end|>Sun"),
+        (Family::Harmony, "<|start|>assistant to=browser.search<|channel|>commentary<|message|>{\"q\": \"rain\"", "<|start|>assistant to=browser.search<|channel|>commentary<|message|>{\"q\": \"rain\""),
+        (Family::MuseGlimmer, " to=self<|message|>Think.<|eom|>\n\nassistant to=user<|message|>Sunny in Oslo", " to=self<|message|>Think.<|eom|>\n\nSunny in Oslo"),
+        (Family::MuseGlimmer, "<|message|>Sunny <|eo", "Sunny "),
+        (Family::Inkling, "<|message_model|> <|content_thinking|>Weather first.", " <|content_thinking|>Weather first."),
+        (Family::Inkling, "<|message_model|> lookup<|content_thinking|>Weather first.", " <|content_thinking|>Weather first."),
+        (Family::Gemma4, "<|channel>thought\nThe user wants <|tool_call>call:get_weather{city:<|\"|>Oslo<|\"|>}<tool_call|>", "<|channel>thought\nThe user wants "),
+    ];
+    for (family, text, sent) in cases {
+        let mut prose_stream = TextStream::new(Some(family), None);
+        let mut events = Vec::new();
+        for piece in deltas(text, 3) {
+            prose_stream.push(piece, &mut events).unwrap();
+        }
+        let released: String = events
+            .iter()
+            .map(|event| match event {
+                CallEvent::Text { text } => text.as_str(),
+                _ => "",
+            })
+            .collect();
+        assert_eq!(released, sent, "{family} {text:?}");
+        let (calls, prose) = whole(text, family, false);
+        let streamed = stream(&deltas(text, 3), Some(family), None);
+        assert_eq!(streamed.calls, calls, "{family} {text:?}");
+        assert_eq!(streamed.prose, prose.trim(), "{family} {text:?}");
     }
 }
 

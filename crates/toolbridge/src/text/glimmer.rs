@@ -29,8 +29,8 @@
 use super::invoke::{self, Arguments, Markup, Values};
 use super::scan::Out;
 use super::stream::markup::{
-    waiting, Choice, Chosen, End, FirstBytes, Live, LiveCall, LiveJson, Region, Streaming, Token, Until,
-    Waits,
+    waiting, Choice, Chosen, End, FirstBytes, Live, LiveCall, LiveJson, ProseUntil, Region, Streaming, Token,
+    Until, Waits,
 };
 use super::tags::{block_end, find_tag, floor, scan_tags};
 
@@ -235,7 +235,12 @@ pub(super) const STREAM: Streaming = Streaming {
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     let framed: Box<dyn Region> = match opened_by {
         Some(0) => Box::new(Chosen::new(after_start)),
-        Some(1) => Box::new(message_end(MESSAGE.len())),
+        Some(1) => Box::new(ProseUntil::new(
+            message_end(MESSAGE.len()),
+            0..0,
+            MESSAGE.len(),
+            &[],
+        )),
         Some(end @ (2 | 3)) => Box::new(Token(TOKENS[end].len())),
         // The invoke markup's own: the invoke, then its block tokens.
         Some(atem) => return invoke::region(&ATEM, Some(atem - 4)),
@@ -284,15 +289,19 @@ fn bare(head: &str, done: bool) -> Option<bool> {
 }
 
 fn after_start(text: &str, done: bool) -> Choice {
-    choose(text, START.len(), done)
+    choose(text, START.len(), 0, done)
 }
 
 fn at_reply_start(text: &str, done: bool) -> Choice {
-    // The region starts where the reply does, whitespace and all.
-    choose(text, text.len() - text.trim_start().len(), done)
+    // The region starts where the reply does, whitespace and all; the line
+    // breaks before the header are prose ([`bare_header`]).
+    let from = text.len() - text.trim_start().len();
+    choose(text, from, text[..from].trim_end_matches([' ', '\t']).len(), done)
 }
 
-fn choose(text: &str, from: usize, done: bool) -> Choice {
+/// The message whose header is looked for at `from`, with `lead` bytes of
+/// prose before the header.
+fn choose(text: &str, from: usize, lead: usize, done: bool) -> Choice {
     match header(text, from, done) {
         Header::More => Choice::Ends(End::More),
         // `<|start|>` alone: what follows is prose.
@@ -301,7 +310,17 @@ fn choose(text: &str, from: usize, done: bool) -> Choice {
             to: Recipient::Tool(_),
             body,
         } => Choice::Region(Box::new(ToolMessage::new(body))),
-        Header::Of { body, .. } => Choice::Region(Box::new(message_end(body))),
+        // A message that is prose goes out as it comes, as [`message`]'s
+        // parse gives it: a message to the user its body (after the line
+        // breaks before its header), the model's reasoning all of it as written.
+        Header::Of {
+            to: Recipient::User,
+            body,
+        } => Choice::Region(Box::new(ProseUntil::new(message_end(body), 0..lead, body, &[]))),
+        Header::Of {
+            to: Recipient::Reasoning,
+            body,
+        } => Choice::Region(Box::new(ProseUntil::new(message_end(body), 0..0, 0, &[]))),
     }
 }
 

@@ -125,32 +125,52 @@ fn field<'h>(header: &'h str, key: &str) -> Option<&'h str> {
     Some(&rest[..end]).filter(|word| !word.is_empty())
 }
 
-fn message_of(header: &str, content: &str, whole: &str, closed: bool, out: &mut Out<'_>) {
-    let recipient = field(header, "to=");
-    let channel = field(header, CHANNEL);
-    match recipient {
+/// What a message is, by its header.
+enum Kind<'h> {
+    /// A call of the function `functions.NAME`.
+    Call(&'h str),
+    /// A message to a built-in tool (`browser.search`): kept in the prose
+    /// as written, with a note.
+    BuiltIn(&'h str),
+    /// The `analysis` channel's reasoning: kept in the prose as written.
+    Reasoning,
+    /// Any other message: its content is prose.
+    Content,
+}
+
+fn kind(header: &str) -> Kind<'_> {
+    match field(header, "to=") {
         Some(recipient) => match recipient.strip_prefix("functions.") {
-            Some(name) if !name.is_empty() => {
-                let mut notes = Vec::new();
-                if !closed {
-                    notes.push(recovered("missing-close-tag", "the call's <|call|> is missing"));
-                }
-                let arguments = content.trim();
-                out.call_text(
-                    name,
-                    None,
-                    if arguments.is_empty() { "{}" } else { arguments },
-                    notes,
-                );
-            }
-            _ => out.not_a_call(
-                "to=",
-                whole,
-                &format!("{recipient} is a built-in tool's recipient, not a function"),
-            ),
+            Some(name) if !name.is_empty() => Kind::Call(name),
+            _ => Kind::BuiltIn(recipient),
         },
-        None if channel == Some("analysis") => out.prose.push_str(whole),
-        None => out.prose.push_str(content),
+        None if field(header, CHANNEL) == Some("analysis") => Kind::Reasoning,
+        None => Kind::Content,
+    }
+}
+
+fn message_of(header: &str, content: &str, whole: &str, closed: bool, out: &mut Out<'_>) {
+    match kind(header) {
+        Kind::Call(name) => {
+            let mut notes = Vec::new();
+            if !closed {
+                notes.push(recovered("missing-close-tag", "the call's <|call|> is missing"));
+            }
+            let arguments = content.trim();
+            out.call_text(
+                name,
+                None,
+                if arguments.is_empty() { "{}" } else { arguments },
+                notes,
+            );
+        }
+        Kind::BuiltIn(recipient) => out.not_a_call(
+            "to=",
+            whole,
+            &format!("{recipient} is a built-in tool's recipient, not a function"),
+        ),
+        Kind::Reasoning => out.prose.push_str(whole),
+        Kind::Content => out.prose.push_str(content),
     }
 }
 
@@ -187,6 +207,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
         opened_by: opened_by.map(|which| STREAM.opens[which]),
         content: None,
         scanned: 0,
+        prose_at: 0,
         arguments: LiveArguments::Undecided,
     })
 }
@@ -198,6 +219,8 @@ struct Message {
     /// Where its content starts, once `<|message|>` was seen.
     content: Option<usize>,
     scanned: usize,
+    /// How much of a message that is prose was handed on.
+    prose_at: usize,
     /// A function call's arguments, streaming once its header is read (a
     /// message that is no call, or holds no JSON object, is read whole).
     arguments: LiveArguments,
@@ -229,21 +252,31 @@ impl Region for Message {
         // One scan for the message's end and the next header (listed
         // first, so that it wins where both start at one place), resuming
         // where a token could still be cut by the push.
-        let (end, limit) = match scan_tags(text, self.scanned.max(content), &STOPS) {
-            Ok((at, which)) if which < HEADERS => (End::Call(at), at),
-            Ok((at, which)) => (End::Call(at + STOPS[which].len()), at),
+        let (end, limit, settled) = match scan_tags(text, self.scanned.max(content), &STOPS) {
+            Ok((at, which)) if which < HEADERS => (End::Call(at), at, at),
+            Ok((at, which)) => (End::Call(at + STOPS[which].len()), at, at),
             Err(resume) => {
                 self.scanned = resume;
                 let end = if done { End::Call(text.len()) } else { End::More };
-                (end, text.len())
+                (end, text.len(), resume)
             }
         };
-        self.stream_call(text, content, limit, live);
+        // A message that is no call is prose as it comes, up to where an
+        // end token may start: its content, or all of it as written.
+        match kind(&text[..content - MESSAGE.len()]) {
+            Kind::Call(_) => self.stream_call(text, content, limit, live),
+            Kind::Content => {
+                self.prose_at = self.prose_at.max(content);
+                live.hand_prose(text, &mut self.prose_at, settled);
+            }
+            Kind::BuiltIn(_) | Kind::Reasoning => live.hand_prose(text, &mut self.prose_at, settled),
+        }
         end
     }
 
     fn wakes(&self, text: &str) -> Option<Waits> {
-        // A message that is no call, or whose arguments ended: its end.
+        // A call whose arguments ended, or that holds no JSON object: its
+        // end. (A message that is prose is read with every piece, to send it.)
         match &self.arguments {
             LiveArguments::Whole => self.stops(text),
             LiveArguments::Json(json) if json.ended() => self.stops(text),
@@ -304,13 +337,9 @@ impl Message {
     /// ends so far.
     fn stream_call(&mut self, text: &str, content: usize, limit: usize, live: &mut Live) {
         self.arguments.read(text, limit, live, || {
-            let header = &text[..content - MESSAGE.len()];
-            let name = field(header, "to=")
-                .and_then(|recipient| recipient.strip_prefix("functions."))
-                .filter(|name| !name.is_empty());
-            match name {
-                Some(name) => object_after(&text[..limit], content, name, None),
-                None => Head::Whole,
+            match kind(&text[..content - MESSAGE.len()]) {
+                Kind::Call(name) => object_after(&text[..limit], content, name, None),
+                _ => Head::Whole,
             }
         });
     }

@@ -28,7 +28,9 @@ use crate::pointer::Pointer;
 use super::envelope::EnvelopeKeys;
 use super::hermes::{self, Tags};
 use super::scan::Out;
-use super::stream::markup::{Choice, Chosen, End, Head, HeadJson, Region, Streaming, Token, Until};
+use super::stream::markup::{
+    Choice, Chosen, End, Head, HeadJson, ProseUntil, Region, Streaming, Token, Until,
+};
 use super::tags::{self, scan_tags, BlockEnd};
 
 const MODEL: &str = "<|message_model|>";
@@ -257,7 +259,13 @@ fn choose(text: &str, from: usize, done: bool) -> Choice {
         Header::Content { which, body } => {
             let until = Until::new(body, &ENDS, &STARTS, &[]);
             match CONTENT[which] {
-                THINKING => Choice::Region(Box::new(until)),
+                // Prose as it comes, as the parse gives it: the whitespace
+                // before the header, then the block as written.
+                THINKING => {
+                    let header = text.len() - text[from..].trim_start().len();
+                    let token = body - THINKING.len();
+                    Choice::Region(Box::new(ProseUntil::new(until, from..header, token, &[])))
+                }
                 TOOL_JSON => Choice::Region(Box::new(HeadJson::new(until, live_head))),
                 _ => Choice::Ends(End::Call(body)),
             }

@@ -24,6 +24,13 @@
 //!   call [`parse`](super::parse) gives for the whole text; an
 //!   `ArgumentsReplaced` comes first when the parser's arguments differ from
 //!   the text streamed (repaired, or typed by the schema).
+//! - **A message that is prose** (a family's answer to the user, its
+//!   reasoning channel kept as written: Harmony, Muse Glimmer, Inkling,
+//!   Gemma 4) is a region too, and its reader hands the prose on as it
+//!   comes (`Live::prose`), up to where its end token may start (and, in a
+//!   channel whose calls count when it never closes, up to its first
+//!   call); what the family's parser gives for the region when it ends
+//!   begins with what was sent, and only the rest goes out then.
 //! - **Reasoning** (`<think>…</think>`, `[THINK]…[/THINK]`, `<|START_THINKING|>…`,
 //!   `<seed:think>…`): a closed
 //!   block is prose. Whether a call inside a block is a call needs

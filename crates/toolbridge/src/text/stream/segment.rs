@@ -347,6 +347,7 @@ impl Segment {
         let live = Live {
             calls: Vec::new(),
             spare: std::mem::take(&mut sink.spare_arguments),
+            ..Live::default()
         };
         self.region = Some(((stream.region)(opened_by), live));
     }
@@ -367,6 +368,11 @@ impl Segment {
         let text = &self.buf[self.from..];
         let end = region.read(text, done, live, out);
         sink.live(live, out);
+        if !live.prose.is_empty() {
+            sink.prose(&live.prose);
+            live.prose_sent.push_str(&live.prose);
+            live.prose.clear();
+        }
         let end = match end {
             End::More if done => End::Call(text.len()),
             end => end,
@@ -387,6 +393,10 @@ impl Segment {
             }
             End::Prose(len) => {
                 let (_, live) = self.region.take().expect("a region is open");
+                debug_assert!(
+                    live.prose_sent.is_empty(),
+                    "a region that sent prose ends as a call"
+                );
                 sink.orphans(live, out);
                 let len = progress(&self.buf[self.from..], len);
                 self.release(len, sink);
@@ -398,7 +408,16 @@ impl Segment {
                 let len = progress(text, len);
                 let before = out.calls.len();
                 sink.lend(&mut live, before, out);
+                let prose_before = out.prose.len();
                 (out.family.info().parse)(&text[..len], out);
+                // The prose sent as it came begins the parse's prose.
+                let sent = live.prose_sent.as_str();
+                if out.prose[prose_before..].starts_with(sent) {
+                    out.prose
+                        .replace_range(prose_before..prose_before + sent.len(), "");
+                } else {
+                    debug_assert!(false, "the prose sent, {sent:?}, does not begin the parse's");
+                }
                 sink.settle(live, before, out);
                 self.regions_read += 1;
                 self.from += len;

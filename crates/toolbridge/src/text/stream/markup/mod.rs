@@ -179,6 +179,73 @@ impl Region for Until {
     }
 }
 
+/// A region that is prose as it arrives, ended as its [`Until`] ends it:
+/// a message to the user, a reasoning block kept as written. Its prose
+/// (what the family's parse gives for it) is `text[lead]`, then the text
+/// from `from`; it is handed on ([`Live::prose`]) up to where one of the
+/// region's tokens may start, and never past the first of `holds` (markup
+/// the parse reads only once it knows how the region ends: a call's opener
+/// inside a reasoning block that may never close).
+pub(in crate::text) struct ProseUntil {
+    until: Until,
+    lead: std::ops::Range<usize>,
+    from: usize,
+    holds: &'static [&'static str],
+    /// Where the prose handed on so far ends.
+    at: usize,
+    /// Where the first of `holds` starts, once found.
+    held: Option<usize>,
+}
+
+impl ProseUntil {
+    /// The region `until` ends, its prose `text[lead]` then `text[from..]`.
+    pub fn new(
+        until: Until,
+        lead: std::ops::Range<usize>,
+        from: usize,
+        holds: &'static [&'static str],
+    ) -> ProseUntil {
+        ProseUntil {
+            until,
+            lead,
+            from,
+            holds,
+            at: 0,
+            held: None,
+        }
+    }
+}
+
+impl Region for ProseUntil {
+    fn read(&mut self, text: &str, done: bool, live: &mut Live, _: &Out<'_>) -> End {
+        let end = self.until.end(text, done);
+        let mut upto = self.until.settled_body_end(text, end);
+        if self.at < self.from {
+            let mut at = self.lead.start;
+            live.hand_prose(text, &mut at, self.lead.end);
+            self.at = self.from;
+        }
+        if !self.holds.is_empty() {
+            let held = match self.held {
+                Some(at) => at,
+                None => match scan_tags(text, self.at, self.holds) {
+                    Ok((at, _)) => *self.held.insert(at),
+                    // Where one may start, cut by the end of the text.
+                    Err(resume) => resume,
+                },
+            };
+            upto = upto.min(held);
+        }
+        live.hand_prose(text, &mut self.at, upto);
+        end
+    }
+
+    /// Every piece is read: the prose goes out as it comes.
+    fn wakes(&self, _: &str) -> Option<Waits> {
+        None
+    }
+}
+
 /// Where a region ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::text) enum End {
@@ -200,6 +267,24 @@ pub(in crate::text) struct Live {
     /// An emptied buffer of an earlier region's call, for the first call's
     /// argument text (which then does not grow from nothing again).
     pub spare: String,
+    /// Prose of a region that is prose as it arrives (a message to the
+    /// user), handed on by its reader: text known to continue the prose the
+    /// region's parse gives, sent after each read rather than when the
+    /// region ends ([`Live::hand_prose`]).
+    pub prose: String,
+    /// All the prose of the region sent so far.
+    pub prose_sent: String,
+}
+
+impl Live {
+    /// Hands on `text[*from..to]` as the region's prose and moves `from`
+    /// past it (nothing when `to` is not past `from`).
+    pub fn hand_prose(&mut self, text: &str, from: &mut usize, to: usize) {
+        if to > *from {
+            self.prose.push_str(&text[*from..to]);
+            *from = to;
+        }
+    }
 }
 
 /// One call being written.
