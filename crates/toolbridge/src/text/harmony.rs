@@ -207,7 +207,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
         opened_by: opened_by.map(|which| STREAM.opens[which]),
         content: None,
         scanned: 0,
-        prose_at: 0,
+        prose_at: None,
         arguments: LiveArguments::Undecided,
     })
 }
@@ -219,8 +219,10 @@ struct Message {
     /// Where its content starts, once `<|message|>` was seen.
     content: Option<usize>,
     scanned: usize,
-    /// How much of a message that is prose was handed on.
-    prose_at: usize,
+    /// For a message that is no call (once its header is read), where the
+    /// prose handed on so far ends: it starts at the content, or at the
+    /// region's start for one kept as written.
+    prose_at: Option<usize>,
     /// A function call's arguments, streaming once its header is read (a
     /// message that is no call, or holds no JSON object, is read whole).
     arguments: LiveArguments,
@@ -237,6 +239,11 @@ impl Region for Message {
                         let content = at + MESSAGE.len();
                         self.content = Some(content);
                         self.scanned = content;
+                        self.prose_at = match kind(&text[..at]) {
+                            Kind::Call(_) => None,
+                            Kind::Content => Some(content),
+                            Kind::BuiltIn(_) | Kind::Reasoning => Some(0),
+                        };
                         content
                     }
                     Some(_) => return self.no_header(text),
@@ -263,13 +270,9 @@ impl Region for Message {
         };
         // A message that is no call is prose as it comes, up to where an
         // end token may start: its content, or all of it as written.
-        match kind(&text[..content - MESSAGE.len()]) {
-            Kind::Call(_) => self.stream_call(text, content, limit, live),
-            Kind::Content => {
-                self.prose_at = self.prose_at.max(content);
-                live.hand_prose(text, &mut self.prose_at, settled);
-            }
-            Kind::BuiltIn(_) | Kind::Reasoning => live.hand_prose(text, &mut self.prose_at, settled),
+        match &mut self.prose_at {
+            None => self.stream_call(text, content, limit, live),
+            Some(prose_at) => live.hand_prose(text, prose_at, settled),
         }
         end
     }
