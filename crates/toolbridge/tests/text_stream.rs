@@ -515,6 +515,23 @@ fn adversarial_text_streams_as_whole() {
     }
 }
 
+/// The prose a stream of `family` has sent once `pieces` were pushed,
+/// before the text ends.
+fn released_before_the_end(family: Family, pieces: &[&str]) -> String {
+    let mut text_stream = TextStream::new(Some(family), None);
+    let mut events = Vec::new();
+    for piece in pieces {
+        text_stream.push(piece, &mut events).unwrap();
+    }
+    events
+        .iter()
+        .map(|event| match event {
+            CallEvent::Text { text } => text.as_str(),
+            _ => "",
+        })
+        .collect()
+}
+
 /// A message that is prose goes out as it comes, not when it ends: the
 /// final answer of gpt-oss and Muse Glimmer, reasoning kept as written
 /// (Harmony's analysis channel, Glimmer's `to=self`, Inkling's thinking
@@ -534,19 +551,11 @@ fn prose_messages_stream_as_they_come() {
         (Family::Gemma4, "<|channel>thought\nThe user wants <|tool_call>call:get_weather{city:<|\"|>Oslo<|\"|>}<tool_call|>", "<|channel>thought\nThe user wants "),
     ];
     for (family, text, sent) in cases {
-        let mut prose_stream = TextStream::new(Some(family), None);
-        let mut events = Vec::new();
-        for piece in deltas(text, 3) {
-            prose_stream.push(piece, &mut events).unwrap();
-        }
-        let released: String = events
-            .iter()
-            .map(|event| match event {
-                CallEvent::Text { text } => text.as_str(),
-                _ => "",
-            })
-            .collect();
-        assert_eq!(released, sent, "{family} {text:?}");
+        assert_eq!(
+            released_before_the_end(family, &deltas(text, 3)),
+            sent,
+            "{family} {text:?}"
+        );
         let (calls, prose) = whole(text, family, false);
         let streamed = stream(&deltas(text, 3), Some(family), None);
         assert_eq!(streamed.calls, calls, "{family} {text:?}");
@@ -561,20 +570,8 @@ fn prose_messages_stream_as_they_come() {
 fn harmony_holds_a_header_only_so_long() {
     let filler = "word ".repeat(60);
     let text = format!("<|start|>assistant {filler}");
-    let mut harmony = TextStream::new(Some(Family::Harmony), None);
-    let mut events = Vec::new();
-    for piece in deltas(&text, 1) {
-        harmony.push(piece, &mut events).unwrap();
-    }
     // Nothing is held: the text is out before it ends.
-    let released: String = events
-        .iter()
-        .map(|event| match event {
-            CallEvent::Text { text } => text.as_str(),
-            _ => "",
-        })
-        .collect();
-    assert_eq!(released, text);
+    assert_eq!(released_before_the_end(Family::Harmony, &deltas(&text, 1)), text);
     let texts = [
         format!("<|start|>assistant {filler}<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{{\"city\": \"Oslo\"}}<|call|>"),
         format!(" to=functions.now {filler}<|message|>Hello.<|end|><|start|>assistant to=functions.now{filler}<|channel|>x<|message|>{{}}"),
