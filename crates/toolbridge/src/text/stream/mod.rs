@@ -406,7 +406,10 @@ impl<'a> TextStream<'a> {
                                 self.pending.push_str(&ready[resume..]);
                                 ready.truncate(resume);
                             }
-                            self.feed(&ready, done);
+                            // Nothing ready (a tag's start held) reads nothing again.
+                            if done || !ready.is_empty() {
+                                self.feed(&ready, done);
+                            }
                             if done {
                                 self.end_segment(false);
                             }
