@@ -38,11 +38,9 @@ pub(super) struct Markup {
     closes: &'static [&'static str],
     /// The delimiter on both sides of a string.
     quote: &'static str,
-    /// The reasoning channel's opening token, `[closing token]`, and the
-    /// tokens in it read only once it is known whether it closes (a call's
-    /// opener, the tokens taken out of the prose), when the model has one:
-    /// a call inside a closed channel is not a call.
-    channel: Option<(&'static str, &'static [&'static str], &'static [&'static str])>,
+    /// The reasoning channel's opening token and `[closing token]`, when
+    /// the model has one: a call inside a closed channel is not a call.
+    channel: Option<(&'static str, &'static [&'static str])>,
     /// Tokens taken out of the prose wherever they are.
     dropped: &'static [&'static str],
     /// What ends a call's region when its closing token is missing: the
@@ -62,7 +60,7 @@ impl Markup {
         open: &'static str,
         closes: &'static [&'static str],
         quote: &'static str,
-        channel: Option<(&'static str, &'static [&'static str], &'static [&'static str])>,
+        channel: Option<(&'static str, &'static [&'static str])>,
         dropped: &'static [&'static str],
         call_stops: &'static [&'static str],
     ) -> Markup {
@@ -88,7 +86,7 @@ static GEMMA4: Markup = Markup::new(
     OPEN,
     &[CLOSE],
     QUOTE,
-    Some((CHANNEL, &[CHANNEL_END], &[OPEN, RESPONSE, CLOSE])),
+    Some((CHANNEL, &[CHANNEL_END])),
     &[RESPONSE, CLOSE],
     &[OPEN, CHANNEL],
 );
@@ -104,7 +102,7 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// The calls and prose of `text`, written in `markup`.
 pub(super) fn parse_markup(text: &str, out: &mut Out<'_>, markup: &'static Markup) {
     let mut pos = 0;
-    if let Some((channel, &[channel_end], _)) = markup.channel {
+    if let Some((channel, &[channel_end])) = markup.channel {
         let mut channels = Finder::new(text, channel);
         let mut channel_ends = Finder::new(text, channel_end);
         while let Some(start) = channels.from(pos) {
@@ -574,11 +572,13 @@ pub(super) fn region_of(
         // The channel is prose as written as it comes, up to its first
         // call, or a token the parse takes out of the prose: those are read
         // once it is known whether the channel closes.
-        Some((channel, channel_ends, holds)) if *token == channel => Box::new(ProseUntil::new(
+        Some((channel, channel_ends)) if *token == channel => Box::new(ProseUntil::new(
             Until::new(channel.len(), channel_ends, &[], &[]),
             0..0,
             0,
-            holds,
+            std::iter::once(markup.open)
+                .chain(markup.dropped.iter().copied())
+                .collect(),
         )),
         _ => Box::new(Token(token.len())),
     }
@@ -619,8 +619,8 @@ impl Region for Call {
         }
         let end = self.until.end(text, done);
         let markup = self.markup;
-        let channel = markup.channel.map(|(channel, ..)| channel);
-        if let (End::Call(at), Some((channel, channel_ends, _))) = (end, markup.channel) {
+        let channel = markup.channel.map(|(channel, _)| channel);
+        if let (End::Call(at), Some((channel, channel_ends))) = (end, markup.channel) {
             if text[at..].starts_with(channel) {
                 // The parse reads a closed thought channel first, and a call
                 // before it as ending where it opens; a channel that never

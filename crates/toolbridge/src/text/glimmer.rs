@@ -187,14 +187,19 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
 /// recipient without its `<|start|>`). The stream reads the same places
 /// as a text's start ([`Framed`]). A bare `<|message|>` is the token's.
 fn bare_header(text: &str, from: usize) -> Option<(usize, Recipient<'_>, usize)> {
-    // Line breaks before it are prose; the spaces on its line, its own.
-    let rest = &text[from..];
-    let blank = &rest[..rest.len() - rest.trim_start().len()];
-    let lead = from + blank.trim_end_matches([' ', '\t']).len();
+    let lead = from + header_line(&text[from..]);
     match header(text, lead, true) {
         Header::Of { to, body } if !text[lead..].trim_start().starts_with(MESSAGE) => Some((lead, to, body)),
         _ => None,
     }
+}
+
+/// Where the line of a header without its `<|start|>` starts in `text`
+/// (which opens with the whitespace before it): the line breaks before it
+/// are prose, the spaces on its line are the header's.
+fn header_line(text: &str) -> usize {
+    let blank = &text[..text.len() - text.trim_start().len()];
+    blank.trim_end_matches([' ', '\t']).len()
 }
 
 /// Text outside any message: prose, and the calls of any invoke element
@@ -239,7 +244,7 @@ fn region(opened_by: Option<usize>) -> Box<dyn Region> {
             message_end(MESSAGE.len()),
             0..0,
             MESSAGE.len(),
-            &[],
+            Vec::new(),
         )),
         Some(end @ (2 | 3)) => Box::new(Token(TOKENS[end].len())),
         // The invoke markup's own: the invoke, then its block tokens.
@@ -293,10 +298,13 @@ fn after_start(text: &str, done: bool) -> Choice {
 }
 
 fn at_reply_start(text: &str, done: bool) -> Choice {
-    // The region starts where the reply does, whitespace and all; the line
-    // breaks before the header are prose ([`bare_header`]).
-    let from = text.len() - text.trim_start().len();
-    choose(text, from, text[..from].trim_end_matches([' ', '\t']).len(), done)
+    // The region starts where the reply does, whitespace and all.
+    choose(
+        text,
+        text.len() - text.trim_start().len(),
+        header_line(text),
+        done,
+    )
 }
 
 /// The message whose header is looked for at `from`, with `lead` bytes of
@@ -316,11 +324,16 @@ fn choose(text: &str, from: usize, lead: usize, done: bool) -> Choice {
         Header::Of {
             to: Recipient::User,
             body,
-        } => Choice::Region(Box::new(ProseUntil::new(message_end(body), 0..lead, body, &[]))),
+        } => Choice::Region(Box::new(ProseUntil::new(
+            message_end(body),
+            0..lead,
+            body,
+            Vec::new(),
+        ))),
         Header::Of {
             to: Recipient::Reasoning,
             body,
-        } => Choice::Region(Box::new(ProseUntil::new(message_end(body), 0..0, 0, &[]))),
+        } => Choice::Region(Box::new(ProseUntil::new(message_end(body), 0..0, 0, Vec::new()))),
     }
 }
 

@@ -205,9 +205,13 @@ fn bare(head: &str, done: bool) -> Option<bool> {
 enum Header {
     /// More text could tell.
     More,
-    /// A header (maybe empty), then the content token `CONTENT[which]`,
-    /// the block's content starting at `body`.
-    Content { which: usize, body: usize },
+    /// A header (maybe empty) starting at `header`, then the content token
+    /// `CONTENT[which]`, the block's content starting at `body`.
+    Content {
+        which: usize,
+        header: usize,
+        body: usize,
+    },
     /// No header and no content token: the place holds prose.
     None,
 }
@@ -229,6 +233,7 @@ fn header_then_content(text: &str, from: usize, done: bool) -> Header {
         if after.starts_with(token) {
             return Header::Content {
                 which,
+                header: from,
                 body: from + name + token.len(),
             };
         }
@@ -256,15 +261,14 @@ fn choose(text: &str, from: usize, done: bool) -> Choice {
         Header::More => Choice::Ends(End::More),
         // `<|message_model|>` alone: what follows is prose.
         Header::None => Choice::Ends(End::Call(from)),
-        Header::Content { which, body } => {
+        Header::Content { which, header, body } => {
             let until = Until::new(body, &ENDS, &STARTS, &[]);
             match CONTENT[which] {
                 // Prose as it comes, as the parse gives it: the whitespace
                 // before the header, then the block as written.
                 THINKING => {
-                    let header = text.len() - text[from..].trim_start().len();
                     let token = body - THINKING.len();
-                    Choice::Region(Box::new(ProseUntil::new(until, from..header, token, &[])))
+                    Choice::Region(Box::new(ProseUntil::new(until, from..header, token, Vec::new())))
                 }
                 TOOL_JSON => Choice::Region(Box::new(HeadJson::new(until, live_head))),
                 _ => Choice::Ends(End::Call(body)),

@@ -190,7 +190,7 @@ pub(in crate::text) struct ProseUntil {
     until: Until,
     lead: std::ops::Range<usize>,
     from: usize,
-    holds: &'static [&'static str],
+    holds: Vec<&'static str>,
     /// Where the prose handed on so far ends.
     at: usize,
     /// Where the first of `holds` starts, once found.
@@ -203,7 +203,7 @@ impl ProseUntil {
         until: Until,
         lead: std::ops::Range<usize>,
         from: usize,
-        holds: &'static [&'static str],
+        holds: Vec<&'static str>,
     ) -> ProseUntil {
         ProseUntil {
             until,
@@ -228,7 +228,7 @@ impl Region for ProseUntil {
         if !self.holds.is_empty() {
             let held = match self.held {
                 Some(at) => at,
-                None => match scan_tags(text, self.at, self.holds) {
+                None => match scan_tags(text, self.at, &self.holds) {
                     Ok((at, _)) => *self.held.insert(at),
                     // Where one may start, cut by the end of the text.
                     Err(resume) => resume,
