@@ -1584,3 +1584,53 @@ fn minicpm5_byte_markers_only_where_the_tags_show_them() {
         ]
     );
 }
+
+/// vLLM's `_MSG_HEADER_RE` finds a Muse Glimmer header anywhere: `to=NAME`
+/// just before a `<|message|>`, in prose or in a message's body, is the
+/// next message's header (the `<|eom|><|start|>assistant` before it were
+/// lost), and ends the message it interrupts.
+#[test]
+fn glimmer_header_in_the_middle_of_the_text() {
+    let call = "<atem:function_calls><atem:invoke name=\"get_weather\"><atem:parameter name=\"city\">Paris</atem:parameter></atem:invoke></atem:function_calls><|eom|>";
+    let read = |text: String| read(&text, Family::MuseGlimmer, None);
+    let weather = r#"call_0 get_weather {"city":"Paris"}"#;
+    // In prose outside any message, and in a message to the user.
+    assert_eq!(
+        read(format!("Let me check. to=get_weather<|message|>{call}")),
+        [weather, "prose: \"Let me check.\""]
+    );
+    assert_eq!(
+        read(format!(
+            "<|start|>assistant to=user<|message|>Let me check. to=get_weather<|message|>{call}"
+        )),
+        [weather, "prose: \"Let me check.\""]
+    );
+    // Reasoning, kept as written, ends before it.
+    assert_eq!(
+        read(format!(
+            " to=self<|message|>Checking. to=get_weather<|message|>{call}"
+        )),
+        [weather, "prose: \"to=self<|message|>Checking.\""]
+    );
+    // No space is needed before `to=`; the recipient decides the body.
+    assert_eq!(
+        read("Sure.to=self<|message|>Hmm.<|eom|>".to_string()),
+        ["prose: \"Sure.to=self<|message|>Hmm.<|eom|>\""]
+    );
+    // Not a header: a space before the token, or a name longer than a header.
+    assert_eq!(
+        read(format!("Note to=get_weather <|message|>{call}")),
+        [format!(
+            "prose: {:?}",
+            format!("Note to=get_weather {}", call.trim_end_matches("<|eom|>"))
+        )]
+    );
+    let long = "x".repeat(200);
+    assert_eq!(
+        read(format!("Note to={long}<|message|>{call}")),
+        [format!(
+            "prose: {:?}",
+            format!("Note to={long}{}", call.trim_end_matches("<|eom|>"))
+        )]
+    );
+}

@@ -578,16 +578,7 @@ fn harmony_holds_a_header_only_so_long() {
         format!("<|message|>hi<|end|> to=functions.now<|channel|>{filler}{filler}<|message|>{{}}<|call|>assistant to=functions.now {}<|message|>{{}}<|call|>", "x".repeat(200)),
     ];
     for text in &texts {
-        let (calls, prose) = whole(text, Family::Harmony, false);
-        for cut in (0..=text.len()).filter(|&cut| text.is_char_boundary(cut)) {
-            let streamed = stream(&[&text[..cut], &text[cut..]], Some(Family::Harmony), None);
-            assert_eq!(streamed.calls, calls, "cut at {cut} of {text:?}");
-            assert_eq!(streamed.prose, prose.trim(), "cut at {cut} of {text:?}");
-            check_events(&streamed.events);
-        }
-        let streamed = stream(&deltas(text, 1), Some(Family::Harmony), None);
-        assert_eq!(streamed.calls, calls);
-        assert_eq!(streamed.prose, prose.trim());
+        streams_as_whole_at_every_cut(text, Family::Harmony);
     }
     assert_eq!(
         whole(&texts[2], Family::Harmony, false)
@@ -597,6 +588,59 @@ fn harmony_holds_a_header_only_so_long() {
             .collect::<Vec<_>>(),
         ["now"]
     );
+}
+
+/// Streams `text` cut in two at every place, and one byte at a time: each
+/// gives the calls and prose of the whole parse.
+fn streams_as_whole_at_every_cut(text: &str, family: Family) {
+    let (calls, prose) = whole(text, family, false);
+    for cut in (0..=text.len()).filter(|&cut| text.is_char_boundary(cut)) {
+        let streamed = stream(&[&text[..cut], &text[cut..]], Some(family), None);
+        assert_eq!(streamed.calls, calls, "cut at {cut} of {text:?}");
+        assert_eq!(streamed.prose, prose.trim(), "cut at {cut} of {text:?}");
+        check_events(&streamed.events);
+    }
+    let streamed = stream(&deltas(text, 1), Some(family), None);
+    assert_eq!(streamed.calls, calls, "{text:?} byte by byte");
+    assert_eq!(streamed.prose, prose.trim(), "{text:?} byte by byte");
+}
+
+/// A Muse Glimmer header in the middle of the text (`to=NAME` just before
+/// `<|message|>`, vLLM's `_MSG_HEADER_RE`) streams as whole: the prose
+/// before it goes out as it comes, holding only what may still become a
+/// header (`to=NAME`, `to=`, `to` or `t` at the end), as vLLM's stream holds
+/// an open ` to=NAME` tail.
+#[test]
+fn glimmer_header_in_the_middle_streams_as_whole() {
+    let sent = |text: &str| released_before_the_end(Family::MuseGlimmer, &deltas(text, 3));
+    assert_eq!(sent("Let me check. to=get_wea"), "Let me check. ");
+    assert_eq!(sent("Let me check. to"), "Let me check. ");
+    assert_eq!(sent("Let me check. t"), "Let me check. ");
+    assert_eq!(sent("Let me check."), "Let me check.");
+    assert_eq!(sent("See to=a b"), "See to=a b");
+    assert_eq!(
+        sent("<|start|>assistant to=user<|message|>Let me check. to=get"),
+        "Let me check. "
+    );
+    let call = "<atem:function_calls><atem:invoke name=\"get_weather\"><atem:parameter name=\"city\">Paris</atem:parameter></atem:invoke></atem:function_calls><|eom|>";
+    let texts = [
+        format!("Let me check. to=get_weather<|message|>{call}"),
+        format!("<|start|>assistant to=user<|message|>Let me check. to=get_weather<|message|>{call} to=user<|message|>Done.<|eot|>"),
+        format!(" to=self<|message|>Checking. to=get_weather<|message|>{call}"),
+        format!("<atem:invoke name=\"f\"> to=get_weather<|message|>{call}"),
+        format!("Note to=get_weather <|message|>{call}"),
+        "Sure.to=self<|message|>Hmm. to=user<|message|>Hi.".to_string(),
+    ];
+    for text in &texts {
+        streams_as_whole_at_every_cut(text, Family::MuseGlimmer);
+    }
+    let names = |text: &str| -> Vec<String> {
+        let (calls, _) = whole(text, Family::MuseGlimmer, false);
+        calls.into_iter().map(|call| call.name).collect()
+    };
+    assert_eq!(names(&texts[0]), ["get_weather"]);
+    assert_eq!(names(&texts[3]), ["f", "get_weather"]);
+    assert_eq!(names(&texts[4]), Vec::<String>::new());
 }
 
 /// Whitespace between `[TOOL_CALLS]` and the name is skipped, streamed as

@@ -118,6 +118,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[PREFIX],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(_: Option<usize>) -> Box<dyn Region> {

@@ -117,6 +117,7 @@ pub(super) const STREAM: Streaming = Streaming {
     ],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -99,6 +99,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[INVOKE, OPEN, CLOSE],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

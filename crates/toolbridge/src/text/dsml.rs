@@ -32,6 +32,7 @@ static MARKUP: Markup = Markup {
     arguments: Arguments::Named,
     stops: &[],
     doubled_names: false,
+    stop_lead: None,
 };
 
 pub(super) fn detect(text: &str) -> bool {
@@ -56,6 +57,7 @@ pub(super) const STREAM: Streaming = Streaming {
     ],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -32,6 +32,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[OPEN],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

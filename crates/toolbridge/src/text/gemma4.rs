@@ -545,6 +545,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[OPEN, CHANNEL, RESPONSE, CLOSE],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

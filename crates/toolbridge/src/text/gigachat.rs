@@ -44,6 +44,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[V3.open, V31.open, TOKENS[0], TOKENS[1]],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -23,14 +23,19 @@
 //! it at the reply's start and after a message or a framing token alone,
 //! where decoding lost the `<|start|>` (`<|eom|>assistant to=f<|message|>`:
 //! vLLM's `_MSG_HEADER_RE` takes the recipient without its `<|start|>`).
+//! That pattern finds a header anywhere, so `to=NAME` just before a
+//! `<|message|>` in the middle of prose or of a message's body is a header
+//! too (`Let me check. to=get_weather<|message|>…`: the model lost the
+//! `<|eom|><|start|>assistant` before it), and ends the message it
+//! interrupts.
 //! Invoke elements outside any message (the framing lost in decoding) are
 //! calls too, as vLLM reads a text with no framing.
 
 use super::invoke::{self, Arguments, Markup, Values};
 use super::scan::Out;
 use super::stream::markup::{
-    waiting, Choice, Chosen, End, FirstBytes, Live, LiveCall, LiveJson, ProseUntil, Region, Streaming, Token,
-    Until, Waits,
+    waiting, Choice, Chosen, End, FirstBytes, Lead, LeadTail, Live, LiveCall, LiveJson, ProseUntil, Region,
+    Streaming, Token, Until, Waits,
 };
 use super::tags::{block_end, find_tag, floor, scan_tags};
 
@@ -65,6 +70,7 @@ static ATEM: Markup = Markup {
     arguments: Arguments::Named,
     stops: &[INVOKE, START, MESSAGE, EOM, EOT],
     doubled_names: true,
+    stop_lead: Some(LEAD),
 };
 
 const INVOKE: &str = "<atem:invoke name=";
@@ -123,12 +129,7 @@ fn header(text: &str, from: usize, done: bool) -> Header<'_> {
             .bytes()
             .take_while(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'-'))
             .count();
-        let name = &rest[name_start..name_start + name_len];
-        to = match name {
-            "self" => Recipient::Reasoning,
-            "user" => Recipient::User,
-            _ => Recipient::Tool(name),
-        };
+        to = recipient(&rest[name_start..name_start + name_len]);
         at = spaces(name_start + name_len);
     }
     if at > MAX_HEADER {
@@ -145,6 +146,58 @@ fn header(text: &str, from: usize, done: bool) -> Header<'_> {
     } else {
         Header::Not
     }
+}
+
+/// Whom a header's `to=NAME` addresses.
+fn recipient(name: &str) -> Recipient<'_> {
+    match name {
+        "self" => Recipient::Reasoning,
+        "user" => Recipient::User,
+        _ => Recipient::Tool(name),
+    }
+}
+
+fn is_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'-')
+}
+
+/// A header in the middle of the text, written just before a
+/// `<|message|>` ([`header_before`]).
+const LEAD: Lead = Lead {
+    token: MESSAGE,
+    before: header_before,
+};
+
+/// How much of `text`'s end is a header that a `<|message|>` right after
+/// it would complete: `to=NAME`, as vLLM's `_MSG_HEADER_RE` finds one
+/// anywhere (no space between the name and the token; the spaces before
+/// `to=` stay in the text before it, which a stream may have sent). A
+/// header is at most [`MAX_HEADER`] bytes long, so only that much of the
+/// end is looked at. Held: that header, or `to=`, `to` or `t` at the end,
+/// which more text may make one.
+fn header_before(text: &str) -> LeadTail {
+    let bytes = text.as_bytes();
+    let name = bytes
+        .iter()
+        .rev()
+        .take(MAX_HEADER)
+        .take_while(|&&byte| is_name_byte(byte))
+        .count();
+    let len = name + "to=".len();
+    if bytes[..bytes.len() - name].ends_with(b"to=") {
+        if len > MAX_HEADER {
+            return LeadTail::default();
+        }
+        return LeadTail {
+            whole: if name > 0 { len } else { 0 },
+            held: len,
+        };
+    }
+    let held = ["to", "t"]
+        .iter()
+        .find(|start| text.ends_with(*start))
+        .map_or(0, |start| start.len());
+    LeadTail { whole: 0, held }
 }
 
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
@@ -164,7 +217,8 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         let Ok((at, which)) = scan_tags(text, pos, &TOKENS) else {
             break;
         };
-        outside(&text[pos..at], out);
+        let start = pos + Lead::start(Some(&LEAD), &text[pos..at], TOKENS[which]);
+        outside(&text[pos..start], out);
         pos = at + TOKENS[which].len();
         next = match TOKENS[which] {
             START => match header(text, pos, true) {
@@ -172,7 +226,14 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
                 // `<|start|>` alone: taken out.
                 _ => bare_header(text, pos),
             },
-            MESSAGE => Some((at, Recipient::User, pos)),
+            // `to=NAME` before it, or no recipient.
+            MESSAGE => Some((
+                start,
+                text[start..at]
+                    .strip_prefix("to=")
+                    .map_or(Recipient::User, recipient),
+                pos,
+            )),
             // An end token alone: taken out.
             _ => bare_header(text, pos),
         };
@@ -212,12 +273,22 @@ fn outside(text: &str, out: &mut Out<'_>) {
 /// where the text after it starts.
 fn message(text: &str, start: usize, to: Recipient<'_>, body: usize, out: &mut Out<'_>) -> usize {
     let end = block_end(text, body, &TOKENS, NEXT.len());
+    let (body_end, end) = match end.closed {
+        true => (end.body, end.end),
+        // Ended by the next message: a header before its `<|message|>` is its.
+        false => {
+            let next = &text[end.body..];
+            let token = if next.starts_with(MESSAGE) { MESSAGE } else { START };
+            let body_end = body + Lead::start(Some(&LEAD), &text[body..end.body], token);
+            (body_end, body_end)
+        }
+    };
     match to {
-        Recipient::Reasoning => out.prose.push_str(&text[start..end.end]),
-        Recipient::User => out.prose.push_str(&text[body..end.body]),
-        Recipient::Tool(_) => invoke::parse(&text[body..end.body], out, &ATEM),
+        Recipient::Reasoning => out.prose.push_str(&text[start..end]),
+        Recipient::User => out.prose.push_str(&text[body..body_end]),
+        Recipient::Tool(_) => invoke::parse(&text[body..body_end], out, &ATEM),
     }
-    end.end
+    end
 }
 
 /// Streamed: a message runs from its header (`<|start|>`, `<|message|>`,
@@ -235,17 +306,14 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[START, MESSAGE, EOM, EOT, INVOKE, BLOCKS[0], BLOCKS[1]],
     bare: Some(bare),
     region,
+    lead: Some(LEAD),
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {
     let framed: Box<dyn Region> = match opened_by {
         Some(0) => Box::new(Chosen::new(after_start)),
-        Some(1) => Box::new(ProseUntil::new(
-            message_end(MESSAGE.len()),
-            0..0,
-            MESSAGE.len(),
-            Vec::new(),
-        )),
+        // `<|message|>`, and the header written before it when there is one.
+        Some(1) => Box::new(Chosen::new(at_message)),
         Some(end @ (2 | 3)) => Box::new(Token(TOKENS[end].len())),
         // The invoke markup's own: the invoke, then its block tokens.
         Some(atem) => return invoke::region(&ATEM, Some(atem - 4)),
@@ -291,6 +359,10 @@ fn bare(head: &str, done: bool) -> Option<bool> {
         Header::Of { .. } => Some(true),
         Header::Not => Some(false),
     }
+}
+
+fn at_message(text: &str, done: bool) -> Choice {
+    choose(text, 0, 0, done)
 }
 
 fn after_start(text: &str, done: bool) -> Choice {
@@ -339,7 +411,7 @@ fn choose(text: &str, from: usize, lead: usize, done: bool) -> Choice {
 
 /// Where a message whose body starts at `body` ends.
 fn message_end(body: usize) -> Until {
-    Until::new(body, &ENDS, &NEXT, &[])
+    Until::new(body, &ENDS, &NEXT, &[]).with_lead(Some(LEAD))
 }
 
 /// A message to a tool, read as it arrives: its body up to the message's
@@ -376,6 +448,9 @@ impl ToolMessage {
     /// Reads the invoke elements of the body so far, `text[..limit]`
     /// (`ended`: the body is whole).
     fn read_invokes(&mut self, text: &str, limit: usize, ended: bool, live: &mut Live, out: &Out<'_>) {
+        // The body may end before where an invoke was looked for last: at a
+        // header for the next message, which holds no invoke.
+        self.at = self.at.min(limit);
         while !self.stopped {
             let Some((start, reader)) = &mut self.invoke else {
                 let Some(found) = find_tag(&text[self.at..limit], INVOKE) else {

@@ -237,6 +237,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[OPEN, WRAPPERS[0], WRAPPERS[1]],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

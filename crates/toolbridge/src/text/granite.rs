@@ -40,6 +40,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: OPENS,
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -186,6 +186,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[START, CHANNEL, MESSAGE],
     bare: Some(bare),
     region,
+    lead: None,
 };
 
 /// Whether the text opens with the rest of a role header (` to=…`,

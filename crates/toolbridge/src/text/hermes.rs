@@ -33,6 +33,7 @@ macro_rules! tagged_family {
             opens: &[$tags.open],
             bare: None,
             region,
+            lead: None,
         };
 
         fn region(_: Option<usize>) -> Box<dyn super::stream::markup::Region> {

@@ -181,6 +181,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &TOKENS,
     bare: Some(bare),
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

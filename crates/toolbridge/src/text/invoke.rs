@@ -18,8 +18,8 @@ use crate::pointer::Pointer;
 use super::envelope::HEAD_WINDOW;
 use super::scan::{delimited_calls, excerpt, insert_argument, push_prose_without, recovered, Out};
 use super::stream::markup::{
-    parameter_waits, value_end, waiting, End, FirstBytes, Live, LiveCall, Region, Token, Until, ValueEnd,
-    Waits,
+    parameter_waits, value_end, waiting, End, FirstBytes, Lead, Live, LiveCall, Region, Token, Until,
+    ValueEnd, Waits,
 };
 use super::tags::{find_tag, floor, scan_tags};
 use super::typed;
@@ -58,6 +58,10 @@ pub(super) struct Markup {
     /// is the tool named once, when only that one is known (Muse Glimmer's
     /// template offers a bare tool name as `NAME.*`).
     pub doubled_names: bool,
+    /// A header that goes before one of `stops` in the middle of the text,
+    /// which the next region takes: a streamed invoke element ends before it
+    /// (Muse Glimmer's ` to=NAME<|message|>`).
+    pub stop_lead: Option<Lead>,
 }
 
 /// How a family writes an invoke element's arguments.
@@ -444,7 +448,8 @@ pub(super) fn region(markup: &'static Markup, opened_by: Option<usize>) -> Box<d
                     stops => stops,
                 },
                 markup.call_ends,
-            ),
+            )
+            .with_lead(markup.stop_lead),
             name: Name::Looking,
             head_from: markup.invoke.len(),
             parameters: Parameters {

@@ -141,6 +141,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[OPEN, CLOSE],
     bare: pythonic::STREAM.bare,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -214,6 +214,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[PYTHON_TAG, FUNCTION, END_TOKENS[0], END_TOKENS[1], END_TOKENS[2]],
     bare: Some(bare),
     region,
+    lead: None,
 };
 
 /// Whether the text opens with `{"name"`.

@@ -58,6 +58,7 @@ static MARKUP: Markup = Markup {
     // A garbled tag starts the next call, as the parse splits calls.
     stops: &FUNCTIONS,
     doubled_names: false,
+    stop_lead: None,
 };
 
 pub(super) fn detect(text: &str) -> bool {
@@ -164,6 +165,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &FUNCTIONS,
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -30,6 +30,7 @@ pub(super) const fn in_blocks(blocks: &'static [&'static str]) -> Markup {
         arguments: Arguments::Named,
         stops: &[],
         doubled_names: false,
+        stop_lead: None,
     }
 }
 
@@ -47,6 +48,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &["<invoke name=", "<minimax:tool_call>", "</minimax:tool_call>"],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -55,6 +55,7 @@ static MARKUP: Markup = Markup {
     arguments: Arguments::Read(arguments),
     stops: &[],
     doubled_names: false,
+    stop_lead: None,
 };
 
 pub(super) fn detect(text: &str) -> bool {
@@ -72,6 +73,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[INVOKE, "]<]minimax[>[<tool_call>", "]<]minimax[>[</tool_call>"],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -175,6 +175,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[CALLS],
     bare: Some(bare),
     region,
+    lead: None,
 };
 
 /// Whether the text opens with `[{"name"`.

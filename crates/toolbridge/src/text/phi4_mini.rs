@@ -24,6 +24,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[OPEN],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(_: Option<usize>) -> Box<dyn Region> {

@@ -606,6 +606,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[QWEN_OPEN, FUNCTION],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

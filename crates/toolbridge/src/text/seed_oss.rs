@@ -41,6 +41,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[OPEN, FUNCTION],
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -47,6 +47,7 @@ static MARKUP: Markup = Markup {
     arguments: Arguments::Named,
     stops: &[],
     doubled_names: false,
+    stop_lead: None,
 };
 
 pub(super) fn detect(text: &str) -> bool {
@@ -63,6 +64,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: OPENS,
     bare: None,
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -93,6 +93,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: OPENS,
     bare: Some(mistral::bare),
     region,
+    lead: None,
 };
 
 fn region(opened_by: Option<usize>) -> Box<dyn Region> {

@@ -239,6 +239,7 @@ pub(super) const STREAM: Streaming = Streaming {
     opens: &[START],
     bare: Some(bare),
     region,
+    lead: None,
 };
 
 /// Whether the text opens with `[name(`, perhaps after `<|python_start|>`.

@@ -467,7 +467,7 @@ impl<'a> TextStream<'a> {
                         }
                         return;
                     }
-                    let keep = markup::held_suffix(text, [close]).max(rules.partial_suffix(text));
+                    let keep = markup::held_suffix(text, [close]).max(rules.held_suffix(text));
                     let upto = hold.unwrap_or(text.len() - keep).min(text.len() - keep);
                     if upto > *released {
                         let prose = text[*released..upto].to_string();

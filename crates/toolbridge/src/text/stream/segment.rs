@@ -6,7 +6,7 @@
 use super::super::scan::Out;
 use super::super::{Family, FAMILIES};
 use super::events::Sink;
-use super::markup::{held_suffix, scan_tags, End, FirstBytes, Live, Region, Streaming, Waits};
+use super::markup::{held_suffix, scan_tags, End, FirstBytes, Lead, Live, Region, Streaming, Waits};
 
 /// How long the start of a segment is held to see whether bare markup
 /// (a JSON call, a pythonic list) opens it; when that is still not known
@@ -51,13 +51,50 @@ impl Rules {
     /// Where the first opening token in `text` at or after `from` is:
     /// `Ok(at)`, or `Err(resume)`, where the next look at the grown text
     /// starts (see [`scan_tags`]).
+    /// The region starts there, or before it at a header written before
+    /// the token ([`Streaming::lead`]).
     pub fn first_open_at(self, text: &str, from: usize) -> Result<usize, usize> {
-        scan_tags(text, from, self.opens()).map(|(at, _)| at)
+        scan_tags(text, from, self.opens())
+            .map(|(at, which)| self.region_start(&text[..at], self.opens()[which]))
     }
 
-    /// How many bytes at the end of `text` could start an opening token.
-    pub fn partial_suffix(self, text: &str) -> usize {
-        held_suffix(text, self.opens())
+    /// How many bytes at the end of `text` to hold: what could start an
+    /// opening token, and before it what could still become a header
+    /// written before one.
+    pub fn held_suffix(self, text: &str) -> usize {
+        let token = held_suffix(text, self.opens());
+        token + self.lead_held(&text[..text.len() - token])
+    }
+
+    /// The headers written before opening tokens ([`Streaming::lead`]):
+    /// the family's, or every family's.
+    fn leads(self) -> impl Iterator<Item = &'static Lead> {
+        let (one, any) = match self {
+            Rules::Family(stream) => (stream.lead.as_ref(), None),
+            Rules::Any => (
+                None,
+                Some(FAMILIES.iter().filter_map(|info| info.stream.lead.as_ref())),
+            ),
+        };
+        one.into_iter().chain(any.into_iter().flatten())
+    }
+
+    /// Where the region opened by `token` at the end of `prose` starts: a
+    /// header before the token is the region's.
+    fn region_start(self, prose: &str, token: &str) -> usize {
+        self.leads()
+            .map(|lead| Lead::start(Some(lead), prose, token))
+            .min()
+            .unwrap_or(prose.len())
+    }
+
+    /// How many bytes at the end of `prose` may still become a header
+    /// before an opening token.
+    fn lead_held(self, prose: &str) -> usize {
+        self.leads()
+            .map(|lead| Lead::held(Some(lead), prose))
+            .max()
+            .unwrap_or(0)
     }
 
     fn bare(self, head: &str, done: bool) -> Option<bool> {
@@ -241,6 +278,10 @@ impl Segment {
             }
             match self.rules.scan_opens(&self.buf[self.from..]) {
                 Ok((at, which)) => {
+                    let token = self.rules.opens()[which];
+                    let at = self
+                        .rules
+                        .region_start(&self.buf[self.from..self.from + at], token);
                     self.release(at, sink);
                     if let Rules::Any = self.rules {
                         self.holding = Some(false);
@@ -249,7 +290,12 @@ impl Segment {
                     self.open(Some(which), sink);
                 }
                 Err(held) => {
-                    let keep = if done { 0 } else { held };
+                    let prose = &self.buf[self.from..self.buf.len() - held];
+                    let keep = if done {
+                        0
+                    } else {
+                        held + self.rules.lead_held(prose)
+                    };
                     self.release(self.buf.len() - self.from - keep, sink);
                     return Found::Nothing;
                 }

@@ -41,6 +41,50 @@ pub(in crate::text) struct Streaming {
     /// A reader for a region opened by `opens[i]` (`Some(i)`) or by bare
     /// markup (`None`).
     pub region: fn(opened_by: Option<usize>) -> Box<dyn Region>,
+    /// A header written in the middle of the text before a token that opens
+    /// a region (Muse Glimmer's ` to=NAME<|message|>`): the region starts at
+    /// the header, and prose that may end in one is held.
+    pub lead: Option<Lead>,
+}
+
+/// A header that markup may write just before one of its tokens, as part of
+/// the region the token opens: the text at its end is held while the token
+/// may still come, and taken into the region when it does.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::text) struct Lead {
+    /// The token the header goes before.
+    pub token: &'static str,
+    /// Given the text before where the token may come: how much of its end
+    /// is such a header.
+    pub before: fn(text: &str) -> LeadTail,
+}
+
+/// How much of a text's end is a [`Lead`]'s header.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::text) struct LeadTail {
+    /// The bytes that are a whole header: the token, coming now, would
+    /// open its region there.
+    pub whole: usize,
+    /// The bytes that are, or could still become, a header once more text
+    /// comes: held (at least `whole`).
+    pub held: usize,
+}
+
+impl Lead {
+    /// Where the region opened by `token` at the end of `text` starts: the
+    /// length of `text` less the whole header at its end (when `token` is
+    /// the lead's).
+    pub fn start(lead: Option<&Lead>, text: &str, token: &str) -> usize {
+        match lead {
+            Some(lead) if lead.token == token => text.len() - (lead.before)(text).whole,
+            _ => text.len(),
+        }
+    }
+
+    /// How much of `text`'s end to hold: what could still become a header.
+    pub fn held(lead: Option<&Lead>, text: &str) -> usize {
+        lead.map_or(0, |lead| (lead.before)(text).held)
+    }
 }
 
 impl fmt::Debug for Streaming {
@@ -48,6 +92,7 @@ impl fmt::Debug for Streaming {
         f.debug_struct("Streaming")
             .field("opens", &self.opens)
             .field("bare", &self.bare.is_some())
+            .field("lead", &self.lead.map(|lead| lead.token))
             .finish_non_exhaustive()
     }
 }
@@ -409,6 +454,9 @@ pub(in crate::text) struct Until {
     shortest: usize,
     scanned: usize,
     cut: Option<usize>,
+    /// A header that goes before one of `stops`, which the next region
+    /// takes: the region ends before it.
+    lead: Option<Lead>,
 }
 
 impl Until {
@@ -428,7 +476,13 @@ impl Until {
             shortest: shortest(stops.iter().chain(closes).chain(cuts).copied()),
             scanned: open,
             cut: None,
+            lead: None,
         }
+    }
+
+    /// The same, ended before `lead`'s header where its token stops it.
+    pub fn with_lead(self, lead: Option<Lead>) -> Until {
+        Until { lead, ..self }
     }
 
     /// Where the region's body ends so far, given where the region ends
@@ -451,14 +505,18 @@ impl Until {
     /// [`body_end`](Until::body_end), and while the region is open, before
     /// where one of its tokens may start, cut by the end of `text`: the
     /// body a reader may read without running into the start of a token
-    /// (a head's `>` inside MiniMax-M3's `]<]minimax[>[<tool_call>`). A
+    /// (a head's `>` inside MiniMax-M3's `]<]minimax[>[<tool_call>`), and
+    /// before what may be a [`Lead`]'s header for the next region. A
     /// reader's waits need not change for it: they look at the whole text,
     /// so the bytes held back are looked at again when a read could find
     /// something in them (a tag whole, a head's `>`).
     pub fn settled_body_end(&self, text: &str, end: End) -> usize {
         let body_end = self.body_end(text, end);
         match end {
-            End::More => body_end.min(self.scanned.max(self.open)),
+            End::More => {
+                let settled = body_end.min(self.scanned.max(self.open));
+                settled - Lead::held(self.lead.as_ref(), &text[self.open.min(settled)..settled])
+            }
             End::Call(_) | End::Prose(_) => body_end,
         }
     }
@@ -477,6 +535,8 @@ impl Until {
         loop {
             match scan_tags_with(text, from, &self.tags, self.starts) {
                 Ok((at, which)) if which < self.stops.len() => {
+                    let body = self.open.min(at);
+                    let at = body + Lead::start(self.lead.as_ref(), &text[body..at], self.stops[which]);
                     return End::Call(self.cut.filter(|&cut| cut < at).unwrap_or(at));
                 }
                 Ok((at, which)) => match self.closes.get(which - self.stops.len()) {
