@@ -177,6 +177,12 @@ const LEAD: Lead = Lead {
 /// which more text may make one.
 fn header_before(text: &str) -> LeadTail {
     let bytes = text.as_bytes();
+    if !bytes
+        .last()
+        .is_some_and(|&last| is_name_byte(last) || last == b'=')
+    {
+        return LeadTail::default();
+    }
     let name = bytes
         .iter()
         .rev()
@@ -291,9 +297,11 @@ fn message(text: &str, start: usize, to: Recipient<'_>, body: usize, out: &mut O
     end
 }
 
-/// Streamed: a message runs from its header (`<|start|>`, `<|message|>`,
-/// or the first header at the reply's start) to its end token or the next
-/// message. A tool message's invoke elements are read as they arrive, by
+/// Streamed: a message runs from its header (`<|start|>`, `<|message|>`
+/// and the `to=NAME` just before it, or the first header at the reply's
+/// start) to its end token or the next message. Text that ends in what may
+/// still become `to=NAME` before a `<|message|>` is held until it cannot
+/// ([`LEAD`]). A tool message's invoke elements are read as they arrive, by
 /// the invoke markup's own reader ([`ToolMessage`]): each call is announced
 /// once its name is read, each parameter sent as it closes. An end token
 /// is a region of its own, which the parser removes. After each of these

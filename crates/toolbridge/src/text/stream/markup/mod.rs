@@ -265,6 +265,9 @@ impl Region for ProseUntil {
     fn read(&mut self, text: &str, done: bool, live: &mut Live, _: &Out<'_>) -> End {
         let end = self.until.end(text, done);
         let mut upto = self.until.settled_body_end(text, end);
+        if end == End::More {
+            upto -= self.until.lead_held(text, upto);
+        }
         if self.at < self.from {
             let mut at = self.lead.start;
             live.hand_prose(text, &mut at, self.lead.end);
@@ -505,20 +508,23 @@ impl Until {
     /// [`body_end`](Until::body_end), and while the region is open, before
     /// where one of its tokens may start, cut by the end of `text`: the
     /// body a reader may read without running into the start of a token
-    /// (a head's `>` inside MiniMax-M3's `]<]minimax[>[<tool_call>`), and
-    /// before what may be a [`Lead`]'s header for the next region. A
+    /// (a head's `>` inside MiniMax-M3's `]<]minimax[>[<tool_call>`). A
     /// reader's waits need not change for it: they look at the whole text,
     /// so the bytes held back are looked at again when a read could find
     /// something in them (a tag whole, a head's `>`).
     pub fn settled_body_end(&self, text: &str, end: End) -> usize {
         let body_end = self.body_end(text, end);
         match end {
-            End::More => {
-                let settled = body_end.min(self.scanned.max(self.open));
-                settled - Lead::held(self.lead.as_ref(), &text[self.open.min(settled)..settled])
-            }
+            End::More => body_end.min(self.scanned.max(self.open)),
             End::Call(_) | End::Prose(_) => body_end,
         }
+    }
+
+    /// How much of the body's end before `upto` may still become a
+    /// [`Lead`]'s header, which ends the body once its token comes: prose
+    /// read as it comes stops before it.
+    pub fn lead_held(&self, text: &str, upto: usize) -> usize {
+        Lead::held(self.lead.as_ref(), &text[self.open.min(upto)..upto])
     }
 
     /// What the look for its tokens waits for ([`Region::wakes`]).
