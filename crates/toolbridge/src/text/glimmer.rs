@@ -127,7 +127,7 @@ fn header(text: &str, from: usize, done: bool) -> Header<'_> {
         let name_start = at + "to=".len();
         let name_len = rest[name_start..]
             .bytes()
-            .take_while(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'-'))
+            .take_while(|&byte| is_name_byte(byte))
             .count();
         to = recipient(&rest[name_start..name_start + name_len]);
         at = spaces(name_start + name_len);
@@ -206,6 +206,13 @@ fn header_before(text: &str) -> LeadTail {
     LeadTail { whole: 0, held }
 }
 
+/// Where a header written just before the `<|message|>` at `at` starts
+/// ([`header_before`]), looking back no further than `from`; `at` when
+/// there is none.
+fn header_start(text: &str, from: usize, at: usize) -> usize {
+    at - header_before(&text[from..at]).whole
+}
+
 pub(super) fn parse(text: &str, out: &mut Out<'_>) {
     // The reply's first header has no `<|start|>`: the prompt wrote it.
     let mut pos = 0;
@@ -223,7 +230,10 @@ pub(super) fn parse(text: &str, out: &mut Out<'_>) {
         let Ok((at, which)) = scan_tags(text, pos, &TOKENS) else {
             break;
         };
-        let start = pos + Lead::start(Some(&LEAD), &text[pos..at], TOKENS[which]);
+        let start = match TOKENS[which] {
+            MESSAGE => header_start(text, pos, at),
+            _ => at,
+        };
         outside(&text[pos..start], out);
         pos = at + TOKENS[which].len();
         next = match TOKENS[which] {
@@ -282,12 +292,11 @@ fn message(text: &str, start: usize, to: Recipient<'_>, body: usize, out: &mut O
     let (body_end, end) = match end.closed {
         true => (end.body, end.end),
         // Ended by the next message: a header before its `<|message|>` is its.
-        false => {
-            let next = &text[end.body..];
-            let token = if next.starts_with(MESSAGE) { MESSAGE } else { START };
-            let body_end = body + Lead::start(Some(&LEAD), &text[body..end.body], token);
+        false if text[end.body..].starts_with(MESSAGE) => {
+            let body_end = header_start(text, body, end.body);
             (body_end, body_end)
         }
+        false => (end.body, end.end),
     };
     match to {
         Recipient::Reasoning => out.prose.push_str(&text[start..end]),

@@ -48,11 +48,10 @@ impl Rules {
         scan_tags(text, 0, self.opens()).map_err(|resume| text.len() - resume)
     }
 
-    /// Where the first opening token in `text` at or after `from` is:
-    /// `Ok(at)`, or `Err(resume)`, where the next look at the grown text
-    /// starts (see [`scan_tags`]).
-    /// The region starts there, or before it at a header written before
-    /// the token ([`Streaming::lead`]).
+    /// Where the region of the first opening token in `text` at or after
+    /// `from` starts: `Ok(at)`, at the token or at a header written before
+    /// it ([`Streaming::lead`]); or `Err(resume)`, where the next look at
+    /// the grown text starts (see [`scan_tags`]).
     pub fn first_open_at(self, text: &str, from: usize) -> Result<usize, usize> {
         scan_tags(text, from, self.opens())
             .map(|(at, which)| self.region_start(&text[..at], self.opens()[which]))
@@ -83,7 +82,7 @@ impl Rules {
     /// header before the token is the region's.
     fn region_start(self, prose: &str, token: &str) -> usize {
         self.leads()
-            .map(|lead| Lead::start(Some(lead), prose, token))
+            .map(|lead| lead.start(prose, token))
             .min()
             .unwrap_or(prose.len())
     }
@@ -91,10 +90,7 @@ impl Rules {
     /// How many bytes at the end of `prose` may still become a header
     /// before an opening token.
     fn lead_held(self, prose: &str) -> usize {
-        self.leads()
-            .map(|lead| Lead::held(Some(lead), prose))
-            .max()
-            .unwrap_or(0)
+        self.leads().map(|lead| lead.held(prose)).max().unwrap_or(0)
     }
 
     fn bare(self, head: &str, done: bool) -> Option<bool> {

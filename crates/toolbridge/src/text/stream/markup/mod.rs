@@ -74,16 +74,16 @@ impl Lead {
     /// Where the region opened by `token` at the end of `text` starts: the
     /// length of `text` less the whole header at its end (when `token` is
     /// the lead's).
-    pub fn start(lead: Option<&Lead>, text: &str, token: &str) -> usize {
-        match lead {
-            Some(lead) if lead.token == token => text.len() - (lead.before)(text).whole,
-            _ => text.len(),
+    pub fn start(&self, text: &str, token: &str) -> usize {
+        match self.token == token {
+            true => text.len() - (self.before)(text).whole,
+            false => text.len(),
         }
     }
 
     /// How much of `text`'s end to hold: what could still become a header.
-    pub fn held(lead: Option<&Lead>, text: &str) -> usize {
-        lead.map_or(0, |lead| (lead.before)(text).held)
+    pub fn held(&self, text: &str) -> usize {
+        (self.before)(text).held
     }
 }
 
@@ -524,7 +524,8 @@ impl Until {
     /// [`Lead`]'s header, which ends the body once its token comes: prose
     /// read as it comes stops before it.
     pub fn lead_held(&self, text: &str, upto: usize) -> usize {
-        Lead::held(self.lead.as_ref(), &text[self.open.min(upto)..upto])
+        self.lead
+            .map_or(0, |lead| lead.held(&text[self.open.min(upto)..upto]))
     }
 
     /// What the look for its tokens waits for ([`Region::wakes`]).
@@ -542,7 +543,10 @@ impl Until {
             match scan_tags_with(text, from, &self.tags, self.starts) {
                 Ok((at, which)) if which < self.stops.len() => {
                     let body = self.open.min(at);
-                    let at = body + Lead::start(self.lead.as_ref(), &text[body..at], self.stops[which]);
+                    let at = body
+                        + self
+                            .lead
+                            .map_or(at - body, |lead| lead.start(&text[body..at], self.stops[which]));
                     return End::Call(self.cut.filter(|&cut| cut < at).unwrap_or(at));
                 }
                 Ok((at, which)) => match self.closes.get(which - self.stops.len()) {
