@@ -65,32 +65,31 @@ impl Rules {
         token + self.lead_held(&text[..text.len() - token])
     }
 
-    /// The headers written before opening tokens ([`Streaming::lead`]):
-    /// the family's, or every family's.
-    fn leads(self) -> impl Iterator<Item = &'static Lead> {
-        let (one, any) = match self {
-            Rules::Family(stream) => (stream.lead.as_ref(), None),
-            Rules::Any => (
-                None,
-                Some(FAMILIES.iter().filter_map(|info| info.stream.lead.as_ref())),
-            ),
-        };
-        one.into_iter().chain(any.into_iter().flatten())
+    /// The headers written before opening tokens ([`Streaming::lead`]) of
+    /// every family.
+    fn any_leads() -> impl Iterator<Item = &'static Lead> {
+        FAMILIES.iter().filter_map(|info| info.stream.lead.as_ref())
     }
 
     /// Where the region opened by `token` at the end of `prose` starts: a
     /// header before the token is the region's.
     fn region_start(self, prose: &str, token: &str) -> usize {
-        self.leads()
-            .map(|lead| lead.start(prose, token))
-            .min()
-            .unwrap_or(prose.len())
+        match self {
+            Rules::Family(stream) => stream.lead.map_or(prose.len(), |lead| lead.start(prose, token)),
+            Rules::Any => Rules::any_leads()
+                .map(|lead| lead.start(prose, token))
+                .min()
+                .unwrap_or(prose.len()),
+        }
     }
 
     /// How many bytes at the end of `prose` may still become a header
     /// before an opening token.
     fn lead_held(self, prose: &str) -> usize {
-        self.leads().map(|lead| lead.held(prose)).max().unwrap_or(0)
+        match self {
+            Rules::Family(stream) => stream.lead.map_or(0, |lead| lead.held(prose)),
+            Rules::Any => Rules::any_leads().map(|lead| lead.held(prose)).max().unwrap_or(0),
+        }
     }
 
     fn bare(self, head: &str, done: bool) -> Option<bool> {
