@@ -110,6 +110,9 @@ pub struct TextStream<'a> {
     sink: Sink,
     /// Text not yet looked at by the reasoning layer (a tag cut by a push).
     pending: String,
+    /// An emptied buffer that `pending` swaps with when it holds a tag's
+    /// start once more.
+    pending_spare: String,
     think: Think,
     /// No reasoning tag has come yet: a closing tag alone closes the block
     /// the prompt opened (later, it is text).
@@ -165,6 +168,7 @@ impl<'a> TextStream<'a> {
             out: Out::new(family.unwrap_or(Family::Hermes), tools, limits),
             sink: Sink::new(limits),
             pending: String::new(),
+            pending_spare: String::new(),
             think: Think::Text,
             prompt_block: true,
             segment: Segment::new(rules, true),
@@ -403,6 +407,11 @@ impl<'a> TextStream<'a> {
                             // the buffer is handed back to keep its allocation.
                             let mut ready = std::mem::take(&mut self.pending);
                             if !done && resume < ready.len() {
+                                // The held start goes into the spare buffer:
+                                // no allocation for a tag's start held again
+                                // and again (Kimi K3's tokens all start as its
+                                // reasoning tag does).
+                                self.pending = std::mem::take(&mut self.pending_spare);
                                 self.pending.push_str(&ready[resume..]);
                                 ready.truncate(resume);
                             }
@@ -413,9 +422,11 @@ impl<'a> TextStream<'a> {
                             if done {
                                 self.end_segment(false);
                             }
+                            ready.clear();
                             if self.pending.is_empty() {
-                                ready.clear();
                                 self.pending = ready;
+                            } else {
+                                self.pending_spare = ready;
                             }
                             return;
                         }
