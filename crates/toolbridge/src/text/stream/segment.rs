@@ -3,10 +3,11 @@
 //! start a token, regions handed to the family's reader and, once they
 //! end, to the family's parser. Events for the calls go to [`Sink`].
 
+use super::super::reasoning::STARTS as REASONING_STARTS;
 use super::super::scan::Out;
 use super::super::{Family, FAMILIES};
 use super::events::Sink;
-use super::markup::{held_suffix, scan_tags, End, FirstBytes, Lead, Live, Region, Streaming, Waits};
+use super::markup::{held_suffix, scan_tags, ByteSet, End, FirstBytes, Lead, Live, Region, Streaming, Waits};
 
 /// How long the start of a segment is held to see whether bare markup
 /// (a JSON call, a pythonic list) opens it; when that is still not known
@@ -148,6 +149,20 @@ struct Unread {
     /// ([`Region::streams`]): such a piece goes onto their text as it is;
     /// else ([`Region::wakes`]) it only grows the region.
     streamed: bool,
+    /// The bytes of a piece to look at more closely ([`Waits::look`]),
+    /// with the first bytes of the reasoning tags, which the stream also
+    /// stops at.
+    look: ByteSet,
+}
+
+impl Unread {
+    fn new(waits: Waits, streamed: bool) -> Unread {
+        Unread {
+            look: waits.look(&REASONING_STARTS),
+            waits,
+            streamed,
+        }
+    }
 }
 
 /// What a segment scanning with [`Rules::Any`] stopped at.
@@ -202,19 +217,25 @@ impl Segment {
     /// More text of the segment (`done`: the segment ends after it).
     #[inline]
     pub fn push(&mut self, text: &str, done: bool, out: &mut Out<'_>, sink: &mut Sink) -> Found {
-        if let Some(mut unread) = self.unread.take() {
+        if let Some(unread) = self.unread.as_mut() {
             let len = self.buf.len() - self.from + text.len();
-            if !done && !read_every_piece() && unread.waits.takes(text.as_bytes(), len, &FirstBytes::NONE) {
+            if !done
+                && !read_every_piece()
+                && unread
+                    .waits
+                    .takes(text.as_bytes(), len, &FirstBytes::NONE, &unread.look)
+            {
                 self.buf.push_str(text);
                 if let (true, Some((_, live))) = (unread.streamed, &mut self.region) {
                     live.current().arguments.push_str(text);
                     sink.live(live, out);
                 }
-                self.unread = Some(unread);
                 #[cfg(test)]
                 APPENDED_UNREAD.with(|count| count.set(count.get() + 1));
                 return Found::Nothing;
             }
+        }
+        if let Some(unread) = self.unread.take() {
             if let (true, Some((region, _))) = (unread.streamed, &mut self.region) {
                 // The read of the region goes on from the pieces taken.
                 if let Some((json, _)) = region.live_json() {
@@ -322,7 +343,7 @@ impl Segment {
         if text.is_empty() || read_every_piece() || !sent_as_is(live) {
             return false;
         }
-        if !unread.waits.takes(text.as_bytes(), len, stops) {
+        if !unread.waits.takes(text.as_bytes(), len, stops, &unread.look) {
             // JSON structure (a key, a quote, a bracket) in the piece: the
             // arguments' scanner takes it, unless it ends them or the piece
             // holds the first byte of a tag.
@@ -346,7 +367,7 @@ impl Segment {
             let Some(waits) = json_waits.and(Waits::bytes(tags)) else {
                 return false;
             };
-            unread.waits = waits;
+            *unread = Unread::new(waits, true);
         }
         self.buf.push_str(text);
         live.current().arguments.push_str(text);
@@ -421,14 +442,8 @@ impl Segment {
         match end {
             End::More => {
                 self.unread = match region.wakes(text) {
-                    Some(waits) => Some(Unread {
-                        waits,
-                        streamed: false,
-                    }),
-                    None => region.streams(text).map(|waits| Unread {
-                        waits,
-                        streamed: true,
-                    }),
+                    Some(waits) => Some(Unread::new(waits, false)),
+                    None => region.streams(text).map(|waits| Unread::new(waits, true)),
                 };
                 false
             }

@@ -2,7 +2,7 @@
 //! [`Region::streams`](super::markup::Region::streams)): a piece of text that brings none of it is not
 //! read, and the events are those of reading every piece.
 
-use super::markup::FirstBytes;
+use super::markup::{ByteSet, FirstBytes};
 
 /// What a reader waits for ([`Region::wakes`](super::markup::Region::wakes), [`Region::streams`](super::markup::Region::streams)).
 #[derive(Clone, Copy, Debug)]
@@ -66,24 +66,39 @@ impl Waits {
         }
     }
 
+    /// The bytes [`takes`](Waits::takes) must look at more closely, with
+    /// `also` (a set of which those it is given are a part): the stops, and
+    /// inside a string its quote and the backslash. Worked out once per
+    /// wait, so that each byte of a piece gets one look.
+    pub fn look(&self, also: &FirstBytes) -> ByteSet {
+        match self.string {
+            Some(InString { quote, .. }) => self.stops.union(also, &[b'\\', quote]),
+            // Unused: outside a string, a byte is looked at once anyway.
+            None => ByteSet::default(),
+        }
+    }
+
     /// Whether `piece`, making the region `len` bytes long, brings nothing
     /// waited for, nor any of `also`; if so, moves on past it (inside a
-    /// string, past its escapes).
+    /// string, past its escapes). `look` is [`look`](Waits::look)'s set for
+    /// this wait.
     ///
     /// One look at each byte (a piece is a token or a few: a loop costs
     /// less than setting up a vectorised search).
     #[inline]
-    pub fn takes(&mut self, piece: &[u8], len: usize, also: &FirstBytes) -> bool {
+    pub fn takes(&mut self, piece: &[u8], len: usize, also: &FirstBytes, look: &ByteSet) -> bool {
         if self.ready_at.is_some_and(|ready| len >= ready) {
             return false;
         }
+        let stops = |byte: u8| self.stops.contains(byte) || also.contains(byte);
         let Some(InString { quote, mut escaped }) = self.string else {
-            return !piece
-                .iter()
-                .any(|&byte| self.stops.contains(byte) || also.contains(byte));
+            return !piece.iter().any(|&byte| stops(byte));
         };
         for &byte in piece {
-            if self.stops.contains(byte) || also.contains(byte) {
+            if !escaped && !look.contains(byte) {
+                continue;
+            }
+            if stops(byte) {
                 return false;
             }
             if escaped {
