@@ -338,6 +338,72 @@ pub(in crate::text) fn scan_tags_with(
     Err(resume.unwrap_or(bytes.len()))
 }
 
+/// What a text's start is to some of a list of tags ([`start_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::text) enum StartOf {
+    /// The tag at this index, whole (the first listed of those there).
+    Whole(usize),
+    /// The start of these tags (a bit per index), cut by the text's end.
+    Cut(u32),
+    /// None of them.
+    No,
+}
+
+/// What the start of `text` is to those of `tags` whose bit is set in
+/// `among` (bit `i` for `tags[i]`; at most 32 tags): for a scan that looks
+/// again at a place where some tags were cut by the end of the text, with
+/// only those.
+pub(in crate::text) fn start_of(text: &str, tags: &[&str], among: u32) -> StartOf {
+    let mut cut = 0;
+    let mut left = among;
+    while left != 0 {
+        let which = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let Some(tag) = tags.get(which) else {
+            break;
+        };
+        match tag_at(text.as_bytes(), tag.as_bytes()) {
+            TagAt::Whole => return StartOf::Whole(which),
+            TagAt::Cut => cut |= 1 << which,
+            TagAt::No => {}
+        }
+    }
+    match cut {
+        0 => StartOf::No,
+        cut => StartOf::Cut(cut),
+    }
+}
+
+/// [`scan_tags_with`], and where none is whole, which tags (a bit per
+/// index, at most 32 tags) the text is the start of where one may start.
+pub(in crate::text) fn scan_tags_noting_cut(
+    text: &str,
+    from: usize,
+    tags: &[&str],
+    starts: FirstBytes,
+) -> Result<(usize, usize), (usize, u32)> {
+    let bytes = text.as_bytes();
+    let mut resume: Option<(usize, u32)> = None;
+    let mut at = from;
+    while let Some(skip) = bytes.get(at..).and_then(|rest| starts.position_in(rest)) {
+        at += skip;
+        let rest = &bytes[at..];
+        for (which, tag) in tags.iter().enumerate().take(32) {
+            match tag_at(rest, tag.as_bytes()) {
+                TagAt::Whole => return Ok((at, which)),
+                TagAt::Cut => match &mut resume {
+                    None => resume = Some((at, 1 << which)),
+                    Some((first, cut)) if *first == at => *cut |= 1 << which,
+                    Some(_) => {}
+                },
+                TagAt::No => {}
+            }
+        }
+        at += 1;
+    }
+    Err(resume.unwrap_or((bytes.len(), 0)))
+}
+
 /// Whether one of `tags` (starting with `starts`) starts in `text`, whole
 /// or cut by its end: [`scan_tags_with`] from 0 not answering
 /// `Err(text.len())`, in a form cheap enough to ask of every piece a stream

@@ -77,6 +77,7 @@ use crate::tool::Tool;
 
 use super::reasoning::{CLOSE, OPEN, STARTS as THINK_STARTS, TAGS as THINK_TAGS};
 use super::scan::Out;
+use super::tags::StartOf;
 use super::Family;
 use events::Sink;
 use segment::{Found, Rules, Segment};
@@ -113,6 +114,9 @@ pub struct TextStream<'a> {
     /// An emptied buffer that `pending` swaps with when it holds a tag's
     /// start once more.
     pending_spare: String,
+    /// What was found of `pending` when it is a reasoning tag's start held
+    /// from the last push, so that the next look need not begin again.
+    pending_start: Option<HeldStart>,
     think: Think,
     /// No reasoning tag has come yet: a closing tag alone closes the block
     /// the prompt opened (later, it is text).
@@ -125,6 +129,36 @@ pub struct TextStream<'a> {
     /// Bytes pushed in all.
     total: usize,
     finished: bool,
+}
+
+/// A reasoning tag's start that the reasoning layer holds (`pending`, cut
+/// by the end of a push), as the last look found it.
+#[derive(Clone, Copy, Debug)]
+struct HeldStart {
+    /// How much of `pending` was looked at: no tag can start in it but at 0.
+    len: usize,
+    /// The tags it is the start of (bit `i` for `THINK_TAGS[i]`).
+    tags: u32,
+}
+
+const _: () = assert!(THINK_TAGS.len() <= 32, "a HeldStart has a bit per reasoning tag");
+
+impl HeldStart {
+    /// What is known of `held`, the start of a tag kept after a look (the
+    /// tags it begins, `cut`, when the look found them): `None` unless it
+    /// begins one and no other could start after its first byte.
+    fn of(held: &str, cut: Option<u32>) -> Option<HeldStart> {
+        if held.bytes().skip(1).any(|byte| THINK_STARTS.contains(byte)) {
+            return None;
+        }
+        match cut {
+            Some(tags) if tags != 0 => Some(HeldStart {
+                len: held.len(),
+                tags,
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// Where the reasoning layer is.
@@ -169,6 +203,7 @@ impl<'a> TextStream<'a> {
             sink: Sink::new(limits),
             pending: String::new(),
             pending_spare: String::new(),
+            pending_start: None,
             think: Think::Text,
             prompt_block: true,
             segment: Segment::new(rules, true),
@@ -364,13 +399,38 @@ impl<'a> TextStream<'a> {
         &self.out.notes
     }
 
+    /// The first reasoning tag in `pending`, or where one may start
+    /// ([`scan_tags_with`](markup::scan_tags_with) from 0); and when that
+    /// is at 0, the tags `pending` is the start of, if known. A start held
+    /// from the last push is looked at again only against the tags it
+    /// began, and only the bytes after it are scanned.
+    fn scan_pending(&mut self) -> (std::result::Result<(usize, usize), usize>, Option<u32>) {
+        let scan = |from| markup::scan_tags_noting_cut(&self.pending, from, &THINK_TAGS, THINK_STARTS);
+        let Some(HeldStart { len, tags }) = self.pending_start.take() else {
+            return match scan(0) {
+                Ok(found) => (Ok(found), None),
+                Err((resume, cut)) => (Err(resume), Some(cut)),
+            };
+        };
+        let start = markup::start_of(&self.pending, &THINK_TAGS, tags);
+        if let StartOf::Whole(which) = start {
+            return (Ok((0, which)), None);
+        }
+        match (scan(len), start) {
+            (Ok(found), _) => (Ok(found), None),
+            (Err(_), StartOf::Cut(tags)) => (Err(0), Some(tags)),
+            (Err((resume, cut)), _) => (Err(resume), Some(cut)),
+        }
+    }
+
     /// Runs the reasoning layer over `pending`.
     fn think(&mut self, done: bool) {
         let rules = self.rules();
         loop {
             match &mut self.think {
                 Think::Text => {
-                    match markup::scan_tags_with(&self.pending, 0, &THINK_TAGS, THINK_STARTS) {
+                    let (found, cut) = self.scan_pending();
+                    match found {
                         Ok((at, which)) if which < OPEN.len() => {
                             self.prompt_block = false;
                             let before: String = split_front(&mut self.pending, at);
@@ -427,6 +487,7 @@ impl<'a> TextStream<'a> {
                                 self.pending = ready;
                             } else {
                                 self.pending_spare = ready;
+                                self.pending_start = HeldStart::of(&self.pending, cut);
                             }
                             return;
                         }

@@ -19,7 +19,8 @@ use std::fmt;
 
 use super::super::scan::Out;
 pub(in crate::text) use super::super::tags::{
-    first_of, floor, held_suffix, holds_tag, scan_tags, scan_tags_with, ByteSet, FirstBytes,
+    first_of, floor, held_suffix, holds_tag, scan_tags, scan_tags_noting_cut, scan_tags_with, start_of,
+    ByteSet, FirstBytes,
 };
 pub(in crate::text) use super::waits::{parameter_waits, shortest, token_waits, waiting, Waits};
 pub(in crate::text) use crate::json::Brackets;
