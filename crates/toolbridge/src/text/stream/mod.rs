@@ -144,20 +144,15 @@ struct HeldStart {
 const _: () = assert!(THINK_TAGS.len() <= 32, "a HeldStart has a bit per reasoning tag");
 
 impl HeldStart {
-    /// What is known of `held`, the start of a tag kept after a look (the
-    /// tags it begins, `cut`, when the look found them): `None` unless it
-    /// begins one and no other could start after its first byte.
-    fn of(held: &str, cut: Option<u32>) -> Option<HeldStart> {
-        if held.bytes().skip(1).any(|byte| THINK_STARTS.contains(byte)) {
-            return None;
-        }
-        match cut {
-            Some(tags) if tags != 0 => Some(HeldStart {
-                len: held.len(),
-                tags,
-            }),
-            _ => None,
-        }
+    /// What is known of `held`, the text kept after a look that found it
+    /// the start of `tags`: `None` unless it begins one of them and no tag
+    /// could start after its first byte.
+    fn of(held: &str, tags: u32) -> Option<HeldStart> {
+        let alone = !held.bytes().skip(1).any(|byte| THINK_STARTS.contains(byte));
+        (alone && tags != 0).then_some(HeldStart {
+            len: held.len(),
+            tags,
+        })
     }
 }
 
@@ -399,27 +394,19 @@ impl<'a> TextStream<'a> {
         &self.out.notes
     }
 
-    /// The first reasoning tag in `pending`, or where one may start
-    /// ([`scan_tags_with`](markup::scan_tags_with) from 0); and when that
-    /// is at 0, the tags `pending` is the start of, if known. A start held
-    /// from the last push is looked at again only against the tags it
-    /// began, and only the bytes after it are scanned.
-    fn scan_pending(&mut self) -> (std::result::Result<(usize, usize), usize>, Option<u32>) {
+    /// The first reasoning tag in `pending`, or where one may start and
+    /// the tags that may start there ([`scan_tags_noting_cut`](markup::scan_tags_noting_cut) from 0).
+    /// A start held from the last push is looked at again only against the
+    /// tags it began, and only the bytes after it are scanned.
+    fn scan_pending(&mut self) -> std::result::Result<(usize, usize), (usize, u32)> {
         let scan = |from| markup::scan_tags_noting_cut(&self.pending, from, &THINK_TAGS, THINK_STARTS);
         let Some(HeldStart { len, tags }) = self.pending_start.take() else {
-            return match scan(0) {
-                Ok(found) => (Ok(found), None),
-                Err((resume, cut)) => (Err(resume), Some(cut)),
-            };
+            return scan(0);
         };
-        let start = markup::start_of(&self.pending, &THINK_TAGS, tags);
-        if let StartOf::Whole(which) = start {
-            return (Ok((0, which)), None);
-        }
-        match (scan(len), start) {
-            (Ok(found), _) => (Ok(found), None),
-            (Err(_), StartOf::Cut(tags)) => (Err(0), Some(tags)),
-            (Err((resume, cut)), _) => (Err(resume), Some(cut)),
+        match markup::start_of(&self.pending, &THINK_TAGS, tags) {
+            StartOf::Whole(which) => Ok((0, which)),
+            StartOf::Cut(tags) => scan(len).or(Err((0, tags))),
+            StartOf::No => scan(len),
         }
     }
 
@@ -429,8 +416,7 @@ impl<'a> TextStream<'a> {
         loop {
             match &mut self.think {
                 Think::Text => {
-                    let (found, cut) = self.scan_pending();
-                    match found {
+                    match self.scan_pending() {
                         Ok((at, which)) if which < OPEN.len() => {
                             self.prompt_block = false;
                             let before: String = split_front(&mut self.pending, at);
@@ -462,7 +448,7 @@ impl<'a> TextStream<'a> {
                             let text: String = split_front(&mut self.pending, at + CLOSE[kind].len());
                             self.feed(&text, false);
                         }
-                        Err(resume) => {
+                        Err((resume, cut)) => {
                             // All of it goes on but what could start a tag;
                             // the buffer is handed back to keep its allocation.
                             let mut ready = std::mem::take(&mut self.pending);
