@@ -643,6 +643,28 @@ fn glimmer_header_in_the_middle_streams_as_whole() {
     assert_eq!(names(&texts[4]), Vec::<String>::new());
 }
 
+/// A reasoning tag's start held across pushes is looked at again only
+/// against the tags it began (Kimi K3's tokens all start as its reasoning
+/// tag does; Command R7B's as its thinking token): whatever the cut, the
+/// calls and prose are the whole parse's.
+#[test]
+fn reasoning_tag_starts_held_across_pushes_stream_as_whole() {
+    let call = "<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"0\"<|sep|><|open|>argument key=\"n\" type=\"integer\"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>";
+    let texts = [
+        (Family::KimiK3, format!("<|open|>think<|sep|>Hmm.<|close|>think<|sep|>{call}")),
+        (Family::KimiK3, format!("<|open|>thin<|open|>think<|sep|>{call}<|close|>think<|sep|>{call}")),
+        (Family::KimiK3, format!("<|open|><|close|>think<|sep|>{call}<|START_")),
+        (Family::CommandR7b, "<|START_THINKING|>plan<|END_THINKING|><|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"f\", \"parameters\": {}}]<|END_ACTION|><|START_".to_string()),
+    ];
+    for (family, text) in &texts {
+        streams_as_whole_at_every_cut(text, *family);
+    }
+    let calls = |family: Family, text: &str| -> usize { whole(text, family, false).0.len() };
+    assert_eq!(calls(texts[0].0, &texts[0].1), 1);
+    assert_eq!(calls(texts[1].0, &texts[1].1), 1);
+    assert_eq!(calls(texts[3].0, &texts[3].1), 1);
+}
+
 /// Whitespace between `[TOOL_CALLS]` and the name is skipped, streamed as
 /// whole (ollama's ministral.go reads the name after it). Found by the
 /// `text_stream` fuzz target: the stream took the token alone as prose.
