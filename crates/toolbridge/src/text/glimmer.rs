@@ -364,6 +364,10 @@ impl Region for Framed {
     fn bare_after(&self) -> bool {
         true
     }
+
+    fn removed(&self) -> bool {
+        self.0.removed()
+    }
 }
 
 /// Whether the reply opens with a header (` to=self<|message|>`).

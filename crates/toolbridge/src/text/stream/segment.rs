@@ -465,7 +465,17 @@ impl Segment {
                 let before = out.calls.len();
                 sink.lend(&mut live, before, out);
                 let prose_before = out.prose.len();
-                (out.family.info().parse)(&text[..len], out);
+                if !region.removed() || cfg!(debug_assertions) {
+                    let notes_before = out.notes.len();
+                    (out.family.info().parse)(&text[..len], out);
+                    debug_assert!(
+                        !region.removed()
+                            || (out.calls.len(), out.prose.len(), out.notes.len())
+                                == (before, prose_before, notes_before),
+                        "the parse of a removed token, {:?}, gave something",
+                        &text[..len]
+                    );
+                }
                 // The prose sent as it came begins the parse's prose.
                 let sent = live.prose_sent.as_str();
                 if out.prose[prose_before..].starts_with(sent) {

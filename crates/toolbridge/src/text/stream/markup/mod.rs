@@ -155,6 +155,14 @@ pub(in crate::text) trait Region: Send {
     fn bare_after(&self) -> bool {
         false
     }
+
+    /// Whether the region is a token that the family's parser only takes
+    /// out of the prose (a section token): its parse gives no call, prose
+    /// or note, so the stream need not run it (debug builds run it and
+    /// check that it gives nothing).
+    fn removed(&self) -> bool {
+        false
+    }
 }
 
 /// What a [`Chosen`] region's opening is followed by.
@@ -212,6 +220,10 @@ pub(in crate::text) struct Token(pub usize);
 impl Region for Token {
     fn read(&mut self, _: &str, _: bool, _: &mut Live, _: &Out<'_>) -> End {
         End::Call(self.0)
+    }
+
+    fn removed(&self) -> bool {
+        true
     }
 }
 
