@@ -89,23 +89,38 @@ pub(in crate::text) fn floor(text: &str, at: usize) -> usize {
     at
 }
 
-/// A set of bytes, a bit each ([`FirstBytes::union`]).
+/// A set of bytes, a bit each.
 #[derive(Clone, Copy, Debug, Default)]
 pub(in crate::text) struct ByteSet([u64; 4]);
 
 impl ByteSet {
+    /// No byte.
+    const EMPTY: ByteSet = ByteSet([0; 4]);
+
     /// Whether the set holds `byte`.
     #[inline]
-    pub fn contains(&self, byte: u8) -> bool {
-        self.0[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
+    pub const fn contains(&self, byte: u8) -> bool {
+        self.0[(byte >> 6) as usize] & (1 << (byte & 63)) != 0
+    }
+
+    /// The set with `byte` added.
+    const fn with(mut self, byte: u8) -> ByteSet {
+        self.0[(byte >> 6) as usize] |= 1 << (byte & 63);
+        self
+    }
+
+    /// The bytes of both sets.
+    const fn or(self, other: ByteSet) -> ByteSet {
+        let (a, b) = (self.0, other.0);
+        ByteSet([a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]])
     }
 }
 
 /// The set of bytes tags start with.
 #[derive(Clone, Copy, Debug)]
 pub(in crate::text) struct FirstBytes {
-    /// A bit per byte.
-    set: [u64; 4],
+    /// The bytes.
+    set: ByteSet,
     /// The first [`FirstBytes::FEW`] bytes added, in order, so that a long
     /// text is searched for a set this small with `memchr` (most sets are
     /// `<` alone, or `<` and `[`).
@@ -118,7 +133,7 @@ pub(in crate::text) struct FirstBytes {
 impl FirstBytes {
     /// No byte.
     pub const NONE: FirstBytes = FirstBytes {
-        set: [0; 4],
+        set: ByteSet::EMPTY,
         few: [0; FirstBytes::FEW],
         count: 0,
     };
@@ -132,11 +147,10 @@ impl FirstBytes {
 
     /// The set with `byte` added (usable in a `const`).
     const fn with(mut self, byte: u8) -> FirstBytes {
-        let (word, bit) = ((byte >> 6) as usize, 1u64 << (byte & 63));
-        if self.set[word] & bit != 0 {
+        if self.set.contains(byte) {
             return self;
         }
-        self.set[word] |= bit;
+        self.set = self.set.with(byte);
         if (self.count as usize) < FirstBytes::FEW {
             self.few[self.count as usize] = byte;
         }
@@ -184,9 +198,8 @@ impl FirstBytes {
     /// The bytes of both sets.
     pub const fn and(self, other: FirstBytes) -> FirstBytes {
         if other.count as usize > FirstBytes::FEW {
-            let (a, b) = (self.set, other.set);
             return FirstBytes {
-                set: [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]],
+                set: self.set.or(other.set),
                 few: self.few,
                 count: FirstBytes::FEW as u8 + 1,
             };
@@ -202,7 +215,7 @@ impl FirstBytes {
 
     /// Whether `byte` is in the set.
     pub fn contains(&self, byte: u8) -> bool {
-        self.set[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
+        self.set.contains(byte)
     }
 
     /// The bytes of `self` and `other`, and `extra`, as a set that is
@@ -210,12 +223,9 @@ impl FirstBytes {
     /// byte of a piece once, with one look instead of one per set.
     #[inline]
     pub fn union(&self, other: &FirstBytes, extra: &[u8]) -> ByteSet {
-        let (a, b) = (self.set, other.set);
-        let mut set = [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]];
-        for &byte in extra {
-            set[usize::from(byte >> 6)] |= 1 << (byte & 63);
-        }
-        ByteSet(set)
+        extra
+            .iter()
+            .fold(self.set.or(other.set), |set, &byte| set.with(byte))
     }
 
     /// Where the first byte of `bytes` in the set is.
