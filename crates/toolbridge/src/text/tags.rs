@@ -325,30 +325,14 @@ pub(in crate::text) fn scan_tags(text: &str, from: usize, tags: &[&str]) -> Resu
 }
 
 /// [`scan_tags`] with the first bytes of `tags` worked out beforehand.
+#[inline]
 pub(in crate::text) fn scan_tags_with(
     text: &str,
     from: usize,
     tags: &[&str],
     starts: FirstBytes,
 ) -> Result<(usize, usize), usize> {
-    let bytes = text.as_bytes();
-    let mut resume = None;
-    let mut at = from;
-    while let Some(skip) = bytes.get(at..).and_then(|rest| starts.position_in(rest)) {
-        at += skip;
-        let rest = &bytes[at..];
-        for (which, tag) in tags.iter().enumerate() {
-            match tag_at(rest, tag.as_bytes()) {
-                TagAt::Whole => return Ok((at, which)),
-                TagAt::Cut => {
-                    resume.get_or_insert(at);
-                }
-                TagAt::No => {}
-            }
-        }
-        at += 1;
-    }
-    Err(resume.unwrap_or(bytes.len()))
+    scan_tags_noting_cut(text, from, tags, starts).map_err(|(resume, _)| resume)
 }
 
 /// What a text's start is to some of a list of tags ([`start_of`]).
@@ -387,8 +371,8 @@ pub(in crate::text) fn start_of(text: &str, tags: &[&str], among: u32) -> StartO
     }
 }
 
-/// [`scan_tags_with`], and where none is whole, which tags (a bit per
-/// index, at most 32 tags) the text is the start of where one may start.
+/// [`scan_tags_with`], and where none is whole, which tags the text is the
+/// start of where one may start (a bit per index; the first 32 tags only).
 pub(in crate::text) fn scan_tags_noting_cut(
     text: &str,
     from: usize,
@@ -401,14 +385,17 @@ pub(in crate::text) fn scan_tags_noting_cut(
     while let Some(skip) = bytes.get(at..).and_then(|rest| starts.position_in(rest)) {
         at += skip;
         let rest = &bytes[at..];
-        for (which, tag) in tags.iter().enumerate().take(32) {
+        for (which, tag) in tags.iter().enumerate() {
             match tag_at(rest, tag.as_bytes()) {
                 TagAt::Whole => return Ok((at, which)),
-                TagAt::Cut => match &mut resume {
-                    None => resume = Some((at, 1 << which)),
-                    Some((first, cut)) if *first == at => *cut |= 1 << which,
-                    Some(_) => {}
-                },
+                TagAt::Cut => {
+                    let bit = if which < 32 { 1 << which } else { 0 };
+                    match &mut resume {
+                        None => resume = Some((at, bit)),
+                        Some((first, cut)) if *first == at => *cut |= bit,
+                        Some(_) => {}
+                    }
+                }
                 TagAt::No => {}
             }
         }
