@@ -66,10 +66,10 @@ impl Waits {
         }
     }
 
-    /// The bytes [`takes`](Waits::takes) must look at more closely, with
-    /// `also` (a set of which those it is given are a part): the stops, and
-    /// inside a string its quote and the backslash. Worked out once per
-    /// wait, so that each byte of a piece gets one look.
+    /// The bytes [`takes`](Waits::takes) must look at more closely: the
+    /// stops and `also` (which holds every `also` that `takes` is given),
+    /// and inside a string its quote and the backslash. Worked out once
+    /// per wait, so that each byte of a piece gets one look.
     pub fn look(&self, also: &FirstBytes) -> ByteSet {
         match self.string {
             Some(InString { quote, .. }) => self.stops.union(also, &[b'\\', quote]),

@@ -555,11 +555,11 @@ impl Until {
         loop {
             match scan_tags_with(text, from, &self.tags, self.starts) {
                 Ok((at, which)) if which < self.stops.len() => {
+                    // A header before the stop belongs to the next region.
                     let body = self.open.min(at);
-                    let at = body
-                        + self
-                            .lead
-                            .map_or(at - body, |lead| lead.start(&text[body..at], self.stops[which]));
+                    let at = self
+                        .lead
+                        .map_or(at, |lead| body + lead.start(&text[body..at], self.stops[which]));
                     return End::Call(self.cut.filter(|&cut| cut < at).unwrap_or(at));
                 }
                 Ok((at, which)) => match self.closes.get(which - self.stops.len()) {
